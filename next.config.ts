@@ -1,0 +1,38 @@
+import type { NextConfig } from "next";
+
+// Admin and marketing pages may never be framed. The widget panel (/w/...), the loader and the widget API
+// set their own framing and CORS rules per tenant, so they are left out here.
+const securityHeaders = [
+  {
+    key: "Content-Security-Policy",
+    value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'",
+  },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
+const nextConfig: NextConfig = {
+  output: "standalone",
+  poweredByHeader: false,
+  // Native or file-loading packages stay outside the bundle and are traced into the standalone output.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pg",
+    "argon2",
+    "pino",
+    "undici",
+    "ioredis",
+    "rate-limiter-flexible",
+  ],
+  async headers() {
+    return [
+      { source: "/((?!w/|widget\\.js|api/widget/).*)", headers: securityHeaders },
+      { source: "/w/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] },
+    ];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,59 @@
+// The one production build: the widget bundles, `next build` (standalone), then the files the standalone
+// server needs beside it. The Dockerfile and the e2e tests both run this, so CI tests what ships.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const standalone = path.join(root, ".next/standalone");
+const stamp = path.join(standalone, ".build-hash");
+const inputs = [
+  "src",
+  "public",
+  "drizzle",
+  "scripts",
+  "package-lock.json",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
+
+function hashInputs() {
+  const h = createHash("sha256");
+  const walk = (p) => {
+    const full = path.join(root, p);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) {
+        if (p === "public" && (name === "w" || name === "widget.js")) continue; // build outputs
+        walk(path.join(p, name));
+      }
+    } else {
+      h.update(p);
+      h.update(readFileSync(full));
+    }
+  };
+  for (const i of inputs) walk(i);
+  return h.digest("hex");
+}
+
+const hash = hashInputs();
+if (process.argv.includes("--if-stale") && existsSync(stamp) && readFileSync(stamp, "utf8") === hash) {
+  console.log("build: standalone output is up to date");
+  process.exit(0);
+}
+
+const run = (cmd, args) =>
+  execFileSync(cmd, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+run(process.execPath, ["scripts/build-widget.mjs"]);
+run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]);
+cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), { recursive: true });
+cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
+cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
+writeFileSync(stamp, hash);
+console.log("build: standalone server ready in .next/standalone (start it with `npm start`)");

@@ -1,0 +1,18 @@
+// Starts the production standalone server. Paths are made absolute first, because the standalone server
+// changes its working directory to its own folder.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const server = path.join(root, ".next/standalone/server.js");
+if (!existsSync(server)) {
+  console.error("No production build found. Run `npm run build` first.");
+  process.exit(1);
+}
+const env = { ...process.env, NODE_ENV: "production" };
+env.MICHI_DATA_DIR = path.resolve(root, env.MICHI_DATA_DIR || ".data");
+if (env.MICHI_FETCH_EXTRA_CA) env.MICHI_FETCH_EXTRA_CA = path.resolve(root, env.MICHI_FETCH_EXTRA_CA);
+const child = spawn(process.execPath, [server], { env, stdio: "inherit" });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,54 @@
+import { generatePassword } from "./auth/password";
+import { getDb } from "./db";
+import { migrate } from "./db/migrate";
+import { seed } from "./db/seed";
+import { EnvError, env } from "./env";
+import { log } from "./log";
+
+// Start-up, once per process: configuration, database, migrations, seed. Anything wrong stops the process
+// with one readable message rather than a half-working server.
+const g = globalThis as unknown as { __michiBoot?: Promise<void> };
+
+export function boot(): Promise<void> {
+  g.__michiBoot ??= run();
+  return g.__michiBoot;
+}
+
+async function run(): Promise<void> {
+  try {
+    const e = env();
+    process.env.NEXTAUTH_URL ??= e.MICHI_PUBLIC_URL;
+    const { checkRegistryAtStartup } = await import("./tools/startup");
+    checkRegistryAtStartup();
+    const db = await getDb();
+    const applied = await migrate(db);
+    const seeded = await seed(db, e, () => generatePassword());
+    const { startBackgroundJobs } = await import("./jobs");
+    startBackgroundJobs();
+    const where = e.DATABASE_URL
+      ? "Postgres (DATABASE_URL)"
+      : `embedded PGlite in ${e.MICHI_DATA_DIR}/pglite`;
+    const lines = [
+      "",
+      "  michi-chat is ready",
+      `  Admin:     ${e.MICHI_PUBLIC_URL}/admin`,
+      `  Demo page: ${e.MICHI_PUBLIC_URL}/demo`,
+      `  Database:  ${where}${applied ? ` (${applied} migration${applied === 1 ? "" : "s"} applied)` : ""}`,
+      seeded.generatedPassword
+        ? `  Operator:  ${seeded.adminEmail} / ${seeded.generatedPassword}   (generated now and shown only once)`
+        : `  Operator:  ${seeded.adminEmail}`,
+      "",
+    ];
+    if (!e.isProduction || seeded.generatedPassword) console.log(lines.join("\n"));
+    else log().info({ applied }, "michi-chat ready");
+  } catch (err) {
+    if (err instanceof EnvError) console.error(`\n${err.message}\n`);
+    else
+      console.error(
+        "\nmichi-chat could not start:",
+        err instanceof Error ? (err.stack ?? err.message) : err,
+        "\n",
+      );
+    process.exit(1);
+  }
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { DbHandle } from "./client";
+
+// Any fixed number works; it only has to be the same for every instance of the platform.
+const MIGRATION_LOCK = 4_242_001;
+
+export function migrationsFolder(): string {
+  const candidates = [
+    path.join(process.cwd(), "drizzle"),
+    path.resolve(import.meta.dirname ?? ".", "../../../drizzle"),
+  ];
+  const found = candidates.find((p) => existsSync(path.join(p, "meta", "_journal.json")));
+  if (!found) throw new Error(`Migrations folder not found (looked in ${candidates.join(", ")})`);
+  return found;
+}
+
+export function expectedMigrationCount(folder = migrationsFolder()): number {
+  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+const COUNT_APPLIED = `select count(*)::int as n from drizzle.__drizzle_migrations`;
+
+/**
+ * Applies pending migrations under a Postgres advisory lock, so instances starting together migrate once:
+ * the first takes the lock and migrates, the others wait, then find nothing left to do.
+ * Returns how many migrations this call applied.
+ */
+export async function migrate(handle: DbHandle): Promise<number> {
+  const folder = migrationsFolder();
+  if (handle.raw.kind === "pglite") {
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate: run } = await import("drizzle-orm/pglite/migrator");
+    const pg = handle.raw.pg;
+    const before = await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows));
+    await run(drizzle(pg), { migrationsFolder: folder });
+    await pg.query("select michi_secure_tenant_tables()");
+    return (await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows))) - before;
+  }
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
+  const client = await handle.raw.pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      const before = await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows));
+      await run(drizzle(client), { migrationsFolder: folder });
+      await client.query("select michi_secure_tenant_tables()");
+      return (await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows))) - before;
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+async function appliedCount(query: (q: string) => Promise<{ n: number }[]>): Promise<number> {
+  try {
+    const rows = await query(COUNT_APPLIED);
+    return rows[0]?.n ?? 0;
+  } catch {
+    return 0; // first start: the bookkeeping table does not exist yet
+  }
+}
+
+/** For /api/ready: true when every migration shipped with this build has been applied. */
+export async function migrationsApplied(handle: DbHandle): Promise<boolean> {
+  const expected = expectedMigrationCount();
+  const rows =
+    handle.raw.kind === "pglite"
+      ? (await handle.raw.pg.query<{ n: number }>(COUNT_APPLIED)).rows
+      : (await handle.raw.pool.query<{ n: number }>(COUNT_APPLIED)).rows;
+  return (rows[0]?.n ?? 0) >= expected;
+}

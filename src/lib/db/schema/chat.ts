@@ -1,0 +1,101 @@
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { tenants } from "./core";
+
+export type MessageStatus = "complete" | "partial" | "failed";
+export type ToolOutcome = "ok" | "error" | "invalid_args" | "timeout" | "unknown_tool";
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    visitorId: text("visitor_id").notNull(),
+    origin: text("origin").notNull().default(""),
+    pageUrl: text("page_url").notNull().default(""),
+    locale: text("locale").notNull().default(""),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("conversations_tenant_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id),
+    index("conversations_tenant_visitor_idx").on(t.tenantId, t.visitorId),
+  ],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").$type<"user" | "assistant">().notNull(),
+    content: text("content").notNull(),
+    status: text("status").$type<MessageStatus>().notNull().default("complete"),
+    reason: text("reason"),
+    model: text("model"),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt),
+    index("messages_tenant_created_idx").on(t.tenantId, t.createdAt),
+  ],
+);
+
+export const toolRuns = pgTable(
+  "tool_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: uuid("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    packId: text("pack_id").notNull(),
+    callId: text("call_id").notNull(),
+    args: jsonb("args").$type<unknown>(),
+    result: text("result").notNull(),
+    resultChars: integer("result_chars").notNull(),
+    resultTokens: integer("result_tokens").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    outcome: text("outcome").$type<ToolOutcome>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("tool_runs_tenant_conversation_idx").on(t.tenantId, t.conversationId),
+    index("tool_runs_tenant_created_idx").on(t.tenantId, t.createdAt),
+  ],
+);
+
+/** Token usage per tenant and calendar month (UTC), kept apart from messages so retention never resets a budget. */
+export const usageMonthly = pgTable(
+  "usage_monthly",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    promptTokens: bigint("prompt_tokens", { mode: "number" }).notNull().default(0),
+    completionTokens: bigint("completion_tokens", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
+);

@@ -1,0 +1,107 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updated = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export type TenantStatus = "active" | "suspended";
+export type Role = "owner" | "admin" | "viewer";
+
+/** Settings the Bot page edits; stored as one document because they are read and written together. */
+export type BotSettings = {
+  displayName?: string;
+  greeting?: string;
+  instructions?: string;
+  model?: string;
+  language?: string;
+  color?: string;
+  position?: "right" | "left";
+  avatarUrl?: string;
+  starters?: string[];
+};
+
+export type TenantRateLimits = {
+  visitorPerMin?: number;
+  ipPerMin?: number;
+  tenantPerMin?: number;
+  maxStreams?: number;
+};
+
+export const tenants = pgTable(
+  "tenants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    status: text("status").$type<TenantStatus>().notNull().default("active"),
+    widgetKey: text("widget_key").notNull(),
+    siteDomains: text("site_domains").array().notNull().default(sql`'{}'::text[]`),
+    bot: jsonb("bot").$type<BotSettings>().notNull().default({}),
+    monthlyTokenBudget: integer("monthly_token_budget"),
+    rateLimits: jsonb("rate_limits").$type<TenantRateLimits>(),
+    retentionDays: integer("retention_days").notNull().default(90),
+    widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [uniqueIndex("tenants_slug_key").on(t.slug), uniqueIndex("tenants_widget_key_key").on(t.widgetKey)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    passwordHash: text("password_hash"),
+    isOperator: boolean("is_operator").notNull().default(false),
+    sessionVersion: integer("session_version").notNull().default(1),
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<Role>().notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorLabel: text("actor_label").notNull().default(""),
+    action: text("action").notNull(),
+    target: text("target").notNull().default(""),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: created(),
+  },
+  (t) => [index("audit_log_tenant_created_idx").on(t.tenantId, t.createdAt.desc(), t.id)],
+);

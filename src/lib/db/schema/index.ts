@@ -1,0 +1,3 @@
+export * from "./chat";
+export * from "./core";
+export * from "./tools";

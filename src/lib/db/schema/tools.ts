@@ -1,0 +1,22 @@
+import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { tenants, users } from "./core";
+
+/** One encrypted secret field value; see src/lib/security/secrets.ts. */
+export type SealedSecret = { kid: string; iv: string; ct: string; tag: string; setAt: string };
+
+/** A tenant's saved parameters for one pack. Secrets live apart from plain values so they are never echoed. */
+export const packConfigs = pgTable(
+  "pack_configs",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    packId: text("pack_id").notNull(),
+    enabled: boolean("enabled").notNull().default(false),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+    secrets: jsonb("secrets").$type<Record<string, SealedSecret>>().notNull().default({}),
+    updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.packId] })],
+);

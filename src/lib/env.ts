@@ -1,0 +1,209 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Every variable the platform reads, in one place. `.env.example` documents each of them.
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1" || v === "yes"));
+
+const int = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const key32 = z
+  .string()
+  .refine((v) => Buffer.from(v, "base64").length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v), {
+    message: "must be 32 bytes encoded in base64 (openssl rand -base64 32)",
+  });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const origin = z
+  .string()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.pathname === "/" && !u.search;
+    } catch {
+      return false;
+    }
+  }, "must be an origin such as https://chat.example.com (no path)")
+  .transform((v) => new URL(v).origin);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: int(3000, 1, 65535),
+  MICHI_PUBLIC_URL: origin.optional(),
+  MICHI_DATA_DIR: z.string().min(1).default(".data"),
+
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(v), {
+      message: "must be a postgres:// or postgresql:// URL",
+    }),
+  DATABASE_POOL_MAX: int(10, 1, 200),
+
+  MICHI_SECRET_KEY: key32.optional(),
+  MICHI_SECRET_KEY_PREVIOUS: key32.optional(),
+  MICHI_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  MICHI_ADMIN_EMAIL: z.email("must be an e-mail address").default("admin@example.com"),
+  MICHI_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  MICHI_ALLOW_SIGNUP: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
+  GITHUB_ID: optionalString,
+  GITHUB_SECRET: optionalString,
+
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.url("must be a URL").optional(),
+  MICHI_MODELS: list,
+  MICHI_MAX_TOOL_ROUNDS: int(4, 1, 10),
+  MICHI_MAX_OUTPUT_TOKENS: int(800, 16, 32000),
+  MICHI_MODEL_TIMEOUT_MS: int(60_000, 1000, 600_000),
+  MICHI_MODEL_IDLE_TIMEOUT_MS: int(15_000, 500, 300_000),
+  MICHI_HISTORY_MAX_CHARS: int(12_000, 1000, 200_000),
+
+  MICHI_TOOL_TIMEOUT_MS: int(8000, 100, 60_000),
+  MICHI_TOOL_RESULT_MAX_CHARS: int(4000, 200, 100_000),
+  MICHI_FETCH_ALLOW_HOSTS: list,
+  MICHI_FETCH_EXTRA_CA: optionalString,
+
+  MICHI_DEFAULT_MONTHLY_TOKENS: int(2_000_000, 0, 2_000_000_000),
+  MICHI_RATE_VISITOR_PER_MIN: int(20, 1, 100_000),
+  MICHI_RATE_IP_PER_MIN: int(60, 1, 100_000),
+  MICHI_RATE_TENANT_PER_MIN: int(600, 1, 1_000_000),
+  MICHI_MAX_STREAMS_PER_TENANT: int(50, 1, 100_000),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: "must be a redis:// URL" }),
+  MICHI_TRUST_PROXY: int(0, 0, 10),
+
+  MICHI_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MICHI_LOG_CONTENT: bool(false),
+  MICHI_PURGE_INTERVAL_MIN: int(60, 1, 10_080),
+  MICHI_SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+});
+
+export type Env = Omit<
+  z.infer<typeof envSchema>,
+  "MICHI_SECRET_KEY" | "MICHI_AUTH_SECRET" | "MICHI_PUBLIC_URL" | "MICHI_ALLOW_SIGNUP"
+> & {
+  MICHI_SECRET_KEY: string;
+  MICHI_AUTH_SECRET: string;
+  MICHI_PUBLIC_URL: string;
+  MICHI_ALLOW_SIGNUP: boolean;
+  isProduction: boolean;
+};
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `michi-chat cannot start: the environment is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+    this.name = "EnvError";
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/**
+ * Pure parser: returns the typed environment or throws one EnvError listing every fault.
+ * `devSecrets` supplies generated secrets outside production, where they are required instead.
+ */
+export function parseEnv(source: Source, devSecrets?: () => { secretKey: string; authSecret: string }): Env {
+  const parsed = envSchema.safeParse(source);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    }
+    throw new EnvError(problems);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  let secretKey = e.MICHI_SECRET_KEY;
+  let authSecret = e.MICHI_AUTH_SECRET;
+  if (isProduction) {
+    if (!secretKey) problems.push("MICHI_SECRET_KEY: required in production (openssl rand -base64 32)");
+    if (!authSecret) problems.push("MICHI_AUTH_SECRET: required in production (openssl rand -base64 32)");
+    if (!e.MICHI_PUBLIC_URL)
+      problems.push("MICHI_PUBLIC_URL: required in production (e.g. https://chat.example.com)");
+  } else if ((!secretKey || !authSecret) && devSecrets) {
+    const generated = devSecrets();
+    secretKey ??= generated.secretKey;
+    authSecret ??= generated.authSecret;
+  }
+  if (problems.length > 0) throw new EnvError(problems);
+  if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
+  const allowSignup =
+    e.MICHI_ALLOW_SIGNUP === undefined || e.MICHI_ALLOW_SIGNUP === ""
+      ? !isProduction
+      : ["true", "1", "yes"].includes(e.MICHI_ALLOW_SIGNUP);
+  return {
+    ...e,
+    MICHI_SECRET_KEY: secretKey,
+    MICHI_AUTH_SECRET: authSecret,
+    MICHI_PUBLIC_URL: e.MICHI_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    MICHI_ALLOW_SIGNUP: allowSignup,
+    isProduction,
+  };
+}
+
+/** Dev only: secrets are generated once into the data folder and reused, so restarts keep sessions and secrets. */
+export function devSecretsIn(dataDir: string) {
+  return () => {
+    const file = path.join(dataDir, "secrets.json");
+    if (existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as { secretKey: string; authSecret: string };
+      if (saved.secretKey && saved.authSecret) return saved;
+    }
+    mkdirSync(dataDir, { recursive: true });
+    const fresh = {
+      secretKey: randomBytes(32).toString("base64"),
+      authSecret: randomBytes(32).toString("base64"),
+    };
+    writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
+    return fresh;
+  };
+}
+
+const cache = globalThis as unknown as { __michiEnv?: Env };
+
+/** The process environment, parsed once. Throws EnvError on the first access if anything is wrong. */
+export function env(): Env {
+  if (!cache.__michiEnv) {
+    const dataDir = process.env.MICHI_DATA_DIR || ".data";
+    cache.__michiEnv = parseEnv(process.env, devSecretsIn(dataDir));
+  }
+  return cache.__michiEnv;
+}

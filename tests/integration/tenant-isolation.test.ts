@@ -1,0 +1,124 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant } from "@/lib/db/queries/tenants";
+import { auditLog, conversations, messages, packConfigs } from "@/lib/db/schema";
+import { freshDb, type TestDb } from "../support/db";
+
+let t: TestDb;
+let a: { id: string };
+let b: { id: string };
+
+beforeAll(async () => {
+  t = await freshDb();
+  a = await createTenant(t.handle.platform, { slug: "tenant-a", name: "A" });
+  b = await createTenant(t.handle.platform, { slug: "tenant-b", name: "B" });
+  for (const tenant of [a, b]) {
+    await t.handle.platform
+      .insert(packConfigs)
+      .values({ tenantId: tenant.id, packId: "fetch_json", config: { n: 1 } });
+    await t.handle.platform.insert(auditLog).values({ tenantId: tenant.id, action: "seed" });
+    const [c] = await t.handle.platform
+      .insert(conversations)
+      .values({ tenantId: tenant.id, visitorId: "v" })
+      .returning();
+    await t.handle.platform
+      .insert(messages)
+      .values({ tenantId: tenant.id, conversationId: c!.id, role: "user", content: "hi" });
+  }
+});
+
+afterAll(() => t?.close());
+
+describe("row-level security", () => {
+  it("is enabled and forced on every table that has a tenant_id column", async () => {
+    const rows = await t.handle.platform.execute<{ relname: string; rls: boolean; forced: boolean }>(sql`
+      select c.relname, c.relrowsecurity as rls, c.relforcerowsecurity as forced
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute at on at.attrelid = c.oid and at.attname = 'tenant_id' and not at.attisdropped
+      where n.nspname = 'public' and c.relkind in ('r', 'p')`);
+    const list = rows.rows;
+    expect(list.map((r) => r.relname)).toEqual(
+      expect.arrayContaining([
+        "memberships",
+        "audit_log",
+        "pack_configs",
+        "conversations",
+        "messages",
+        "tool_runs",
+      ]),
+    );
+    for (const r of list)
+      expect({ table: r.relname, rls: r.rls, forced: r.forced }).toEqual({
+        table: r.relname,
+        rls: true,
+        forced: true,
+      });
+  });
+
+  it("scoped to tenant A, reads only A's rows", async () => {
+    const seen = await t.handle.forTenant(a.id, (tx) => tx.select().from(packConfigs));
+    expect(seen.map((r) => r.tenantId)).toEqual([a.id]);
+    const msgs = await t.handle.forTenant(a.id, (tx) => tx.select().from(messages));
+    expect(msgs.every((m) => m.tenantId === a.id)).toBe(true);
+    expect(msgs).toHaveLength(1);
+  });
+
+  it("scoped to tenant A, updates and deletes of B's rows touch nothing", async () => {
+    const updated = await t.handle.forTenant(a.id, (tx) =>
+      tx.update(packConfigs).set({ enabled: true }).where(eq(packConfigs.tenantId, b.id)).returning(),
+    );
+    expect(updated).toHaveLength(0);
+    const deleted = await t.handle.forTenant(a.id, (tx) =>
+      tx.delete(auditLog).where(eq(auditLog.tenantId, b.id)).returning(),
+    );
+    expect(deleted).toHaveLength(0);
+    const stillThere = await t.handle.platform.select().from(auditLog).where(eq(auditLog.tenantId, b.id));
+    expect(stillThere).toHaveLength(1);
+    const [bConfig] = await t.handle.platform
+      .select()
+      .from(packConfigs)
+      .where(eq(packConfigs.tenantId, b.id));
+    expect(bConfig?.enabled).toBe(false);
+  });
+
+  it("scoped to tenant A, inserting a row for B fails", async () => {
+    await expect(
+      t.handle.forTenant(a.id, (tx) => tx.insert(auditLog).values({ tenantId: b.id, action: "forged" })),
+    ).rejects.toThrow();
+    const forged = await t.handle.platform.select().from(auditLog).where(eq(auditLog.action, "forged"));
+    expect(forged).toHaveLength(0);
+  });
+
+  it("scoped to tenant A, sees only its own tenant row", async () => {
+    const rows = await t.handle.forTenant(a.id, (tx) =>
+      tx.execute<{ slug: string }>(sql`select slug from tenants`),
+    );
+    expect(rows.rows.map((r) => r.slug)).toEqual(["tenant-a"]);
+  });
+
+  it("as the tenant role with no tenant set, sees no rows", async () => {
+    const rows = await t.handle.platform.transaction(async (tx) => {
+      await tx.execute(sql`set local role michi_tenant`);
+      return (await tx.execute(sql`select count(*)::int as n from messages`)).rows as { n: number }[];
+    });
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("a pooled connection reused after a tenant transaction sees nothing of that tenant", async () => {
+    await t.handle.forTenant(a.id, (tx) => tx.select().from(messages));
+    // The setting survives as '' on the same connection; the policy must treat that as "no tenant".
+    const rows = await t.handle.platform.transaction(async (tx) => {
+      const setting = await tx.execute(sql`select current_setting('app.tenant_id', true) as v`);
+      await tx.execute(sql`set local role michi_tenant`);
+      const n = await tx.execute(sql`select count(*)::int as n from pack_configs`);
+      return { setting: (setting.rows[0] as { v: string | null }).v, n: (n.rows[0] as { n: number }).n };
+    });
+    expect(rows.setting === "" || rows.setting === null).toBe(true);
+    expect(rows.n).toBe(0);
+  });
+
+  it("refuses a tenant id that is not a uuid before touching the database", async () => {
+    await expect(t.handle.forTenant("' or 1=1 --", async () => 1)).rejects.toThrow(/uuid/);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "@/lib/env";
+
+const key = Buffer.alloc(32, 7).toString("base64");
+const dev = () => ({ secretKey: key, authSecret: "x".repeat(40) });
+
+function problems(source: Record<string, string>, secrets = dev): string[] {
+  try {
+    parseEnv(source, secrets);
+  } catch (e) {
+    if (e instanceof EnvError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe("environment", () => {
+  it("lists every bad variable in one error", () => {
+    const found = problems({
+      DATABASE_URL: "not-a-url",
+      MICHI_SECRET_KEY: "c2hvcnQ=",
+      MICHI_MAX_TOOL_ROUNDS: "99",
+    });
+    expect(found).toHaveLength(3);
+    expect(found.join("\n")).toMatch(/DATABASE_URL: must be a postgres/);
+    expect(found.join("\n")).toMatch(/MICHI_SECRET_KEY: must be 32 bytes/);
+    expect(found.join("\n")).toMatch(/MICHI_MAX_TOOL_ROUNDS: must be a whole number from 1 to 10/);
+  });
+
+  it("generates secrets in development and requires them in production", () => {
+    const e = parseEnv({ NODE_ENV: "development" }, dev);
+    expect(e.MICHI_SECRET_KEY).toBe(key);
+    expect(e.MICHI_PUBLIC_URL).toBe("http://localhost:3000");
+    expect(e.MICHI_ALLOW_SIGNUP).toBe(true);
+    const found = problems({ NODE_ENV: "production" });
+    expect(found.join("\n")).toMatch(/MICHI_SECRET_KEY: required in production/);
+    expect(found.join("\n")).toMatch(/MICHI_AUTH_SECRET: required in production/);
+    expect(found.join("\n")).toMatch(/MICHI_PUBLIC_URL: required in production/);
+  });
+
+  it("applies defaults and parses lists and numbers", () => {
+    const e = parseEnv(
+      {
+        MICHI_FETCH_ALLOW_HOSTS: "a.test, b.test,,",
+        MICHI_TOOL_RESULT_MAX_CHARS: "5000",
+        MICHI_PUBLIC_URL: "https://chat.example.com/",
+      },
+      dev,
+    );
+    expect(e.MICHI_FETCH_ALLOW_HOSTS).toEqual(["a.test", "b.test"]);
+    expect(e.MICHI_TOOL_RESULT_MAX_CHARS).toBe(5000);
+    expect(e.MICHI_MAX_TOOL_ROUNDS).toBe(4);
+    expect(e.MICHI_PUBLIC_URL).toBe("https://chat.example.com");
+  });
+
+  it("rejects a public URL with a path", () => {
+    expect(problems({ MICHI_PUBLIC_URL: "https://x.example/chat" }).join()).toMatch(/MICHI_PUBLIC_URL/);
+  });
+});
