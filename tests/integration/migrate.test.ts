@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createDb } from "@/lib/db/client";
+import { createDb, rowsOf } from "@/lib/db/client";
 import { expectedMigrationCount, migrate, migrationsApplied } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "../support/db";
 
@@ -14,10 +14,11 @@ describe.skipIf(!process.env.DATABASE_URL)("migrations on real Postgres", () => 
       const total = expectedMigrationCount();
       // Exactly one instance applied everything; the other found nothing left.
       expect([x, y].sort()).toEqual([0, total]);
-      const rows = await one.platform.execute<{ n: number }>(
+      const rows = await rowsOf<{ n: number }>(
+        one.platform,
         sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
       );
-      expect(rows.rows[0]?.n).toBe(total);
+      expect(rows[0]?.n).toBe(total);
       expect(await migrationsApplied(two)).toBe(true);
     } finally {
       await one.close();

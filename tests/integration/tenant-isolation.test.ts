@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "@/lib/db/client";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { auditLog, conversations, messages, packConfigs } from "@/lib/db/schema";
 import { freshDb, type TestDb } from "../support/db";
@@ -31,13 +32,15 @@ afterAll(() => t?.close());
 
 describe("row-level security", () => {
   it("is enabled and forced on every table that has a tenant_id column", async () => {
-    const rows = await t.handle.platform.execute<{ relname: string; rls: boolean; forced: boolean }>(sql`
+    const list = await rowsOf<{ relname: string; rls: boolean; forced: boolean }>(
+      t.handle.platform,
+      sql`
       select c.relname, c.relrowsecurity as rls, c.relforcerowsecurity as forced
       from pg_class c
       join pg_namespace n on n.oid = c.relnamespace
       join pg_attribute at on at.attrelid = c.oid and at.attname = 'tenant_id' and not at.attisdropped
-      where n.nspname = 'public' and c.relkind in ('r', 'p')`);
-    const list = rows.rows;
+      where n.nspname = 'public' and c.relkind in ('r', 'p')`,
+    );
     expect(list.map((r) => r.relname)).toEqual(
       expect.arrayContaining([
         "memberships",
@@ -92,15 +95,15 @@ describe("row-level security", () => {
 
   it("scoped to tenant A, sees only its own tenant row", async () => {
     const rows = await t.handle.forTenant(a.id, (tx) =>
-      tx.execute<{ slug: string }>(sql`select slug from tenants`),
+      rowsOf<{ slug: string }>(tx, sql`select slug from tenants`),
     );
-    expect(rows.rows.map((r) => r.slug)).toEqual(["tenant-a"]);
+    expect(rows.map((r) => r.slug)).toEqual(["tenant-a"]);
   });
 
   it("as the tenant role with no tenant set, sees no rows", async () => {
     const rows = await t.handle.platform.transaction(async (tx) => {
       await tx.execute(sql`set local role michi_tenant`);
-      return (await tx.execute(sql`select count(*)::int as n from messages`)).rows as { n: number }[];
+      return rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from messages`);
     });
     expect(rows[0]?.n).toBe(0);
   });
@@ -109,10 +112,13 @@ describe("row-level security", () => {
     await t.handle.forTenant(a.id, (tx) => tx.select().from(messages));
     // The setting survives as '' on the same connection; the policy must treat that as "no tenant".
     const rows = await t.handle.platform.transaction(async (tx) => {
-      const setting = await tx.execute(sql`select current_setting('app.tenant_id', true) as v`);
+      const [setting] = await rowsOf<{ v: string | null }>(
+        tx,
+        sql`select current_setting('app.tenant_id', true) as v`,
+      );
       await tx.execute(sql`set local role michi_tenant`);
-      const n = await tx.execute(sql`select count(*)::int as n from pack_configs`);
-      return { setting: (setting.rows[0] as { v: string | null }).v, n: (n.rows[0] as { n: number }).n };
+      const [count] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from pack_configs`);
+      return { setting: setting?.v, n: count?.n };
     });
     expect(rows.setting === "" || rows.setting === null).toBe(true);
     expect(rows.n).toBe(0);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
@@ -11,6 +11,12 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
 export type TenantTx = Tx & { readonly __tenantScoped: true };
 
 export type DbKind = "pg" | "pglite";
+
+/** Rows of a raw SQL statement; both drivers answer with `{ rows }`. */
+export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const res = (await db.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}
 
 export interface DbHandle {
   kind: DbKind;
@@ -41,7 +47,7 @@ function withTenant(db: Db) {
       // to the next user of a pooled connection and would need string interpolation.
       await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`);
       await tx.execute(sql`set local role michi_tenant`);
-      return fn(tx as TenantTx);
+      return fn(tx as unknown as TenantTx);
     });
   };
 }

@@ -1,0 +1,107 @@
+import {
+  type IRateLimiterStoreOptions,
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { getDb } from "../db";
+import { env } from "../env";
+
+// One factory for every limiter in the platform, so all of them share the same store: Redis when REDIS_URL
+// is set, Postgres on Postgres (shared by every instance), memory on the embedded database (one process).
+
+export type LimiterSpec = {
+  keyPrefix: string;
+  points: number;
+  durationSec: number;
+  blockDurationSec?: number;
+};
+export type Limiter = {
+  /** Consumes `cost` points for `key`; returns null when allowed, or the seconds to wait when refused. */
+  take(key: string, cost?: number): Promise<number | null>;
+  /** Seconds the key is still blocked, without consuming (0 when free). */
+  blockedFor(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+};
+
+const g = globalThis as unknown as {
+  __michiLimiters?: Map<string, Promise<RateLimiterAbstract>>;
+  __michiRedis?: unknown;
+};
+
+async function storeOptions(): Promise<
+  { kind: "memory" } | { kind: "redis"; client: unknown } | { kind: "postgres"; client: unknown }
+> {
+  const e = env();
+  if (e.REDIS_URL) {
+    if (!g.__michiRedis) {
+      const { Redis } = await import("ioredis");
+      g.__michiRedis = new Redis(e.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    }
+    return { kind: "redis", client: g.__michiRedis };
+  }
+  const db = await getDb();
+  if (db.raw.kind === "pg") return { kind: "postgres", client: db.raw.pool };
+  return { kind: "memory" };
+}
+
+async function build(spec: LimiterSpec): Promise<RateLimiterAbstract> {
+  const base = {
+    keyPrefix: spec.keyPrefix,
+    points: spec.points,
+    duration: spec.durationSec,
+    blockDuration: spec.blockDurationSec ?? 0,
+  };
+  const store = await storeOptions();
+  if (store.kind === "redis")
+    return new RateLimiterRedis({ ...base, storeClient: store.client } as IRateLimiterStoreOptions);
+  if (store.kind === "postgres") {
+    return new Promise((resolve, reject) => {
+      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+        {
+          ...base,
+          storeClient: store.client,
+          tableName: "rate_limits",
+          storeType: "pool",
+        } as IRateLimiterStoreOptions,
+        (err?: Error) => (err ? reject(err) : resolve(limiter)),
+      );
+    });
+  }
+  return new RateLimiterMemory(base);
+}
+
+export function limiter(spec: LimiterSpec): Limiter {
+  g.__michiLimiters ??= new Map();
+  const id = `${spec.keyPrefix}:${spec.points}:${spec.durationSec}:${spec.blockDurationSec ?? 0}`;
+  const get = () => {
+    let p = g.__michiLimiters!.get(id);
+    if (!p) {
+      p = build(spec);
+      g.__michiLimiters!.set(id, p);
+      p.catch(() => g.__michiLimiters!.delete(id));
+    }
+    return p;
+  };
+  return {
+    async take(key, cost = 1) {
+      try {
+        await (await get()).consume(key, cost);
+        return null;
+      } catch (res) {
+        if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        throw res;
+      }
+    },
+    async blockedFor(key) {
+      const res = await (await get()).get(key);
+      if (!res || res.consumedPoints <= spec.points) return 0;
+      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    },
+    async reset(key) {
+      await (await get()).delete(key);
+    },
+  };
+}
