@@ -1,0 +1,52 @@
+// `npm test`: lint, typecheck, unit, integration and e2e, in that order. Every step runs even after a failure,
+// so one run shows everything that is wrong; the exit code is non-zero if any step failed.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const out = path.join(root, "test-results");
+rmSync(path.join(out, "vitest.json"), { force: true });
+rmSync(path.join(out, "e2e.json"), { force: true });
+mkdirSync(out, { recursive: true });
+const bin = (p) => path.join(root, "node_modules", p);
+
+const steps = [
+  ["lint", [bin("@biomejs/biome/bin/biome"), "check", "."]],
+  ["typecheck", [bin("typescript/bin/tsc"), "--noEmit"]],
+  [
+    "unit + integration",
+    [bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest.json")}`],
+  ],
+  ["e2e", ["scripts/e2e.mjs"]],
+];
+
+const results = [];
+for (const [name, args] of steps) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const status = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+  results.push({ name, ok: status === 0, secs: Math.round((Date.now() - started) / 1000) });
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const read = (f) => (existsSync(f) ? JSON.parse(readFileSync(f, "utf8")) : null);
+const vitest = read(path.join(out, "vitest.json"));
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  skipped += vitest.numPendingTests + vitest.numTodoTests;
+}
+const e2e = read(path.join(out, "e2e.json"));
+if (e2e?.stats) {
+  passed += e2e.stats.expected + e2e.stats.flaky;
+  failed += e2e.stats.unexpected;
+  skipped += e2e.stats.skipped;
+}
+
+console.log("\n=== summary ===");
+for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name} (${r.secs}s)`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(results.every((r) => r.ok) && failed === 0 ? 0 : 1);
