@@ -1,0 +1,373 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+
+// A small OpenAI-compatible chat-completions server for tests. Test equipment, not a product feature:
+// it answers from a script (rules matched on the last user message, plus one-shot queued steps) and records
+// every request so a test can assert exactly what the model was sent.
+
+export type Step =
+  | { type: "text"; text: string; chunkSize?: number; delayMs?: number }
+  | { type: "tool_calls"; calls: { name: string; arguments: string; id?: string }[] }
+  | { type: "http_error"; status: number; body?: unknown; retryAfterMs?: number }
+  | { type: "stall" }
+  | { type: "cut"; text: string }
+  | { type: "slow_text"; text: string; chunkDelayMs: number };
+
+export type Rule = { match: string; steps: Step[] };
+
+const messageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
+  tool_call_id: z.string().optional(),
+  tool_calls: z
+    .array(z.looseObject({ id: z.string(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+    .optional(),
+});
+
+const bodySchema = z.looseObject({
+  model: z.string(),
+  messages: z.array(messageSchema).min(1),
+  stream: z.boolean().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  tools: z.array(z.unknown()).optional(),
+  max_tokens: z.number().optional(),
+});
+
+export type FakeChatBody = z.infer<typeof bodySchema>;
+export type FakeMessage = z.infer<typeof messageSchema>;
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: FakeChatBody;
+  receivedAt: number;
+};
+
+export type FakeModel = {
+  /** Base URL ending in /v1, for OPENAI_BASE_URL. */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  setRules(rules: Rule[]): void;
+  enqueue(...responses: Step[]): void;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+const stepSchema: z.ZodType<Step> = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("text"),
+    text: z.string(),
+    chunkSize: z.number().int().positive().optional(),
+    delayMs: z.number().nonnegative().optional(),
+  }),
+  z.object({
+    type: z.literal("tool_calls"),
+    calls: z.array(z.object({ name: z.string(), arguments: z.string(), id: z.string().optional() })).min(1),
+  }),
+  z.object({
+    type: z.literal("http_error"),
+    status: z.number().int().min(400).max(599),
+    body: z.unknown().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+  }),
+  z.object({ type: z.literal("stall") }),
+  z.object({ type: z.literal("cut"), text: z.string() }),
+  z.object({ type: z.literal("slow_text"), text: z.string(), chunkDelayMs: z.number().nonnegative() }),
+]);
+const rulesSchema = z.array(z.object({ match: z.string(), steps: z.array(stepSchema).min(1) }));
+
+/** Rough token estimate, close enough for usage accounting tests: about four characters per token. */
+export const roughTokens = (s: string) => (s.length === 0 ? 0 : Math.ceil(s.length / 4));
+
+const textOf = (m: FakeMessage | undefined) =>
+  typeof m?.content === "string" ? m.content : Array.isArray(m?.content) ? JSON.stringify(m.content) : "";
+
+/** Which step to play: the script is indexed by how many assistant turns followed the last user message. */
+export function pickStep(rules: Rule[], messages: FakeMessage[]): Step {
+  let lastUser = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === "user") {
+      lastUser = i;
+      break;
+    }
+  }
+  const userText = textOf(messages[lastUser]);
+  const round = messages.slice(lastUser + 1).filter((m) => m.role === "assistant").length;
+  const rule = rules.find((r) => userText.toLowerCase().includes(r.match.toLowerCase()));
+  if (!rule) return { type: "text", text: `You said: ${userText}` };
+  return rule.steps[Math.min(round, rule.steps.length - 1)]!;
+}
+
+/** Fills `{{tool}}` and `{{tool.a.b}}` from the last tool message of the request. */
+export function fillTemplate(text: string, messages: FakeMessage[]): string {
+  const lastTool = [...messages].reverse().find((m) => m.role === "tool");
+  const raw = textOf(lastTool);
+  return text.replace(/\{\{tool((?:\.[\w-]+)*)\}\}/g, (_all, path: string) => {
+    if (!path) return raw;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return "";
+    }
+    for (const key of path.slice(1).split(".")) {
+      value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    if (value === undefined || value === null) return "";
+    return typeof value === "string" ? value : JSON.stringify(value);
+  });
+}
+
+function promptTokens(body: FakeChatBody) {
+  const text = body.messages.map((m) => textOf(m) + JSON.stringify(m.tool_calls ?? "")).join("");
+  return roughTokens(text) + roughTokens(JSON.stringify(body.tools ?? ""));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function chunks(text: string, size: number) {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  const raw = Buffer.concat(parts).toString("utf8");
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+type Play = { res: ServerResponse; body: FakeChatBody; step: Step; closed: () => boolean };
+
+async function play({ res, body, step, closed }: Play) {
+  const id = `chatcmpl-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const base = { id, created, model: body.model };
+  const stream = body.stream === true;
+  const wantUsage = body.stream_options?.include_usage === true;
+  const prompt = promptTokens(body);
+
+  if (step.type === "http_error") {
+    const errBody = step.body ?? {
+      error: { message: `fake model error ${step.status}`, type: "fake_error", code: String(step.status) },
+    };
+    sendJson(res, step.status, errBody, { "retry-after-ms": String(step.retryAfterMs ?? 1) });
+    return;
+  }
+  if (step.type === "text" && step.delayMs) await sleep(step.delayMs);
+
+  if (!stream) {
+    if (step.type === "stall") return; // never answers; the client must time out or give up
+    if (step.type === "cut") {
+      res.socket?.destroy();
+      return;
+    }
+    const message =
+      step.type === "tool_calls"
+        ? { role: "assistant", content: null, tool_calls: toolCalls(step) }
+        : { role: "assistant", content: fillTemplate(step.text, body.messages) };
+    const completion = roughTokens(JSON.stringify(message.content ?? message.tool_calls ?? ""));
+    sendJson(res, 200, {
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message, finish_reason: step.type === "tool_calls" ? "tool_calls" : "stop" }],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    });
+    return;
+  }
+
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.flushHeaders();
+  const send = (choices: unknown[], extra: Record<string, unknown> = {}) => {
+    if (!closed())
+      res.write(
+        `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`,
+      );
+  };
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    send([{ index: 0, delta: d, finish_reason: finish }]);
+
+  if (step.type === "stall") return; // headers sent, then silence until the client goes away
+
+  delta({ role: "assistant", content: "" });
+  let produced = "";
+  let finish = "stop";
+  if (step.type === "tool_calls") {
+    finish = "tool_calls";
+    toolCalls(step).forEach((call, index) => {
+      // Arguments arrive in pieces, as real providers send them.
+      const [first = "", ...rest] = chunks(call.function.arguments, 8);
+      delta({
+        tool_calls: [
+          { index, id: call.id, type: "function", function: { name: call.function.name, arguments: first } },
+        ],
+      });
+      for (const piece of rest) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+      produced += call.function.name + call.function.arguments;
+    });
+  } else {
+    const text = fillTemplate(step.text, body.messages);
+    const size = step.type === "text" ? (step.chunkSize ?? 12) : 4;
+    for (const piece of chunks(text, size)) {
+      if (closed()) return;
+      delta({ content: piece });
+      produced += piece;
+      if (step.type === "slow_text") await sleep(step.chunkDelayMs);
+    }
+    if (step.type === "cut") {
+      // Give the written chunks a moment to leave, then drop the connection without [DONE].
+      await sleep(20);
+      res.socket?.destroy();
+      return;
+    }
+  }
+  delta({}, finish);
+  if (wantUsage) {
+    const completion = roughTokens(produced);
+    send([], {
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    });
+  }
+  if (!closed()) res.end("data: [DONE]\n\n");
+}
+
+function toolCalls(step: Extract<Step, { type: "tool_calls" }>) {
+  return step.calls.map((c) => ({
+    id: c.id ?? `call_${randomUUID().slice(0, 8)}`,
+    type: "function" as const,
+    function: { name: c.name, arguments: c.arguments },
+  }));
+}
+
+export async function startFakeModel(opts: { port?: number; host?: string } = {}): Promise<FakeModel> {
+  const host = opts.host ?? "127.0.0.1";
+  let rules: Rule[] = [];
+  const queue: Step[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const route = `${req.method} ${url.pathname}`;
+    try {
+      if (route === "POST /__control/rules") {
+        rules = rulesSchema.parse(await readJson(req));
+        return sendJson(res, 200, { ok: true });
+      }
+      if (route === "POST /__control/enqueue") {
+        queue.push(...z.array(stepSchema).parse(await readJson(req)));
+        return sendJson(res, 200, { ok: true });
+      }
+      if (route === "GET /__control/requests") return sendJson(res, 200, requests);
+      if (route === "POST /__control/reset") {
+        model.reset();
+        return sendJson(res, 200, { ok: true });
+      }
+      if (route === "GET /v1/models") {
+        return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+      }
+      if (route !== "POST /v1/chat/completions") {
+        return sendJson(res, 404, { error: { message: `no route ${route}`, type: "not_found" } });
+      }
+      const parsed = bodySchema.safeParse(await readJson(req).catch(() => undefined));
+      if (!parsed.success) {
+        return sendJson(res, 400, {
+          error: { message: "invalid request body", type: "invalid_request_error" },
+        });
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+      requests.push({
+        method: "POST",
+        path: url.pathname,
+        headers,
+        body: parsed.data,
+        receivedAt: Date.now(),
+      });
+      const step = queue.shift() ?? pickStep(rules, parsed.data.messages);
+      let gone = false;
+      res.on("close", () => {
+        gone = true;
+      });
+      await play({ res, body: parsed.data, step, closed: () => gone || res.destroyed });
+    } catch (err) {
+      if (!res.headersSent) sendJson(res, 400, { error: { message: String(err), type: "fake_model_error" } });
+      else res.destroy();
+    }
+  };
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const model: FakeModel = {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/v1`,
+    port,
+    requests,
+    setRules(next) {
+      rules = rulesSchema.parse(next);
+    },
+    enqueue(...steps) {
+      queue.push(...steps);
+    },
+    reset() {
+      rules = [];
+      queue.length = 0;
+      requests.length = 0;
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  return model;
+}
+
+/** Drives a fake model running in another process (e.g. behind an e2e production server). */
+export function fakeModelControl(baseUrl: string) {
+  const root = baseUrl.replace(/\/v1\/?$/, "");
+  const post = async (path: string, body?: unknown) => {
+    const res = await fetch(`${root}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`fake model control ${path}: ${res.status} ${await res.text()}`);
+  };
+  return {
+    setRules: (rules: Rule[]) => post("/__control/rules", rules),
+    enqueue: (...steps: Step[]) => post("/__control/enqueue", steps),
+    reset: () => post("/__control/reset"),
+    requests: async (): Promise<RecordedRequest[]> => (await fetch(`${root}/__control/requests`)).json(),
+  };
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const model = await startFakeModel({ port: Number(arg("port") ?? 0), host: arg("host") });
+  console.log(`fake model listening: ${model.url}`);
+  const stop = () => void model.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
