@@ -17,6 +17,9 @@ const securityHeaders = [
 const nextConfig: NextConfig = {
   output: "standalone",
   poweredByHeader: false,
+  // `npm test` and the Dockerfile run `tsc --noEmit` over the whole tree as their own step; checking again
+  // inside `next build` would only double the build time.
+  typescript: { ignoreBuildErrors: true },
   // Native or file-loading packages stay outside the bundle and are traced into the standalone output.
   serverExternalPackages: [
     "@electric-sql/pglite",

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -85,6 +86,7 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
+  if (opts.dataDir) mkdirSync(path.dirname(path.resolve(opts.dataDir)), { recursive: true });
   const pg = opts.dataDir ? new PGlite(path.resolve(opts.dataDir)) : new PGlite();
   await pg.waitReady;
   const db = drizzle(pg, { schema }) as unknown as Db;
