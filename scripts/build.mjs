@@ -55,5 +55,8 @@ run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "buil
 cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), { recursive: true });
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
+cpSync(path.join(root, "scripts/serve.mjs"), path.join(standalone, "michi-server.mjs"));
 writeFileSync(stamp, hash);
-console.log("build: standalone server ready in .next/standalone (start it with `npm start`)");
+console.log(
+  "build: standalone server ready in .next/standalone (start it with `npm start`, i.e. node .next/standalone/michi-server.mjs)",
+);

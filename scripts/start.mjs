@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const server = path.join(root, ".next/standalone/server.js");
+const server = path.join(root, ".next/standalone/michi-server.mjs");
 if (!existsSync(server)) {
   console.error("No production build found. Run `npm run build` first.");
   process.exit(1);

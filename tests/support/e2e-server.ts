@@ -14,7 +14,7 @@ import { startFakeModel } from "./fake-model";
 import { startFixtureSite } from "./fixture-site";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const server = path.join(root, ".next/standalone/server.js");
+const server = path.join(root, ".next/standalone/michi-server.mjs");
 if (!existsSync(server)) {
   console.error("e2e: no production build; run `npm run build` first");
   process.exit(1);
@@ -52,7 +52,9 @@ if (process.env.DATABASE_URL) {
 }
 
 // Seed before the server starts; with PGlite the server then owns the data directory alone.
-const handle = databaseUrl ? await createDb({ url: databaseUrl, poolMax: 2 }) : await createDb({ dataDir: path.join(dataDir!, "pglite") });
+const handle = databaseUrl
+  ? await createDb({ url: databaseUrl, poolMax: 2 })
+  : await createDb({ dataDir: path.join(dataDir!, "pglite") });
 await migrate(handle);
 await seedE2E(handle);
 await handle.close();

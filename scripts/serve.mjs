@@ -1,0 +1,129 @@
+// The production entry point (copied into .next/standalone as michi-server.mjs by scripts/build.mjs, run by
+// `npm start`, the e2e tests and the Docker image). It wraps Next's request handler to add what Next's own
+// standalone server lacks:
+//  - the socket's peer address in `x-michi-peer`, overwritten on every request, because Next keeps a
+//    client-sent X-Forwarded-For and so cannot be trusted for rate limits without proxies in front;
+//  - a request id and one structured access-log line per request (tenant id when a guard resolved one);
+//  - graceful shutdown: on SIGTERM stop accepting, let running chat streams finish up to a deadline, then close
+//    the database pool;
+//  - start-up before the first request: configuration errors stop the process instead of the first visitor.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const dir = import.meta.dirname;
+process.env.NODE_ENV = "production";
+process.chdir(dir);
+const require = createRequire(path.join(dir, "package.json"));
+
+const { config } = JSON.parse(readFileSync(path.join(dir, ".next/required-server-files.json"), "utf8"));
+process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+
+const port = Number.parseInt(process.env.PORT ?? "", 10) || 3000;
+const hostname = process.env.HOSTNAME || "0.0.0.0";
+const graceMs = Number.parseInt(process.env.MICHI_SHUTDOWN_GRACE_MS ?? "", 10) || 10_000;
+const pino = require("pino");
+const log = pino({
+  level: process.env.MICHI_LOG_LEVEL || "info",
+  base: { app: "michi-chat" },
+  timestamp: pino.stdTimeFunctions.isoTime,
+});
+
+// Shared with route code through globalThis: guards record the tenant they resolved (src/lib/request-context.ts).
+const requestContext = new AsyncLocalStorage();
+globalThis.__michiRequestContext = requestContext;
+
+const next = require("next");
+const app = next({ dev: false, dir, conf: config, hostname, port, customServer: false });
+const handle = app.getRequestHandler();
+await app.prepare();
+// prepare() runs the instrumentation hook, which starts src/lib/boot.ts; accept traffic once it is done.
+await globalThis.__michiBoot;
+
+let active = 0;
+let streams = 0;
+let draining = false;
+
+const server = http.createServer((req, res) => {
+  if (draining) res.setHeader("Connection", "close");
+  const id =
+    typeof req.headers["x-request-id"] === "string" && /^[\w.-]{1,64}$/.test(req.headers["x-request-id"])
+      ? req.headers["x-request-id"]
+      : randomUUID();
+  req.headers["x-request-id"] = id;
+  req.headers["x-michi-peer"] = req.socket.remoteAddress ?? "";
+  res.setHeader("X-Request-Id", id);
+  const started = performance.now();
+  const ctx = { requestId: id, tenantId: undefined, stream: false };
+  active++;
+  res.on("close", () => {
+    active--;
+    if (ctx.stream) streams--;
+    const url = req.url ?? "/";
+    log.info(
+      {
+        reqId: id,
+        tenantId: ctx.tenantId,
+        method: req.method,
+        route: url.split("?")[0],
+        status: res.statusCode,
+        durationMs: Math.round(performance.now() - started),
+        aborted: !res.writableFinished || undefined,
+      },
+      "request",
+    );
+  });
+  const origWriteHead = res.writeHead;
+  res.writeHead = function writeHead(...args) {
+    const type = String(
+      res.getHeader("content-type") ?? args.find((a) => a && typeof a === "object")?.["content-type"] ?? "",
+    );
+    if (type.startsWith("text/event-stream") && !ctx.stream) {
+      ctx.stream = true;
+      streams++;
+    }
+    return origWriteHead.apply(this, args);
+  };
+  requestContext.run(ctx, () => {
+    handle(req, res).catch((err) => {
+      log.error({ reqId: id, err: { message: err?.message, stack: err?.stack } }, "unhandled request error");
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  log.info(
+    { port, hostname },
+    `michi-chat listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
+  );
+});
+
+async function shutdown(signal) {
+  if (draining) return;
+  draining = true;
+  log.info({ signal, active, streams }, "shutting down: no new connections; waiting for running chats");
+  server.close();
+  server.closeIdleConnections?.();
+  const deadline = Date.now() + graceMs;
+  while (active > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    server.closeIdleConnections?.();
+  }
+  if (active > 0) log.warn({ active }, "grace period over; closing the remaining connections");
+  server.closeAllConnections?.();
+  try {
+    await globalThis.__michiShutdownHooks?.reduce((p, fn) => p.then(fn), Promise.resolve());
+    const db = await globalThis.__michiDb;
+    await db?.close();
+  } catch (err) {
+    log.error({ err: { message: err?.message } }, "error while closing");
+  }
+  log.info("bye");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
