@@ -37,19 +37,27 @@ export async function migrate(handle: DbHandle): Promise<number> {
     const pg = handle.raw.pg;
     const before = await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows));
     await run(drizzle(pg), { migrationsFolder: folder });
-    await pg.query("select michi_secure_tenant_tables()");
-    return (await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows))) - before;
+    const applied = (await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows))) - before;
+    // Re-secures every tenant table after schema changes; ALTER TABLE locks, so not on a plain restart.
+    if (applied > 0) await pg.query("select michi_secure_tenant_tables()");
+    return applied;
   }
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
   const client = await handle.raw.pool.connect();
   try {
+    // Nothing pending (the usual restart, or migrations already run by `npm run db:migrate` through a direct
+    // connection): skip the session-level lock, which a transaction-mode pooler such as PgBouncer cannot hold.
+    const applied = await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows));
+    if (applied >= expectedMigrationCount(folder)) return 0;
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
       const before = await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows));
       await run(drizzle(client), { migrationsFolder: folder });
-      await client.query("select michi_secure_tenant_tables()");
-      return (await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows))) - before;
+      const applied =
+        (await appliedCount((q) => client.query<{ n: number }>(q).then((r) => r.rows))) - before;
+      if (applied > 0) await client.query("select michi_secure_tenant_tables()");
+      return applied;
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }
