@@ -1,0 +1,83 @@
+import { getDb } from "../db";
+import type { DbHandle } from "../db/client";
+import { findTenantBySlug, SLUG_RE } from "../db/queries/tenants";
+import { findMembership, findUserById } from "../db/queries/users";
+import type { Role, tenants } from "../db/schema";
+import { readSessionClaims } from "./claims";
+
+// Who is calling and what they may do in a tenant. Pure resolution: the page, action and route guards turn
+// the outcome into a redirect, a 404, a refusal or a JSON error each in their own way.
+
+export type { Role } from "../db/schema";
+
+const ROLE_RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
+export const ROLES: readonly Role[] = ["viewer", "admin", "owner"];
+
+export function roleAtLeast(role: Role, min: Role): boolean {
+  return ROLE_RANK[role] >= ROLE_RANK[min];
+}
+
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  isOperator: boolean;
+  mustChangePassword: boolean;
+};
+
+export type TenantContext = {
+  user: SessionUser;
+  tenant: typeof tenants.$inferSelect;
+  role: Role;
+  db: DbHandle;
+};
+
+export type TenantAccess =
+  | { kind: "anonymous" }
+  | { kind: "not_found" }
+  | { kind: "forbidden"; ctx: TenantContext; minRole: Role }
+  | { kind: "ok"; ctx: TenantContext };
+
+/**
+ * The signed-in user, or null. A token whose session version no longer matches the user's row (password
+ * changed, "sign out everywhere") counts as signed out, as does a token for a deleted user.
+ */
+export async function currentUser(db: DbHandle): Promise<SessionUser | null> {
+  const claims = await readSessionClaims();
+  if (!claims) return null;
+  const row = await findUserById(db.platform, claims.uid);
+  if (!row || row.sessionVersion !== claims.sv) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    isOperator: row.isOperator,
+    mustChangePassword: row.mustChangePassword,
+  };
+}
+
+/**
+ * Resolves the session, the tenant named by `slug` and the membership. An unknown slug and a tenant the user
+ * is not a member of give the same answer, so slugs cannot be probed. Operators get no implicit membership:
+ * they manage tenants from the operator pages, and see a tenant's admin only if they are a member of it.
+ */
+export async function resolveTenantAccess(slug: string, minRole: Role): Promise<TenantAccess> {
+  const db = await getDb();
+  const user = await currentUser(db);
+  if (!user) return { kind: "anonymous" };
+  if (typeof slug !== "string" || !SLUG_RE.test(slug)) return { kind: "not_found" };
+  const tenant = await findTenantBySlug(db.platform, slug);
+  if (!tenant) return { kind: "not_found" };
+  const membership = await findMembership(db.platform, tenant.id, user.id);
+  if (!membership) return { kind: "not_found" };
+  const ctx: TenantContext = { user, tenant, role: membership.role, db };
+  if (!roleAtLeast(membership.role, minRole)) return { kind: "forbidden", ctx, minRole };
+  return { kind: "ok", ctx };
+}
+
+export function roleRefusal(role: Role, minRole: Role): string {
+  const need = minRole === "owner" ? "an owner" : minRole === "admin" ? "an admin or owner" : "a member";
+  return `Only ${need} of this business can do that. Your role is ${role}.`;
+}
+
+export const NOT_A_MEMBER = "This business does not exist, or you are not a member of it.";

@@ -1,0 +1,67 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { TenantTx } from "../client";
+import { auditLog } from "../schema";
+
+// The audit trail of a tenant. Entries say who did what to which thing; details carry names (fields changed,
+// old and new role), never values of secrets or passwords.
+
+export type AuditActor = { id: string; email: string } | null;
+
+export type AuditEntry = {
+  tenantId: string;
+  actor: AuditActor;
+  action: string;
+  target?: string;
+  details?: Record<string, unknown>;
+};
+
+/** Writes one entry inside the caller's tenant transaction, so it commits or rolls back with the change. */
+export async function audit(tx: TenantTx, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLog).values({
+    tenantId: entry.tenantId,
+    actorUserId: entry.actor?.id ?? null,
+    actorLabel: entry.actor?.email ?? "system",
+    action: entry.action,
+    target: entry.target ?? "",
+    details: entry.details ?? {},
+  });
+}
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+/**
+ * One page of entries, newest first. The cursor is the id of the last entry already shown; comparing
+ * (created_at, id) against that row keeps the database's full timestamp precision, so no entry is skipped
+ * or shown twice when several share a millisecond.
+ */
+export async function listAudit(
+  tx: TenantTx,
+  opts: { before?: string | null; limit?: number } = {},
+): Promise<{ entries: AuditRow[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const before = opts.before && UUID.test(opts.before) ? opts.before : null;
+  const where = before
+    ? sql`(${auditLog.createdAt}, ${auditLog.id}) < (select a.created_at, a.id from audit_log a where a.id = ${before})`
+    : undefined;
+  const rows = await tx
+    .select()
+    .from(auditLog)
+    .where(where)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(limit + 1);
+  const entries = rows.slice(0, limit);
+  const last = entries[entries.length - 1];
+  return { entries, nextCursor: rows.length > limit && last ? last.id : null };
+}
+
+/** Entries of one action kind, for tests and the overview. */
+export async function latestAudit(tx: TenantTx, action?: string, limit = 10): Promise<AuditRow[]> {
+  return tx
+    .select()
+    .from(auditLog)
+    .where(action ? eq(auditLog.action, action) : undefined)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(limit);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
