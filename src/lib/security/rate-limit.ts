@@ -98,6 +98,8 @@ export function limiter(spec: LimiterSpec): Limiter {
     async blockedFor(key) {
       const res = await (await get()).get(key);
       if (!res || res.consumedPoints <= spec.points) return 0;
+      // The memory store answers `get` with an expired record until its timer removes it.
+      if (spec.durationSec > 0 && res.msBeforeNext <= 0) return 0;
       return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     },
     async reset(key) {
