@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DbHandle } from "../db";
+import { findTenantByWidgetKey } from "../db/queries/tenants";
+import type { tenants } from "../db/schema";
+import { AppError } from "../errors";
+import { originAllowed } from "../security/origins";
+import { bearerToken, type VisitorClaims, verifyVisitorToken } from "../security/visitor-token";
+import { dbUnavailable } from "./persist";
+
+// The widget's guard: public key → tenant, Origin → allowed or not, bearer token → visitor. The tenant id a
+// handler uses comes from here only, never from the request body.
+
+export type WidgetTenant = typeof tenants.$inferSelect;
+
+const KEY_RE = /^[A-Za-z0-9_-]{4,80}$/;
+
+/** Runs a database step of the guard; a fault of the database becomes a clear 503, not a 500. */
+export async function dbStep<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw Object.assign(dbUnavailable(), { cause: err });
+  }
+}
+
+export async function tenantForKey(db: DbHandle, key: string): Promise<WidgetTenant> {
+  const notFound = new AppError("not_found", "This chat is not available.");
+  if (!KEY_RE.test(key)) throw notFound;
+  const tenant = await dbStep(() => findTenantByWidgetKey(db.platform, key));
+  if (!tenant) throw notFound;
+  return tenant;
+}
+
+export function assertActive(tenant: WidgetTenant): void {
+  if (tenant.status !== "active") {
+    throw new AppError("tenant_suspended", "This chat is currently unavailable.");
+  }
+}
+
+/** The request's Origin when the tenant allows it; anything else, including no Origin at all, is refused. */
+export function allowedOrigin(req: Request, tenant: WidgetTenant, platformOrigin: string): string {
+  const origin = req.headers.get("origin");
+  if (!origin || !originAllowed(origin, tenant.siteDomains, platformOrigin)) {
+    throw new AppError("origin_not_allowed", "This chat cannot be used from this website.");
+  }
+  return origin;
+}
+
+export function requireVisitor(req: Request, tenant: WidgetTenant, authSecret: string): VisitorClaims {
+  const token = bearerToken(req.headers);
+  const result = token ? verifyVisitorToken(authSecret, token, tenant.id) : null;
+  if (!result?.ok) {
+    throw new AppError("unauthorized", "Your chat session has expired. Please reload the chat.", {
+      reason: result?.reason ?? "missing",
+    });
+  }
+  return result.claims;
+}
+
+/** Platform path: records that the widget was loaded from the tenant's own site, at most once an hour. */
+export async function markWidgetSeen(db: DbHandle, tenantId: string): Promise<void> {
+  await db.platform.execute(
+    sql`update tenants set widget_seen_at = now()
+        where id = ${tenantId} and (widget_seen_at is null or widget_seen_at < now() - interval '1 hour')`,
+  );
+}
+
+export const CHAT_MESSAGE_MAX = 2000;
+const BODY_MAX_BYTES = 16 * 1024;
+
+const chatBodySchema = z.object({
+  conversationId: z.uuid().optional(),
+  message: z.string(),
+  lang: z.string().max(35).optional(),
+  pageUrl: z.string().max(4096).optional(),
+});
+
+export type ChatBody = { conversationId?: string; message: string; lang?: string; pageUrl: string };
+
+/** Keeps only the page's origin and path: query strings often carry personal data. */
+function cleanPageUrl(raw: string | undefined): string {
+  if (!raw) return "";
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== "https:" && u.protocol !== "http:") return "";
+    return `${u.origin}${u.pathname}`.slice(0, 1000);
+  } catch {
+    return "";
+  }
+}
+
+export async function parseChatBody(req: Request): Promise<ChatBody> {
+  const bad = (message: string, field = "body") =>
+    new AppError("invalid_input", message, { fieldErrors: { [field]: [message] } });
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > BODY_MAX_BYTES) throw bad("The message is too long.");
+  let raw: string;
+  try {
+    raw = await req.text();
+  } catch {
+    throw bad("The request could not be read.");
+  }
+  if (Buffer.byteLength(raw) > BODY_MAX_BYTES) throw bad("The message is too long.");
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw bad("The request is not valid JSON.");
+  }
+  const parsed = chatBodySchema.safeParse(json);
+  if (!parsed.success) throw bad("The request is not valid.");
+  // Postgres text cannot hold NUL; other control characters are harmless and kept.
+  const message = parsed.data.message.replaceAll("\u0000", "").trim();
+  if (!message) throw bad("Please type a message.", "message");
+  if (message.length > CHAT_MESSAGE_MAX) {
+    throw bad(`Messages can be at most ${CHAT_MESSAGE_MAX.toLocaleString("en")} characters.`, "message");
+  }
+  return {
+    conversationId: parsed.data.conversationId,
+    message,
+    lang: parsed.data.lang,
+    pageUrl: cleanPageUrl(parsed.data.pageUrl),
+  };
+}

@@ -1,0 +1,138 @@
+import type { DbHandle } from "../db";
+import { getOwnTenant } from "../db/queries/tenants";
+import { monthUsage, usageMonth } from "../db/queries/usage";
+import type { TenantRateLimits } from "../db/schema";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { limiter } from "../security/rate-limit";
+
+export type LimitSettings = {
+  visitorPerMin: number;
+  ipPerMin: number;
+  tenantPerMin: number;
+  maxStreams: number;
+};
+
+type EnvLimits = {
+  MICHI_RATE_VISITOR_PER_MIN: number;
+  MICHI_RATE_IP_PER_MIN: number;
+  MICHI_RATE_TENANT_PER_MIN: number;
+  MICHI_MAX_STREAMS_PER_TENANT: number;
+};
+
+/** The operator's defaults, with the tenant's own overrides where set. */
+export function limitSettings(e: EnvLimits, own: TenantRateLimits | null | undefined): LimitSettings {
+  const pick = (v: number | undefined, fallback: number) =>
+    typeof v === "number" && Number.isInteger(v) && v > 0 ? v : fallback;
+  return {
+    visitorPerMin: pick(own?.visitorPerMin, e.MICHI_RATE_VISITOR_PER_MIN),
+    ipPerMin: pick(own?.ipPerMin, e.MICHI_RATE_IP_PER_MIN),
+    tenantPerMin: pick(own?.tenantPerMin, e.MICHI_RATE_TENANT_PER_MIN),
+    maxStreams: pick(own?.maxStreams, e.MICHI_MAX_STREAMS_PER_TENANT),
+  };
+}
+
+const BUSY = "You're sending messages a little fast. Please wait a moment and try again.";
+
+/** Takes one point per visitor, per IP and per tenant; refuses with 429 and the longest wait. */
+export async function takeRatePoints(
+  s: LimitSettings,
+  keys: { tenantId: string; visitorId: string; ip: string },
+): Promise<void> {
+  const waits = await Promise.all([
+    limiter({ keyPrefix: "chat_visitor", points: s.visitorPerMin, durationSec: 60 }).take(
+      `${keys.tenantId}:${keys.visitorId}`,
+    ),
+    limiter({ keyPrefix: "chat_ip", points: s.ipPerMin, durationSec: 60 }).take(
+      `${keys.tenantId}:${keys.ip}`,
+    ),
+    limiter({ keyPrefix: "chat_tenant", points: s.tenantPerMin, durationSec: 60 }).take(keys.tenantId),
+  ]);
+  const wait = Math.max(0, ...waits.map((w) => w ?? 0));
+  if (wait > 0) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
+}
+
+/** Session tokens are cheap to ask for; bound them per IP so they cannot be minted in bulk. */
+export async function takeSessionPoint(s: LimitSettings, tenantId: string, ip: string): Promise<void> {
+  const wait = await limiter({ keyPrefix: "widget_session_ip", points: s.ipPerMin, durationSec: 60 }).take(
+    `${tenantId}:${ip}`,
+  );
+  if (wait) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
+}
+
+// Open streams per tenant. This counter is per process: with several instances the cap applies to each one
+// (documented in docs/chat-engine.md). It lives on globalThis, like the other per-process singletons.
+const g = globalThis as unknown as { __michiStreams?: Map<string, number> };
+
+/** Reserves a stream slot; the returned function frees it (idempotent). */
+export function acquireStreamSlot(tenantId: string, max: number): () => void {
+  g.__michiStreams ??= new Map();
+  const open = g.__michiStreams;
+  const n = open.get(tenantId) ?? 0;
+  if (n >= max) {
+    throw new AppError(
+      "rate_limited",
+      "Lots of people are chatting right now. Please try again in a moment.",
+      {
+        retryAfterSec: 5,
+      },
+    );
+  }
+  open.set(tenantId, n + 1);
+  let freed = false;
+  return () => {
+    if (freed) return;
+    freed = true;
+    const left = (open.get(tenantId) ?? 1) - 1;
+    if (left <= 0) open.delete(tenantId);
+    else open.set(tenantId, left);
+  };
+}
+
+export function openStreams(tenantId: string): number {
+  return g.__michiStreams?.get(tenantId) ?? 0;
+}
+
+export type BudgetStatus = {
+  month: string;
+  /** null: no budget (the tenant's override and the operator default are both 0). */
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  exhausted: boolean;
+};
+
+/**
+ * The tenant's token budget this UTC month: its own `monthly_token_budget`, else the operator's
+ * MICHI_DEFAULT_MONTHLY_TOKENS. 0 means "no budget". A turn that starts under budget may end a little over it.
+ */
+export async function budgetStatus(
+  db: DbHandle,
+  tenantId: string,
+  opts: { defaultBudget?: number; now?: Date } = {},
+): Promise<BudgetStatus> {
+  const month = usageMonth(opts.now);
+  const defaultBudget = opts.defaultBudget ?? env().MICHI_DEFAULT_MONTHLY_TOKENS;
+  return db.forTenant(tenantId, async (tx) => {
+    const tenant = await getOwnTenant(tx, tenantId);
+    const usage = await monthUsage(tx, tenantId, month);
+    const budget = tenant?.monthlyTokenBudget ?? defaultBudget;
+    const limit = budget > 0 ? budget : null;
+    const used = usage.totalTokens;
+    return {
+      month,
+      limit,
+      used,
+      remaining: limit === null ? null : Math.max(0, limit - used),
+      exhausted: limit !== null && used >= limit,
+    };
+  });
+}
+
+export function budgetExhausted(): AppError {
+  return new AppError(
+    "budget_exhausted",
+    "The chat assistant is unavailable right now. Please contact the business directly.",
+    { retryAfterSec: 3600 },
+  );
+}

@@ -1,0 +1,208 @@
+import type OpenAI from "openai";
+import type { MessageStatus, ToolOutcome } from "../db/schema";
+import type { Logger } from "../log";
+import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { Emit } from "./events";
+import { type ModelFault, type ModelMessage, streamCompletion, type ToolCall, type Usage } from "./model";
+
+// The tool loop of one turn. Everything it needs arrives as arguments (no module state), so concurrent turns
+// never share anything and tests can hand it their own packs and runner.
+
+export type EnabledPackLike = { pack: ToolPack; config: unknown; definition: ToolDefinition };
+
+/** What a pack run reports back: the interface of runToolCall in src/lib/tools/runtime.ts. */
+export type ToolRunRecord = {
+  callId: string;
+  packId: string;
+  label: string;
+  args: unknown;
+  /** The projected, capped result exactly as the model sees it. */
+  result: string;
+  resultChars: number;
+  resultTokens: number;
+  durationMs: number;
+  outcome: ToolOutcome;
+};
+
+export type RunTool<P extends EnabledPackLike = EnabledPackLike> = (input: {
+  call: ToolCall;
+  enabled: P[];
+  ctx: { tenantId: string; conversationId: string | null; signal: AbortSignal; log: Logger; lang?: Lang };
+  timeoutMs?: number;
+  maxChars?: number;
+}) => Promise<ToolRunRecord>;
+
+export type LoopDeps<P extends EnabledPackLike = EnabledPackLike> = {
+  client: OpenAI;
+  model: string;
+  enabled: P[];
+  tools: ToolDefinition[];
+  runTool: RunTool<P>;
+  chipLabel: (pack: ToolPack, lang?: Lang) => string;
+  maxRounds: number;
+  maxTokens: number;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  toolTimeoutMs?: number;
+  toolMaxChars?: number;
+};
+
+export type TurnCtx = {
+  tenantId: string;
+  conversationId: string;
+  lang?: Lang;
+  /** Aborts when the visitor goes away. */
+  signal: AbortSignal;
+  log: Logger;
+};
+
+export type LoopReason = ModelFault | "round_cap" | "empty";
+
+export type LoopResult = {
+  text: string;
+  status: MessageStatus;
+  reason: LoopReason | null;
+  usage: Usage;
+  /** True when some round's usage was estimated because the provider never reported it. */
+  usageEstimated: boolean;
+  runs: ToolRunRecord[];
+  rounds: number;
+};
+
+const approxTokens = (chars: number) => Math.ceil(chars / 4);
+
+function estimateUsage(messages: ModelMessage[], tools: ToolDefinition[] | undefined, out: string): Usage {
+  return {
+    promptTokens: approxTokens(JSON.stringify(messages).length + JSON.stringify(tools ?? []).length),
+    completionTokens: approxTokens(out.length),
+  };
+}
+
+export async function runLoop<P extends EnabledPackLike>(
+  deps: LoopDeps<P>,
+  ctx: TurnCtx,
+  initial: ModelMessage[],
+  emit: Emit,
+): Promise<LoopResult> {
+  const messages = [...initial];
+  const usage: Usage = { promptTokens: 0, completionTokens: 0 };
+  const runs: ToolRunRecord[] = [];
+  let usageEstimated = false;
+  let text = "";
+  let reason: LoopReason | null = null;
+  let rounds = 0;
+
+  for (let round = 0; round < deps.maxRounds; round++) {
+    rounds = round + 1;
+    // The last allowed round is offered no tools, so the model has to answer with what it has.
+    const last = round === deps.maxRounds - 1;
+    const tools = last || deps.tools.length === 0 ? undefined : deps.tools;
+    const res = await streamCompletion({
+      client: deps.client,
+      model: deps.model,
+      messages,
+      tools,
+      maxTokens: deps.maxTokens,
+      timeoutMs: deps.timeoutMs,
+      idleTimeoutMs: deps.idleTimeoutMs,
+      signal: ctx.signal,
+      onDelta: (t) => emit({ type: "delta", data: { text: t } }),
+    });
+    text += res.text;
+    if (res.usage) {
+      usage.promptTokens += res.usage.promptTokens;
+      usage.completionTokens += res.usage.completionTokens;
+    } else {
+      // Providers bill cut-short calls too; an estimate keeps the budget honest.
+      const est = estimateUsage(messages, tools, res.text + JSON.stringify(res.toolCalls));
+      usage.promptTokens += est.promptTokens;
+      usage.completionTokens += est.completionTokens;
+      usageEstimated = true;
+    }
+    if (res.fault) {
+      reason = res.fault;
+      break;
+    }
+    if (res.toolCalls.length === 0) break;
+    if (last) {
+      // Offered no tools, the model still asked for one: stop here rather than loop on.
+      reason = text.trim() ? null : "round_cap";
+      break;
+    }
+
+    messages.push({
+      role: "assistant",
+      content: res.text || null,
+      tool_calls: res.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function" as const,
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    });
+    const records = await Promise.all(res.toolCalls.map((call) => runOne(deps, ctx, call, emit)));
+    runs.push(...records);
+    for (const r of records) messages.push({ role: "tool", tool_call_id: r.callId, content: r.result });
+    if (ctx.signal.aborted) {
+      reason = "disconnected";
+      break;
+    }
+  }
+
+  const hasText = text.trim().length > 0;
+  if (!reason && !hasText) reason = "empty";
+  const status: MessageStatus = !reason ? "complete" : hasText && reason !== "empty" ? "partial" : "failed";
+  if (status === "complete") reason = null;
+  return { text, status, reason, usage, usageEstimated, runs, rounds };
+}
+
+async function runOne<P extends EnabledPackLike>(
+  deps: LoopDeps<P>,
+  ctx: TurnCtx,
+  call: ToolCall,
+  emit: Emit,
+): Promise<ToolRunRecord> {
+  const owner = deps.enabled.find((e) => e.definition.function.name === call.name);
+  const label = owner ? deps.chipLabel(owner.pack, ctx.lang) : null;
+  // Unknown tool names get no chip: there is nothing honest to show the visitor.
+  if (label) emit({ type: "chip", data: { callId: call.id, label, state: "start" } });
+  const record = await deps.runTool({
+    call,
+    enabled: deps.enabled,
+    ctx: {
+      tenantId: ctx.tenantId,
+      conversationId: ctx.conversationId,
+      signal: ctx.signal,
+      log: ctx.log,
+      lang: ctx.lang,
+    },
+    timeoutMs: deps.toolTimeoutMs,
+    maxChars: deps.toolMaxChars,
+  });
+  if (label) {
+    emit({
+      type: "chip",
+      data: { callId: call.id, label, state: record.outcome === "ok" ? "done" : "error" },
+    });
+  }
+  return record;
+}
+
+/** A message for the visitor, by why the answer stopped. Never internals. */
+export function visitorMessage(reason: LoopReason): string {
+  switch (reason) {
+    case "model_busy":
+      return "The assistant is very busy right now. Please try again in a minute.";
+    case "model_error":
+      return "The assistant is having trouble right now. Please try again in a moment.";
+    case "model_timeout":
+    case "idle_timeout":
+      return "The assistant took too long to answer. Please try again.";
+    case "interrupted":
+      return "The answer was interrupted. Please try again.";
+    case "disconnected":
+      return "The connection was closed.";
+    case "round_cap":
+    case "empty":
+      return "Sorry, I couldn't find an answer to that. Could you rephrase your question?";
+  }
+}

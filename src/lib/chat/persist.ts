@@ -1,0 +1,147 @@
+import type { DbHandle } from "../db";
+import {
+  createConversation,
+  findVisitorConversation,
+  insertMessage,
+  insertToolRuns,
+  recentMessages,
+  touchConversation,
+} from "../db/queries/conversations";
+import { addUsage, usageMonth } from "../db/queries/usage";
+import type { MessageStatus, ToolOutcome } from "../db/schema";
+import { AppError, isAppError } from "../errors";
+import { boundHistory, type HistoryMessage } from "./history";
+
+// A turn touches the database twice, each time in one short transaction: before the model is called (the
+// visitor's message) and after the answer ended (the answer, its tool runs and the usage). No transaction is
+// ever held across the model stream: on PGlite there is a single connection.
+
+const HISTORY_ROWS = 100;
+
+export type TurnStart = {
+  conversationId: string;
+  userMessageId: string;
+  history: HistoryMessage[];
+};
+
+export function dbUnavailable(): AppError {
+  return new AppError("db_unavailable", "The chat is unavailable right now. Please try again in a moment.");
+}
+
+/** Stores the visitor's message (creating the conversation when needed) and reads the history before it. */
+export async function startTurn(
+  db: DbHandle,
+  input: {
+    tenantId: string;
+    visitorId: string;
+    conversationId?: string;
+    origin: string;
+    pageUrl: string;
+    locale: string;
+    message: string;
+    historyMaxChars: number;
+  },
+): Promise<TurnStart> {
+  try {
+    return await db.forTenant(input.tenantId, async (tx) => {
+      let conversationId = input.conversationId;
+      if (conversationId) {
+        const found = await findVisitorConversation(tx, conversationId, input.visitorId);
+        // Someone else's conversation looks exactly like a missing one.
+        if (!found)
+          throw new AppError("not_found", "This conversation was not found. Please start a new one.");
+        await touchConversation(tx, conversationId);
+      } else {
+        const created = await createConversation(tx, {
+          tenantId: input.tenantId,
+          visitorId: input.visitorId,
+          origin: input.origin,
+          pageUrl: input.pageUrl,
+          locale: input.locale,
+        });
+        conversationId = created.id;
+      }
+      const earlier = input.conversationId ? await recentMessages(tx, conversationId, HISTORY_ROWS) : [];
+      const user = await insertMessage(tx, {
+        tenantId: input.tenantId,
+        conversationId,
+        role: "user",
+        content: input.message,
+      });
+      return {
+        conversationId,
+        userMessageId: user.id,
+        history: boundHistory(earlier, input.historyMaxChars),
+      };
+    });
+  } catch (err) {
+    if (isAppError(err)) throw err;
+    throw Object.assign(dbUnavailable(), { cause: err });
+  }
+}
+
+export type RunToStore = {
+  callId: string;
+  packId: string;
+  args: unknown;
+  result: string;
+  resultChars: number;
+  resultTokens: number;
+  durationMs: number;
+  outcome: ToolOutcome;
+};
+
+export type TurnEnd = {
+  tenantId: string;
+  conversationId: string;
+  content: string;
+  status: MessageStatus;
+  reason: string | null;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  runs: RunToStore[];
+  at?: Date;
+};
+
+/** Stores the answer (complete, partial or failed), its tool runs and the month's usage, atomically. */
+export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageId: string }> {
+  const at = end.at ?? new Date();
+  return db.forTenant(end.tenantId, async (tx) => {
+    const msg = await insertMessage(tx, {
+      tenantId: end.tenantId,
+      conversationId: end.conversationId,
+      role: "assistant",
+      content: end.content,
+      status: end.status,
+      reason: end.reason,
+      model: end.model,
+      promptTokens: end.promptTokens,
+      completionTokens: end.completionTokens,
+    });
+    await insertToolRuns(
+      tx,
+      end.runs.map((r) => ({
+        tenantId: end.tenantId,
+        conversationId: end.conversationId,
+        messageId: msg.id,
+        packId: r.packId,
+        callId: r.callId,
+        args: r.args ?? null,
+        result: r.result,
+        resultChars: r.resultChars,
+        resultTokens: r.resultTokens,
+        durationMs: r.durationMs,
+        outcome: r.outcome,
+      })),
+    );
+    await addUsage(tx, {
+      tenantId: end.tenantId,
+      month: usageMonth(at),
+      promptTokens: end.promptTokens,
+      completionTokens: end.completionTokens,
+    });
+    await touchConversation(tx, end.conversationId, at);
+    return { messageId: msg.id };
+  });
+}

@@ -1,0 +1,156 @@
+import type OpenAI from "openai";
+import type { DbHandle } from "../db";
+import type { BotSettings } from "../db/schema";
+import type { Env } from "../env";
+import type { Logger } from "../log";
+import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { Emit } from "./events";
+import type { HistoryMessage } from "./history";
+import { type EnabledPackLike, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
+import type { ModelMessage } from "./model";
+import { finishTurn } from "./persist";
+import { buildSystemPrompt } from "./prompt";
+
+/** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
+export type PackDeps<P extends EnabledPackLike = EnabledPackLike> = {
+  loadEnabled: (db: DbHandle, tenantId: string) => Promise<P[]>;
+  toolDefinitions: (enabled: P[]) => ToolDefinition[];
+  promptHints: (enabled: P[]) => string[];
+  chipLabel: (pack: ToolPack, lang?: Lang) => string;
+  runTool: RunTool<P>;
+};
+
+export type Turn<P extends EnabledPackLike = EnabledPackLike> = {
+  db: DbHandle;
+  env: Env;
+  client: OpenAI;
+  model: string;
+  packs: PackDeps<P>;
+  enabled: P[];
+  tenant: { id: string; name: string; bot: BotSettings };
+  conversationId: string;
+  history: HistoryMessage[];
+  message: string;
+  lang?: Lang;
+  log: Logger;
+};
+
+export function turnMessages<P extends EnabledPackLike>(turn: Turn<P>, now = new Date()): ModelMessage[] {
+  const system = buildSystemPrompt({
+    tenantName: turn.tenant.name,
+    bot: turn.tenant.bot,
+    hints: turn.packs.promptHints(turn.enabled),
+    lang: turn.lang,
+    now,
+  });
+  return [
+    { role: "system", content: system },
+    ...turn.history.map((m) => ({ role: m.role, content: m.content })),
+    { role: "user", content: turn.message },
+  ];
+}
+
+/**
+ * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
+ * the visitor's message is already stored and the answer is stored as complete, partial or failed.
+ */
+export async function executeTurn<P extends EnabledPackLike>(
+  turn: Turn<P>,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<LoopResult | null> {
+  const e = turn.env;
+  const started = Date.now();
+  let result: LoopResult;
+  try {
+    result = await runLoop(
+      {
+        client: turn.client,
+        model: turn.model,
+        enabled: turn.enabled,
+        tools: turn.packs.toolDefinitions(turn.enabled),
+        runTool: turn.packs.runTool,
+        chipLabel: turn.packs.chipLabel,
+        maxRounds: e.MICHI_MAX_TOOL_ROUNDS,
+        maxTokens: e.MICHI_MAX_OUTPUT_TOKENS,
+        timeoutMs: e.MICHI_MODEL_TIMEOUT_MS,
+        idleTimeoutMs: e.MICHI_MODEL_IDLE_TIMEOUT_MS,
+        toolTimeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
+        toolMaxChars: e.MICHI_TOOL_RESULT_MAX_CHARS,
+      },
+      {
+        tenantId: turn.tenant.id,
+        conversationId: turn.conversationId,
+        lang: turn.lang,
+        signal,
+        log: turn.log,
+      },
+      turnMessages(turn),
+      emit,
+    );
+  } catch (err) {
+    // A bug, not a fault of the world: keep the turn on record as failed and say so plainly.
+    turn.log.error({ err }, "chat turn crashed");
+    result = {
+      text: "",
+      status: "failed",
+      reason: "model_error",
+      usage: { promptTokens: 0, completionTokens: 0 },
+      usageEstimated: false,
+      runs: [],
+      rounds: 0,
+    };
+  }
+
+  let messageId: string;
+  try {
+    ({ messageId } = await finishTurn(turn.db, {
+      tenantId: turn.tenant.id,
+      conversationId: turn.conversationId,
+      content: result.text,
+      status: result.status,
+      reason: result.reason,
+      model: turn.model,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      runs: result.runs,
+    }));
+  } catch (err) {
+    turn.log.error({ err }, "chat turn could not be stored");
+    emit({
+      type: "error",
+      data: { code: "internal", message: "Something went wrong on our side. Please try again." },
+    });
+    return result;
+  }
+
+  turn.log.info(
+    {
+      status: result.status,
+      reason: result.reason,
+      rounds: result.rounds,
+      toolRuns: result.runs.map((r) => ({ pack: r.packId, outcome: r.outcome, ms: r.durationMs })),
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      usageEstimated: result.usageEstimated,
+      ms: Date.now() - started,
+      ...(e.MICHI_LOG_CONTENT ? { content: { message: turn.message, answer: result.text } } : {}),
+    },
+    "chat turn",
+  );
+
+  if (result.status === "complete") {
+    emit({ type: "done", data: { conversationId: turn.conversationId, messageId } });
+  } else if (result.reason && result.reason !== "disconnected") {
+    emit({
+      type: "error",
+      data: {
+        code: result.reason,
+        message: visitorMessage(result.reason),
+        conversationId: turn.conversationId,
+        messageId,
+      },
+    });
+  }
+  return result;
+}
