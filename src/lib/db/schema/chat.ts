@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   bigint,
   index,
@@ -56,6 +57,8 @@ export const messages = pgTable(
   (t) => [
     index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt),
     index("messages_tenant_created_idx").on(t.tenantId, t.createdAt),
+    // Full-text search of the admin conversation list; the query must use the same expression to hit it.
+    index("messages_content_fts_idx").using("gin", sql`to_tsvector('simple', ${t.content})`),
   ],
 );
 

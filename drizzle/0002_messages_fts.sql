@@ -1,0 +1,1 @@
+CREATE INDEX "messages_content_fts_idx" ON "messages" USING gin (to_tsvector('simple', "content"));
