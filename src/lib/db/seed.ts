@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { hashPassword } from "../auth/password";
 import type { Env } from "../env";
-import type { DbHandle } from "./client";
+import type { Db, DbHandle } from "./client";
 import { createTenant, findTenantBySlug } from "./queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "./queries/users";
 import { packConfigs } from "./schema";
@@ -18,7 +19,20 @@ export async function seed(
   e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
   makePassword: () => string,
 ): Promise<SeedResult> {
-  const db = handle.platform;
+  // Instances starting together on an empty database would race to insert the same rows: one transaction
+  // under an advisory lock makes the second find everything in place.
+  return handle.platform.transaction(async (db) => {
+    await db.execute(sql`select pg_advisory_xact_lock(4242002)`);
+    // A transaction offers the same query API; drizzle's generics just do not say so.
+    return seedLocked(db as unknown as Db, e, makePassword);
+  });
+}
+
+async function seedLocked(
+  db: Db,
+  e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
+  makePassword: () => string,
+): Promise<SeedResult> {
   let generatedPassword: string | null = null;
   let admin = await findUserByEmail(db, e.MICHI_ADMIN_EMAIL);
   if (!admin) {
@@ -49,23 +63,21 @@ export async function seed(
     createdTenant = true;
     await addMembership(db, demo.id, admin.id, "owner");
     // A pack that needs no network, so the demo answers something useful out of the box.
-    await handle.forTenant(demo.id, (tx) =>
-      tx
-        .insert(packConfigs)
-        .values({
-          tenantId: demo!.id,
-          packId: "get_business_info",
-          enabled: true,
-          config: {
-            address: "1-2-3 Michi Street, Springfield",
-            phone: "+1 555 0100",
-            email: "hello@michi-cafe.example",
-            hours: "Mon–Fri 8:00–18:00, Sat 9:00–15:00, closed Sundays",
-            policies: "Dogs welcome on the terrace. We take card and cash.",
-          },
-        })
-        .onConflictDoNothing(),
-    );
+    await db
+      .insert(packConfigs)
+      .values({
+        tenantId: demo.id,
+        packId: "get_business_info",
+        enabled: true,
+        config: {
+          address: "1-2-3 Michi Street, Springfield",
+          phone: "+1 555 0100",
+          email: "hello@michi-cafe.example",
+          hours: "Mon–Fri 8:00–18:00, Sat 9:00–15:00, closed Sundays",
+          policies: "Dogs welcome on the terrace. We take card and cash.",
+        },
+      })
+      .onConflictDoNothing();
   }
   return { adminEmail: admin.email, generatedPassword, createdTenant };
 }
