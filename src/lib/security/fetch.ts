@@ -1,5 +1,259 @@
-// Placeholder: the Tool packs work replaces this with the guarded fetch.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import type { ReadableStream } from "node:stream/web";
+import { rootCertificates } from "node:tls";
+import { Agent, buildConnector, fetch } from "undici";
+import { env } from "../env";
+import {
+  checkUrlShape,
+  defaultLookup,
+  isAllowlisted,
+  isPublicUnicast,
+  type LookupAddress,
+  type LookupFn,
+} from "./url-policy";
+
+// The only network door for packs. The URL is checked as text first, then again inside the connection: the
+// connector resolves the name itself, refuses the whole answer if any address is not public, and dials the
+// address it checked, so a DNS answer that changes after the save (rebinding) never reaches an internal host.
+
+/** A fact about the world (404, timeout, bad JSON, blocked address): the model gets its message and may adapt. */
+export class ToolWorldError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolWorldError";
+  }
+}
+
+/** Raised inside the connector when an address breaks the policy. */
+export class BlockedAddressError extends ToolWorldError {
+  constructor(readonly host: string) {
+    super("This address is not allowed");
+    this.name = "BlockedAddressError";
+  }
+}
+
+export type GuardedFetcherOptions = {
+  allowHosts?: readonly string[];
+  extraCaPem?: string;
+  lookup?: LookupFn;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Test seam: the dialer behind the policy. Tests pass one that records attempts to prove none happen. */
+  rawConnect?: buildConnector.connector;
+};
+
+export type GetJsonOptions = { signal?: AbortSignal; query?: Record<string, string | number | undefined> };
+
+export const DEFAULT_MAX_BYTES = 512 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 3;
+
+function stripBrackets(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/** An undici connector that applies the address policy to every connection it opens. */
+export function createGuardedConnector(opts: GuardedFetcherOptions): buildConnector.connector {
+  const allowHosts = opts.allowHosts ?? [];
+  const lookup = opts.lookup ?? defaultLookup;
+  const base =
+    opts.rawConnect ??
+    buildConnector({
+      ...(opts.extraCaPem ? { ca: [...rootCertificates, opts.extraCaPem] } : {}),
+      timeout: Math.min(opts.timeoutMs ?? 10_000, 10_000),
+    });
+
+  async function targets(options: buildConnector.Options): Promise<LookupAddress[]> {
+    const host = stripBrackets(options.hostname).toLowerCase();
+    if (options.protocol !== "https:") throw new BlockedAddressError(host);
+    const allowed = isAllowlisted(host, String(options.port ?? ""), allowHosts);
+    if (isIP(host) !== 0) {
+      if (!allowed && !isPublicUnicast(host)) throw new BlockedAddressError(host);
+      return [{ address: host, family: isIP(host) }];
+    }
+    let answer: LookupAddress[];
+    try {
+      answer = await lookup(host);
+    } catch {
+      throw new ToolWorldError("The site's host name could not be found");
+    }
+    if (answer.length === 0) throw new ToolWorldError("The site's host name could not be found");
+    if (!allowed && answer.some((a) => !isPublicUnicast(a.address))) throw new BlockedAddressError(host);
+    return answer;
+  }
+
+  return (options, callback) => {
+    const name = stripBrackets(options.hostname);
+    targets(options).then(
+      (addresses) => {
+        // Dial the checked addresses one after another; SNI and the certificate check keep the name.
+        const dial = (i: number) => {
+          const address = addresses[i]!;
+          base(
+            {
+              ...options,
+              hostname: address.address,
+              servername: options.servername || (isIP(name) ? undefined : name),
+            },
+            (...args) => {
+              if (args[0] && i + 1 < addresses.length) return dial(i + 1);
+              callback(...args);
+            },
+          );
+        };
+        dial(0);
+      },
+      (err: Error) => callback(err, null),
+    );
+  };
+}
+
+export function createGuardedAgent(opts: GuardedFetcherOptions): Agent {
+  return new Agent({ connect: createGuardedConnector(opts), keepAliveTimeout: 4000 });
+}
+
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new ToolWorldError(`The response is larger than ${Math.round(maxBytes / 1024)} KB`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function blockedCause(err: unknown): boolean {
+  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof BlockedAddressError) return true;
+  }
+  return false;
+}
+
+function worldCause(err: unknown): ToolWorldError | null {
+  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof ToolWorldError) return e;
+  }
+  return null;
+}
+
+export type GuardedFetcher = {
+  // biome-ignore lint/suspicious/noExplicitAny: upstream JSON is untyped until a pack projects it
+  getJson(url: string, opts?: GetJsonOptions): Promise<any>;
+  close(): Promise<void>;
+};
+
+export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedFetcher {
+  const allowHosts = opts.allowHosts ?? [];
+  const timeoutMs = opts.timeoutMs ?? 8000;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const agent = createGuardedAgent(opts);
+
+  async function getJson(url: string, o: GetJsonOptions = {}) {
+    const shape = checkUrlShape(url, allowHosts);
+    if (!shape.ok) throw new ToolWorldError(`This address is not allowed: ${shape.message}`);
+    let current = shape.url;
+    // Model-supplied values only ever land here, encoded by URLSearchParams, never in host or path.
+    for (const [k, v] of Object.entries(o.query ?? {})) {
+      if (v !== undefined) current.searchParams.set(k, String(v));
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+    for (let hop = 0; ; hop++) {
+      let res: Awaited<ReturnType<typeof fetch>>;
+      try {
+        res = await fetch(current, {
+          dispatcher: agent,
+          redirect: "manual",
+          signal,
+          headers: { accept: "application/json", "user-agent": "michi-chat tool pack" },
+        });
+      } catch (err) {
+        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
+        if (o.signal?.aborted) throw new ToolWorldError("The request was cancelled");
+        if (blockedCause(err)) throw new ToolWorldError("This address is not allowed");
+        throw worldCause(err) ?? new ToolWorldError("The site could not be reached");
+      }
+      const location = res.headers.get("location");
+      if (res.status >= 300 && res.status < 400 && location) {
+        await res.body?.cancel().catch(() => {});
+        if (hop >= maxRedirects) throw new ToolWorldError("The site redirected too many times");
+        const next = checkUrlShape(new URL(location, current).toString(), allowHosts);
+        if (!next.ok) throw new ToolWorldError("The site redirected to an address that is not allowed");
+        current = next.url;
+        continue;
+      }
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new ToolWorldError(
+          res.status === 404 ? "Not found (HTTP 404)" : `The site answered with HTTP ${res.status}`,
+        );
+      }
+      const declared = Number(res.headers.get("content-length") ?? "0");
+      if (declared > maxBytes) {
+        await res.body?.cancel().catch(() => {});
+        throw new ToolWorldError(`The response is larger than ${Math.round(maxBytes / 1024)} KB`);
+      }
+      let text: string;
+      try {
+        text = await readCapped(res.body, maxBytes);
+      } catch (err) {
+        if (err instanceof ToolWorldError) throw err;
+        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
+        throw new ToolWorldError("The response was interrupted");
+      }
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new ToolWorldError("The site did not answer with valid JSON");
+      }
+    }
+  }
+
+  return { getJson, close: () => agent.close() };
+}
+
+type JsonFetcher = Pick<GuardedFetcher, "getJson">;
+const g = globalThis as unknown as {
+  __michiFetcher?: GuardedFetcher;
+  __michiFetcherScope?: AsyncLocalStorage<JsonFetcher>;
+};
+g.__michiFetcherScope ??= new AsyncLocalStorage<JsonFetcher>();
+const scope = g.__michiFetcherScope;
+
+/** The process-wide fetcher, configured from the environment on first use. */
+export function defaultFetcher(): GuardedFetcher {
+  if (!g.__michiFetcher) {
+    const e = env();
+    g.__michiFetcher = createGuardedFetcher({
+      allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
+      extraCaPem: e.MICHI_FETCH_EXTRA_CA ? readFileSync(e.MICHI_FETCH_EXTRA_CA, "utf8") : undefined,
+      timeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
+    });
+  }
+  return g.__michiFetcher;
+}
+
+/**
+ * Runs `fn` with `getJson` answered by another fetcher: a guarded fetcher with a test CA, or the conformance
+ * kit's canned answers. Scoped to this async call chain only, so concurrent conversations are unaffected.
+ */
+export function withFetcher<T>(fetcher: JsonFetcher, fn: () => Promise<T>): Promise<T> {
+  return scope.run(fetcher, fn);
+}
+
+/** Fetches JSON for a pack through the guarded fetcher. Throws ToolWorldError for anything the model should hear. */
 // biome-ignore lint/suspicious/noExplicitAny: upstream JSON is untyped until a pack projects it
-export async function getJson(_url: string, _opts?: { signal?: AbortSignal }): Promise<any> {
-  throw new Error("getJson is not implemented yet");
+export async function getJson(url: string, opts?: GetJsonOptions): Promise<any> {
+  return (scope.getStore() ?? defaultFetcher()).getJson(url, opts);
 }

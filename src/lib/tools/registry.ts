@@ -38,6 +38,9 @@ export type ListField = FieldBase & {
   default?: readonly string[];
   maxItems?: number;
   itemMaxLength?: number;
+  /** Each entry must match; `itemMessage` tells the admin what was expected. */
+  itemPattern?: RegExp;
+  itemMessage?: string;
 };
 /** A fixed URL path such as /api/menu.json: starts with "/", no "..", no scheme, host, query or fragment. */
 export type PathField = FieldBase & { type: "path"; default?: string };
@@ -138,7 +141,13 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
   /** Replaces the model-facing description from the tenant's config (fetch_json's admin sentence). */
   describe?(config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>): string | undefined;
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
-  example?: { config: Record<string, ConfigValue>; args: ToolArgs; note?: string };
+  example?: {
+    config: Record<string, ConfigValue>;
+    args: ToolArgs;
+    note?: string;
+    /** Canned upstream answers by URL path, served to the pack while the kit runs it (no real network). */
+    fixtures?: Record<string, unknown>;
+  };
 };
 
 /** Declares a pack with its config type inferred from `configFields`: no casts in pack code. */
@@ -146,4 +155,4 @@ export function definePack<const Fs extends readonly ConfigField[]>(pack: ToolPa
   return pack as unknown as ToolPack;
 }
 
-export { getJson } from "../security/fetch";
+export { getJson, ToolWorldError } from "../security/fetch";

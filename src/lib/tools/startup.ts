@@ -1,2 +1,7 @@
-// Replaced by the Tool packs work: validates ALL_PACKS and stops start-up on a broken registration.
-export function checkRegistryAtStartup(): void {}
+import { checkRegistry } from "./check";
+import { ALL_PACKS } from "./index";
+
+/** Called once by boot(): a broken or duplicate pack stops start-up with a message naming it. */
+export function checkRegistryAtStartup(): void {
+  checkRegistry(ALL_PACKS);
+}

@@ -1,0 +1,255 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { DbHandle } from "../db/client";
+import { listPackConfigs } from "../db/queries/packs";
+import { env } from "../env";
+import { type Logger, log } from "../log";
+import { ToolWorldError } from "../security/fetch";
+import { openSecret } from "../security/secrets";
+import { configSchema } from "./config";
+import { ALL_PACKS } from "./index";
+import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./registry";
+import { estimateTokens } from "./tokens";
+
+export { estimateTokens } from "./tokens";
+
+// The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
+// chat loop gets a ToolRunRecord with a short, capped result the model can act on; this function never throws.
+// It holds no state between calls, so the calls of one round may run at the same time.
+
+export type EnabledPack = {
+  pack: ToolPack;
+  /** Parsed with the pack's schema, secrets decrypted. Never log it. */
+  config: AnyConfig;
+  /** The model-facing definition, with the pack's describe() applied. */
+  definition: ToolDefinition;
+};
+
+export type ToolOutcome = "ok" | "error" | "invalid_args" | "timeout" | "unknown_tool";
+
+export type ToolRunRecord = {
+  callId: string;
+  packId: string;
+  label: string;
+  args: unknown | null;
+  result: string;
+  resultChars: number;
+  resultTokens: number;
+  durationMs: number;
+  outcome: ToolOutcome;
+};
+
+export type ToolCallInput = {
+  call: { id: string; name: string; arguments: string };
+  enabled: EnabledPack[];
+  ctx: { tenantId: string; conversationId: string | null; signal: AbortSignal; log: Logger; lang?: Lang };
+  timeoutMs?: number;
+  maxChars?: number;
+};
+
+// Validators are compiled once per pack object and reused; compiled functions keep no per-call state.
+const g = globalThis as unknown as { __michiArgValidators?: WeakMap<ToolPack, ValidateFunction> };
+
+function validatorFor(pack: ToolPack): ValidateFunction {
+  g.__michiArgValidators ??= new WeakMap();
+  let v = g.__michiArgValidators.get(pack);
+  if (!v) {
+    // coerceTypes: small models often send "3" for 3; useDefaults fills schema defaults before run.
+    const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
+    v = ajv.compile(pack.definition.function.parameters);
+    g.__michiArgValidators.set(pack, v);
+  }
+  return v;
+}
+
+export function chipLabel(pack: ToolPack, lang?: string): string {
+  return (lang && pack.labels?.[lang as Lang]) || pack.label;
+}
+
+export function toolDefinitions(enabled: readonly { definition: ToolDefinition }[]): ToolDefinition[] {
+  return enabled.map((e) => e.definition);
+}
+
+export function promptHints(enabled: readonly { pack: Pick<ToolPack, "promptHint"> }[]): string[] {
+  return enabled.flatMap((e) => (e.pack.promptHint ? [e.pack.promptHint] : []));
+}
+
+/** The definition the model sees for a configured pack: describe() may replace the description. */
+export function definitionFor(pack: ToolPack, config: AnyConfig): ToolDefinition {
+  const described = pack.describe?.(config)?.trim();
+  if (!described) return pack.definition;
+  return { ...pack.definition, function: { ...pack.definition.function, description: described } };
+}
+
+/** Parses a stored row into the config `run` receives; throws when it no longer fits the pack's fields. */
+export function parseStoredConfig(
+  pack: ToolPack,
+  tenantId: string,
+  stored: { config: Record<string, unknown>; secrets: Record<string, import("../db/schema").SealedSecret> },
+): AnyConfig {
+  const merged: Record<string, unknown> = { ...stored.config };
+  for (const f of pack.configFields) {
+    if (f.type !== "secret") continue;
+    const sealed = stored.secrets[f.key];
+    merged[f.key] = sealed ? openSecret(sealed, { tenantId, packId: pack.id, key: f.key }) : undefined;
+  }
+  return configSchema(pack).parse(merged);
+}
+
+/** The packs a tenant has enabled, ready to run. A row that no longer parses is skipped and logged. */
+export async function loadEnabledPacks(
+  db: DbHandle,
+  tenantId: string,
+  packs: readonly ToolPack[] = ALL_PACKS,
+): Promise<EnabledPack[]> {
+  const rows = await db.forTenant(tenantId, (tx) => listPackConfigs(tx));
+  const out: EnabledPack[] = [];
+  for (const row of rows) {
+    if (!row.enabled) continue;
+    const pack = packs.find((p) => p.id === row.packId);
+    if (!pack) {
+      log().warn({ tenantId, packId: row.packId }, "enabled pack is not registered; skipped");
+      continue;
+    }
+    try {
+      const config = parseStoredConfig(pack, tenantId, row);
+      out.push({ pack, config, definition: definitionFor(pack, config) });
+    } catch (err) {
+      // Only the reason's kind is logged: messages may quote config values.
+      log().warn(
+        { tenantId, packId: pack.id, reason: (err as Error).name },
+        "saved pack config is invalid; skipped",
+      );
+    }
+  }
+  return out;
+}
+
+const MARKER = (dropped: number) => `\n…[truncated: ${dropped} more characters not shown]`;
+
+/** Caps text at `max` characters including a visible marker; never splits a surrogate pair. */
+export function capResult(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let keep = Math.max(0, max - MARKER(text.length).length);
+  const code = text.charCodeAt(keep - 1);
+  if (code >= 0xd800 && code <= 0xdbff) keep -= 1;
+  return text.slice(0, keep) + MARKER(text.length - keep);
+}
+
+function describeAjvErrors(errors: ErrorObject[] | null | undefined) {
+  return (errors ?? []).slice(0, 10).map((e) => ({
+    path: e.instancePath || "/",
+    message: e.message ?? "is invalid",
+    ...(e.keyword === "additionalProperties"
+      ? { property: (e.params as { additionalProperty?: string }).additionalProperty }
+      : {}),
+    ...(e.keyword === "enum" ? { allowed: (e.params as { allowedValues?: unknown[] }).allowedValues } : {}),
+  }));
+}
+
+function abortPromise(signal: AbortSignal): { promise: Promise<never>; dispose(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error("aborted"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/** Runs one tool call the model asked for and returns what the model will see. Never throws. */
+export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> {
+  const started = performance.now();
+  const { call, ctx } = input;
+  const maxChars = input.maxChars ?? env().MICHI_TOOL_RESULT_MAX_CHARS;
+  const timeoutMs = input.timeoutMs ?? env().MICHI_TOOL_TIMEOUT_MS;
+  const entry = input.enabled.find((e) => e.pack.id === call.name);
+
+  const finish = (outcome: ToolOutcome, body: string | object, args: unknown | null): ToolRunRecord => {
+    const text = capResult(typeof body === "string" ? body : JSON.stringify(body), maxChars);
+    return {
+      callId: call.id,
+      packId: entry?.pack.id ?? call.name,
+      label: entry ? chipLabel(entry.pack, ctx.lang) : call.name,
+      args,
+      result: text,
+      resultChars: text.length,
+      resultTokens: estimateTokens(text),
+      durationMs: Math.round(performance.now() - started),
+      outcome,
+    };
+  };
+
+  if (!entry) {
+    return finish(
+      "unknown_tool",
+      {
+        error: "unknown_tool",
+        message: `There is no tool named "${String(call.name).slice(0, 64)}".`,
+        available: input.enabled.map((e) => e.pack.id),
+      },
+      null,
+    );
+  }
+
+  let args: unknown;
+  try {
+    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch {
+    return finish(
+      "invalid_args",
+      { error: "invalid_tool_arguments", details: [{ path: "/", message: "arguments are not valid JSON" }] },
+      null,
+    );
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return finish(
+      "invalid_args",
+      {
+        error: "invalid_tool_arguments",
+        details: [{ path: "/", message: "arguments must be a JSON object" }],
+      },
+      args,
+    );
+  }
+  const validate = validatorFor(entry.pack);
+  if (!validate(args)) {
+    return finish(
+      "invalid_args",
+      { error: "invalid_tool_arguments", details: describeAjvErrors(validate.errors) },
+      args,
+    );
+  }
+
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  const aborted = abortPromise(signal);
+  try {
+    // The race matters for packs that ignore the signal: the loop moves on even if their promise never settles.
+    const out = await Promise.race([
+      entry.pack.run(entry.config, args as Record<string, unknown>, { ...ctx, signal }),
+      aborted.promise,
+    ]);
+    if (typeof out !== "string" && (typeof out !== "object" || out === null)) {
+      throw new TypeError(`pack ${entry.pack.id} returned ${out === null ? "null" : typeof out}`);
+    }
+    return finish("ok", out, args);
+  } catch (err) {
+    if (timeout.aborted) {
+      return finish(
+        "timeout",
+        { error: `The tool did not answer within ${Math.round(timeoutMs / 1000)} s` },
+        args,
+      );
+    }
+    if (ctx.signal.aborted) return finish("error", { error: "The request was cancelled" }, args);
+    if (err instanceof ToolWorldError) return finish("error", { error: err.message }, args);
+    ctx.log.error(
+      { err, packId: entry.pack.id, callId: call.id },
+      "tool pack failed with a programmer error",
+    );
+    return finish("error", { error: "The tool failed unexpectedly; answer without it." }, args);
+  } finally {
+    aborted.dispose();
+  }
+}

@@ -1,0 +1,55 @@
+import type { DbHandle } from "../db/client";
+import { getPackConfig } from "../db/queries/packs";
+import { AppError } from "../errors";
+import { log } from "../log";
+import { findPack } from "./index";
+import type { ToolArgs } from "./registry";
+import { definitionFor, parseStoredConfig, runToolCall } from "./runtime";
+
+export type TestPackResult = {
+  result: string;
+  chars: number;
+  tokens: number;
+  label: string;
+  outcome: string;
+  durationMs: number;
+};
+
+/**
+ * Runs a pack with the tenant's saved config (enabled or not) through the same wrapper the chat uses, so the
+ * admin sees exactly what the model would see, with its size in characters and tokens.
+ */
+export async function testPack(
+  db: DbHandle,
+  tenantId: string,
+  packId: string,
+  args: ToolArgs,
+): Promise<TestPackResult> {
+  const pack = findPack(packId);
+  if (!pack) throw new AppError("not_found", "There is no such tool pack.");
+  const row = await db.forTenant(tenantId, (tx) => getPackConfig(tx, packId));
+  let config: ReturnType<typeof parseStoredConfig>;
+  try {
+    config = parseStoredConfig(pack, tenantId, row ?? { config: {}, secrets: {} });
+  } catch {
+    throw new AppError("invalid_input", "Save this pack's settings before testing it.");
+  }
+  const record = await runToolCall({
+    call: { id: `test_${Date.now().toString(36)}`, name: pack.id, arguments: JSON.stringify(args ?? {}) },
+    enabled: [{ pack, config, definition: definitionFor(pack, config) }],
+    ctx: {
+      tenantId,
+      conversationId: null,
+      signal: new AbortController().signal,
+      log: log().child({ tenantId, packId, test: true }),
+    },
+  });
+  return {
+    result: record.result,
+    chars: record.resultChars,
+    tokens: record.resultTokens,
+    label: record.label,
+    outcome: record.outcome,
+    durationMs: record.durationMs,
+  };
+}
