@@ -1,0 +1,216 @@
+// A small Markdown subset for answers: paragraphs, line breaks, **strong**, *em*, `code`, fenced code, bullet
+// and numbered lists, headings (shown as bold paragraphs) and https links. The output is a plain tree whose
+// tags come from a closed list and whose text is only ever placed in text nodes, so model output can never
+// become markup: "<img onerror=…>" stays the visible string it is. Images and raw HTML have no node type.
+
+export type MdTag = "p" | "ul" | "ol" | "li" | "strong" | "em" | "code" | "pre" | "a" | "br";
+export type MdElement = { t: MdTag; c: MdNode[]; href?: string };
+export type MdNode = string | MdElement;
+
+const MAX_DEPTH = 6;
+const MAX_INPUT = 20_000;
+
+/** An https URL re-serialised by the URL parser, or null for anything else (javascript:, data:, http:, relative). */
+export function safeHref(raw: string): string | null {
+  // Control characters and spaces are refused outright rather than trusting the parser to strip them.
+  if (
+    !raw ||
+    /[\s<>"`]/.test(raw) ||
+    [...raw].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)
+  )
+    return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "https:" || !u.hostname || u.username || u.password) return null;
+  return u.href;
+}
+
+const el = (t: MdTag, c: MdNode[], href?: string): MdElement => (href ? { t, c, href } : { t, c });
+
+function pushText(out: MdNode[], s: string) {
+  if (!s) return;
+  const last = out[out.length - 1];
+  if (typeof last === "string") out[out.length - 1] = last + s;
+  else out.push(s);
+}
+
+const LINK = /^\[([^\]\n]{1,500})\]\(\s*<?([^\s()<>]{1,2000})>?(?:\s+"[^"\n]{0,200}")?\s*\)/;
+const BARE_URL = /^https:\/\/[^\s<>()[\]"'`]+/i;
+const ESCAPABLE = /^\\([\\`*_{}[\]()#+\-.!<>|~])/;
+
+/** Finds the closing delimiter for an emphasis run opened at `from`, or -1. */
+function closing(text: string, delim: string, from: number): number {
+  let i = text.indexOf(delim, from);
+  while (i !== -1) {
+    const before = text[i - 1] ?? "";
+    const after = text[i + delim.length] ?? "";
+    const wordAfter = delim[0] === "_" && /\w/.test(after);
+    if (i > from && !/\s/.test(before) && !wordAfter && !(delim.length === 1 && after === delim)) return i;
+    i = text.indexOf(delim, i + delim.length);
+  }
+  return -1;
+}
+
+export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
+  const out: MdNode[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    const ch = text[i] ?? "";
+    const esc = ESCAPABLE.exec(rest);
+    if (esc?.[1]) {
+      pushText(out, esc[1]);
+      i += 2;
+      continue;
+    }
+    if (ch === "`") {
+      const end = text.indexOf("`", i + 1);
+      if (end > i + 1) {
+        out.push(el("code", [text.slice(i + 1, end)]));
+        i = end + 1;
+        continue;
+      }
+    }
+    if (!inLink && ch === "[") {
+      const m = LINK.exec(rest);
+      if (m?.[1] && m[2]) {
+        const href = safeHref(m[2]);
+        const label = depth < MAX_DEPTH ? parseInline(m[1], depth + 1, true) : [m[1]];
+        // A link we will not follow keeps its words and loses its target.
+        if (href) out.push(el("a", label, href));
+        else for (const n of label) typeof n === "string" ? pushText(out, n) : out.push(n);
+        i += m[0].length;
+        continue;
+      }
+    }
+    if (!inLink && (ch === "h" || ch === "H") && !/\w/.test(text[i - 1] ?? "")) {
+      const m = BARE_URL.exec(rest);
+      if (m) {
+        const url = m[0].replace(/[.,;:!?]+$/, "");
+        const href = safeHref(url);
+        if (href) {
+          out.push(el("a", [url], href));
+          i += url.length;
+          continue;
+        }
+      }
+    }
+    if ((ch === "*" || ch === "_") && depth < MAX_DEPTH) {
+      const strong = text[i + 1] === ch;
+      const delim = strong ? ch + ch : ch;
+      const opensWord = ch === "_" && /\w/.test(text[i - 1] ?? "");
+      const next = text[i + delim.length] ?? "";
+      if (!opensWord && next && !/\s/.test(next)) {
+        const end = closing(text, delim, i + delim.length);
+        if (end !== -1) {
+          const inner = parseInline(text.slice(i + delim.length, end), depth + 1, inLink);
+          out.push(el(strong ? "strong" : "em", inner));
+          i = end + delim.length;
+          continue;
+        }
+      }
+    }
+    // Plain run: up to the next character that could start something.
+    const m = /^[^\\`[*_hH]+/.exec(rest);
+    const run = m ? m[0] : ch;
+    pushText(out, run);
+    i += run.length;
+  }
+  return out;
+}
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
+const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+
+export function parseMarkdown(source: string): MdNode[] {
+  const lines = source.slice(0, MAX_INPUT).replace(/\r\n?/g, "\n").split("\n");
+  const blocks: MdNode[] = [];
+  let para: string[] = [];
+  let list: { el: MdElement; items: string[][] } | null = null;
+
+  const flushPara = () => {
+    if (para.length === 0) return;
+    const c: MdNode[] = [];
+    para.forEach((line, n) => {
+      if (n > 0) c.push(el("br", []));
+      for (const node of parseInline(line)) typeof node === "string" ? pushText(c, node) : c.push(node);
+    });
+    blocks.push(el("p", c));
+    para = [];
+  };
+  const flushList = () => {
+    if (!list) return;
+    for (const item of list.items) list.el.c.push(el("li", parseInline(item.join(" "))));
+    blocks.push(list.el);
+    list = null;
+  };
+
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n] ?? "";
+    const fence = FENCE.exec(line);
+    if (fence?.[1]) {
+      flushPara();
+      flushList();
+      const body: string[] = [];
+      n++;
+      while (n < lines.length && !(lines[n] ?? "").trimStart().startsWith(fence[1]))
+        body.push(lines[n++] ?? "");
+      blocks.push(el("pre", [el("code", [body.join("\n")])]));
+      continue;
+    }
+    if (!line.trim()) {
+      flushPara();
+      flushList();
+      continue;
+    }
+    if (RULE.test(line)) {
+      flushPara();
+      flushList();
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      flushPara();
+      flushList();
+      blocks.push(el("p", [el("strong", parseInline(heading[1] ?? ""))]));
+      continue;
+    }
+    const item = ITEM.exec(line);
+    if (item?.[2] !== undefined) {
+      flushPara();
+      const tag: MdTag = /\d/.test(item[2]) ? "ol" : "ul";
+      if (list && list.el.t !== tag && !item[1]) flushList();
+      if (!list) list = { el: el(tag, []), items: [] };
+      list.items.push([item[3] ?? ""]);
+      continue;
+    }
+    // An indented line right after an item continues that item; anything else ends the list.
+    const current: { el: MdElement; items: string[][] } | null = list;
+    if (current && /^\s+/.test(line)) {
+      current.items[current.items.length - 1]?.push(line.trim());
+      continue;
+    }
+    flushList();
+    para.push(line.trim());
+  }
+  flushPara();
+  flushList();
+  return blocks;
+}
+
+/** The visible text of a tree, for the live region and tests. */
+export function plainText(nodes: readonly MdNode[]): string {
+  const text = (n: MdNode): string => {
+    if (typeof n === "string") return n;
+    if (n.t === "br") return "\n";
+    const inner = n.c.map(text).join("");
+    return n.t === "p" || n.t === "li" || n.t === "pre" ? `${inner}\n` : inner;
+  };
+  return nodes.map(text).join("").trim();
+}

@@ -1,0 +1,26 @@
+/** @jsxImportSource preact */
+// The panel's entry, bundled to public/w/panel.<hash>.js. Its config arrives as a JSON data block written by
+// the /w/[key] route; the tenant colours go in through the CSSOM, which the page's style-src does not cover.
+import { render } from "preact";
+import type { PanelConfig } from "../public-config";
+import { App } from "./App";
+import { createBridge } from "./bridge";
+import { createSession } from "./session";
+import { openStore } from "./storage";
+
+const node = document.getElementById("michi-config");
+const app = document.getElementById("michi-app");
+if (node?.textContent && app) {
+  const cfg = JSON.parse(node.textContent) as PanelConfig;
+  const root = document.documentElement.style;
+  root.setProperty("--c", cfg.theme.color);
+  root.setProperty("--on", cfg.theme.onColor);
+  root.setProperty("--link", cfg.theme.link);
+  const session = createSession(
+    cfg.key,
+    openStore(() => window.localStorage),
+  );
+  const bridge = createBridge(cfg.key, cfg.parentOrigin);
+  render(<App cfg={cfg} session={session} bridge={bridge} />, app);
+  bridge.send("ready");
+}

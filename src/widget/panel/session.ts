@@ -1,0 +1,102 @@
+// The visitor's token and current conversation, kept in the iframe's storage under the widget key. The token
+// is renewed shortly before it expires, presenting the old one so the visitor keeps the same id (and with it
+// access to their earlier conversation).
+import { httpError } from "./sse";
+import type { KV } from "./storage";
+
+type Saved = { token?: string; expiresAt?: number; conversationId?: string };
+
+/** Renew this long before expiry, so a request never leaves with a token about to lapse. */
+const MARGIN_MS = 2 * 60_000;
+
+export type Session = {
+  token(force?: boolean): Promise<string>;
+  conversationId(): string | undefined;
+  setConversation(id: string | undefined): void;
+  /** Keeps the token fresh while the panel is open; returns a stop function. */
+  keepFresh(): () => void;
+};
+
+function read(store: KV, k: string): Saved {
+  try {
+    const v: unknown = JSON.parse(store.get(k) ?? "{}");
+    if (!v || typeof v !== "object") return {};
+    const o = v as Record<string, unknown>;
+    return {
+      token: typeof o.token === "string" ? o.token : undefined,
+      expiresAt: typeof o.expiresAt === "number" ? o.expiresAt : undefined,
+      conversationId: typeof o.conversationId === "string" ? o.conversationId : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function createSession(key: string, store: KV, now: () => number = Date.now): Session {
+  const storeKey = `michi.v1.${key}`;
+  const state = read(store, storeKey);
+  const save = () => store.set(storeKey, JSON.stringify(state));
+  let pending: Promise<string> | null = null;
+  let keeping = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  // One timer at a time, re-planned after every renewal; a failed renewal is retried half a minute later.
+  const plan = () => {
+    clearTimeout(timer);
+    if (!keeping || !state.token) return;
+    const wait = Math.max(10_000, (state.expiresAt ?? 0) - now() - MARGIN_MS + 1000);
+    timer = setTimeout(() => {
+      session.token().then(plan, () => {
+        timer = setTimeout(plan, 30_000);
+      });
+    }, wait);
+  };
+
+  async function renew(): Promise<string> {
+    const headers: Record<string, string> = {};
+    if (state.token) headers.authorization = `Bearer ${state.token}`;
+    const res = await fetch(`/api/widget/${encodeURIComponent(key)}/session`, { method: "POST", headers });
+    if (!res.ok) {
+      // A token the server no longer accepts is useless; the next attempt starts as a new visitor.
+      if (res.status === 401) {
+        state.token = undefined;
+        state.expiresAt = undefined;
+        save();
+      }
+      throw await httpError(res);
+    }
+    const body = (await res.json()) as { token?: unknown; expiresAt?: unknown };
+    const expires = typeof body.expiresAt === "string" ? Date.parse(body.expiresAt) : Number.NaN;
+    if (typeof body.token !== "string" || Number.isNaN(expires)) throw new Error("bad session answer");
+    state.token = body.token;
+    state.expiresAt = expires;
+    save();
+    plan();
+    return body.token;
+  }
+
+  const session: Session = {
+    token(force = false) {
+      const fresh = state.token && (state.expiresAt ?? 0) - now() > MARGIN_MS;
+      if (fresh && !force) return Promise.resolve(state.token as string);
+      pending ??= renew().finally(() => {
+        pending = null;
+      });
+      return pending;
+    },
+    conversationId: () => state.conversationId,
+    setConversation(id) {
+      state.conversationId = id;
+      save();
+    },
+    keepFresh() {
+      keeping = true;
+      plan();
+      return () => {
+        keeping = false;
+        clearTimeout(timer);
+      };
+    },
+  };
+  return session;
+}

@@ -1,0 +1,170 @@
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { parseMarkdown, plainText } from "../markdown";
+import type { PanelConfig } from "../public-config";
+import type { Session } from "./session";
+import { type ChipState, HttpError, httpError, postStream } from "./sse";
+
+export type Chip = { id: string; label: string; state: ChipState };
+export type Msg = {
+  id: string;
+  role: "user" | "assistant";
+  text: string;
+  chips: Chip[];
+  status: "pending" | "done" | "error";
+  error?: string;
+  /** For a reply: the visitor's words it answers, so Retry can send them again. */
+  prompt?: string;
+};
+
+let seq = 0;
+const nextId = () => `m${++seq}`;
+
+async function withToken<T>(session: Session, fn: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await fn(await session.token());
+  } catch (e) {
+    // A token the server refuses (secret rotated, tenant changed) is replaced once, then the error stands.
+    if (e instanceof HttpError && e.status === 401) return fn(await session.token(true));
+    throw e;
+  }
+}
+
+export function useChat(cfg: PanelConfig, session: Session, announce: (text: string) => void) {
+  const [msgs, setMsgs] = useState<Msg[]>([]);
+  const [busy, setBusy] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+  const base = `/api/widget/${encodeURIComponent(cfg.key)}`;
+
+  const update = useCallback(
+    (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
+    [],
+  );
+
+  // The earlier conversation, after a reload. A conversation the server no longer shows us is forgotten.
+  useEffect(() => {
+    const id = session.conversationId();
+    if (!id) return;
+    const ctl = new AbortController();
+    withToken(session, async (token) => {
+      const res = await fetch(`${base}/conversations/${encodeURIComponent(id)}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: ctl.signal,
+      });
+      if (!res.ok) throw await httpError(res);
+      return (await res.json()) as { messages?: { role?: unknown; content?: unknown }[] };
+    }).then(
+      (body) => {
+        const loaded: Msg[] = (body.messages ?? []).flatMap((m) =>
+          (m.role === "user" || m.role === "assistant") && typeof m.content === "string" && m.content
+            ? [{ id: nextId(), role: m.role, text: m.content, chips: [], status: "done" as const }]
+            : [],
+        );
+        setMsgs((current) => (current.length ? current : loaded));
+      },
+      (e) => {
+        if (e instanceof HttpError && (e.status === 404 || e.status === 403))
+          session.setConversation(undefined);
+      },
+    );
+    return () => ctl.abort();
+  }, [session, base]);
+
+  const run = useCallback(
+    async (prompt: string) => {
+      const reply: Msg = { id: nextId(), role: "assistant", text: "", chips: [], status: "pending", prompt };
+      setMsgs((ms) => [...ms, reply]);
+      setBusy(true);
+      const ctl = new AbortController();
+      abort.current = ctl;
+      let text = "";
+      let settled = false;
+      const fail = (message: string) => {
+        settled = true;
+        update(reply.id, (m) => ({ ...m, status: "error", error: message }));
+        announce(message);
+      };
+      const attempt = (token: string) =>
+        postStream(
+          `${base}/chat`,
+          token,
+          {
+            conversationId: session.conversationId(),
+            message: prompt,
+            lang: cfg.lang,
+            pageUrl: cfg.pageUrl || undefined,
+          },
+          (e) => {
+            if (e.type === "delta") {
+              text += e.text;
+              update(reply.id, (m) => ({ ...m, text }));
+            } else if (e.type === "chip") {
+              update(reply.id, (m) => {
+                const chips = m.chips.some((c) => c.id === e.callId)
+                  ? m.chips.map((c) => (c.id === e.callId ? { ...c, state: e.state } : c))
+                  : [...m.chips, { id: e.callId, label: e.label, state: e.state }];
+                return { ...m, chips };
+              });
+              if (e.state === "start") announce(`${e.label}…`);
+            } else if (e.type === "done") {
+              settled = true;
+              session.setConversation(e.conversationId);
+              update(reply.id, (m) => ({ ...m, status: "done" }));
+              announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
+            } else {
+              if (e.conversationId) session.setConversation(e.conversationId);
+              fail(e.message || cfg.t.error);
+            }
+          },
+          ctl.signal,
+        );
+      try {
+        await withToken(session, attempt);
+        if (!settled) fail(cfg.t.offline);
+      } catch (e) {
+        if (ctl.signal.aborted) return;
+        if (e instanceof HttpError && e.status === 404 && session.conversationId()) {
+          // The stored conversation is gone (retention, another visitor id): start a new one.
+          session.setConversation(undefined);
+        }
+        fail(e instanceof HttpError ? e.message || cfg.t.error : cfg.t.offline);
+      } finally {
+        if (abort.current === ctl) {
+          abort.current = null;
+          setBusy(false);
+        }
+      }
+    },
+    [base, cfg, session, announce, update],
+  );
+
+  const send = useCallback(
+    (raw: string) => {
+      const text = raw.trim();
+      if (!text || busy) return false;
+      setMsgs((ms) => [...ms, { id: nextId(), role: "user", text, chips: [], status: "done" }]);
+      void run(text);
+      return true;
+    },
+    [busy, run],
+  );
+
+  const retry = useCallback(
+    (replyId: string) => {
+      const failed = msgs.find((m) => m.id === replyId);
+      if (!failed?.prompt || busy) return;
+      setMsgs((ms) => ms.filter((m) => m.id !== replyId));
+      void run(failed.prompt);
+    },
+    [msgs, busy, run],
+  );
+
+  const reset = useCallback(() => {
+    abort.current?.abort();
+    abort.current = null;
+    setBusy(false);
+    session.setConversation(undefined);
+    setMsgs([]);
+  }, [session]);
+
+  return { msgs, busy, send, retry, reset };
+}

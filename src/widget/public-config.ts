@@ -1,0 +1,90 @@
+// What a visitor's browser may know about a tenant: its bot's face and words. Built on the server from the
+// tenant row; nothing here is secret (no instructions, model, domains, limits or ids besides the public key).
+
+import type { BotSettings } from "@/lib/db/schema";
+import { type Theme, themeFor } from "./contrast";
+import { fill, pickLang, STRINGS, type Strings, type WidgetLang } from "./i18n";
+
+export type PanelConfig = {
+  key: string;
+  name: string;
+  avatarUrl: string | null;
+  greeting: string;
+  starters: string[];
+  lang: WidgetLang;
+  theme: Theme;
+  /** The embedding page's origin, checked against the tenant's list; null when opened on its own. */
+  parentOrigin: string | null;
+  /** The embedding page's origin and path, sent with each message for the admin's conversation log. */
+  pageUrl: string;
+  t: Strings;
+};
+
+/** What the loader needs to draw the launcher before any iframe exists. */
+export type LauncherConfig = {
+  color: string;
+  onColor: string;
+  position: "left" | "right";
+  label: string;
+  closeLabel: string;
+  title: string;
+};
+
+type TenantLike = { name: string; widgetKey: string; bot: BotSettings };
+
+const clip = (s: unknown, max: number) => (typeof s === "string" ? s.trim().slice(0, max) : "");
+
+export function botName(t: TenantLike): string {
+  return clip(t.bot.displayName, 80) || clip(t.name, 80) || "Chat";
+}
+
+/** Only an https avatar is shown; its origin is then the one remote host the panel's CSP lets in. */
+export function avatarOf(bot: BotSettings): string | null {
+  const raw = clip(bot.avatarUrl, 2000);
+  if (!raw) return null;
+  try {
+    const u = new URL(raw);
+    return u.protocol === "https:" && !u.username && !u.password ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function widgetLang(t: TenantLike, requested: string | null, acceptLanguage: string[]): WidgetLang {
+  return pickLang(requested, t.bot.language, acceptLanguage);
+}
+
+export function panelConfig(
+  t: TenantLike,
+  opts: { lang: WidgetLang; parentOrigin: string | null; pageUrl: string },
+): PanelConfig {
+  const starters = Array.isArray(t.bot.starters) ? t.bot.starters : [];
+  return {
+    key: t.widgetKey,
+    name: botName(t),
+    avatarUrl: avatarOf(t.bot),
+    greeting: clip(t.bot.greeting, 1000),
+    starters: starters
+      .map((s) => clip(s, 200))
+      .filter(Boolean)
+      .slice(0, 6),
+    lang: opts.lang,
+    theme: themeFor(t.bot.color),
+    parentOrigin: opts.parentOrigin,
+    pageUrl: opts.pageUrl,
+    t: STRINGS[opts.lang],
+  };
+}
+
+export function launcherConfig(t: TenantLike, lang: WidgetLang): LauncherConfig {
+  const theme = themeFor(t.bot.color);
+  const s = STRINGS[lang];
+  return {
+    color: theme.color,
+    onColor: theme.onColor,
+    position: t.bot.position === "left" ? "left" : "right",
+    label: s.open,
+    closeLabel: s.close,
+    title: fill(s.title, { name: botName(t) }),
+  };
+}
