@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { createEmptyDatabase } from "../support/db";
+import { E2E } from "../support/e2e-env";
+
+// Two production instances behind an imaginary load balancer, on one fresh Postgres database.
+const PORTS = [39110, 39111] as const;
+const PUBLIC = "http://michi.test";
+const server = path.resolve(import.meta.dirname, "../../.next/standalone/michi-server.mjs");
+
+test.describe("two instances on one Postgres", () => {
+  test.skip(!process.env.DATABASE_URL, "needs Postgres: set DATABASE_URL (CI does)");
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+  let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  const procs: ChildProcess[] = [];
+  const logs: string[] = ["", ""];
+  let widgetKey = "";
+
+  test.beforeAll(async () => {
+    database = await createEmptyDatabase("michi_scale");
+    const shared = {
+      ...process.env,
+      NODE_ENV: "production",
+      HOSTNAME: "127.0.0.1",
+      DATABASE_URL: database.url,
+      MICHI_PUBLIC_URL: PUBLIC,
+      MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+      MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+      MICHI_ADMIN_PASSWORD: "scale-operator-password",
+      OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
+      OPENAI_API_KEY: "e2e",
+      MICHI_MODELS: "fake-small",
+      MICHI_RATE_VISITOR_PER_MIN: "3",
+      MICHI_LOG_LEVEL: "info",
+    };
+    // Started at the same moment, on an empty database.
+    PORTS.forEach((port, i) => {
+      const child = spawn(process.execPath, [server], {
+        env: { ...shared, PORT: String(port) },
+        cwd: path.dirname(server),
+      });
+      child.stdout?.on("data", (d) => {
+        logs[i] += String(d);
+      });
+      child.stderr?.on("data", (d) => {
+        logs[i] += String(d);
+      });
+      procs.push(child);
+    });
+    for (const port of PORTS) {
+      await expect
+        .poll(
+          async () => (await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => null))?.status ?? 0,
+          {
+            timeout: 90_000,
+          },
+        )
+        .toBe(200);
+    }
+    const c = new pg.Client({ connectionString: database.url });
+    await c.connect();
+    widgetKey = (await c.query<{ widget_key: string }>("select widget_key from tenants where slug = 'demo'"))
+      .rows[0]!.widget_key;
+    await c.end();
+    await fetch(`${E2E.modelUrl}/__control/rules`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([{ match: "scale-check", steps: [{ type: "text", text: "Noted." }] }]),
+    });
+  });
+
+  test.afterAll(async () => {
+    for (const p of procs) p.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 1000));
+    await database?.drop();
+  });
+
+  const base = (i: 0 | 1) => `http://127.0.0.1:${PORTS[i]}/api/widget/${widgetKey}`;
+  const headers = (token?: string) => ({
+    "content-type": "application/json",
+    origin: PUBLIC,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
+
+  async function session(i: 0 | 1): Promise<string> {
+    const res = await fetch(`${base(i)}/session`, { method: "POST", headers: headers(), body: "{}" });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { token: string }).token;
+  }
+
+  async function chat(i: 0 | 1, token: string, message: string, conversationId?: string) {
+    const res = await fetch(`${base(i)}/chat`, {
+      method: "POST",
+      headers: headers(token),
+      body: JSON.stringify({ message, conversationId }),
+    });
+    const text = await res.text();
+    const done = /event: done\ndata: (.+)/.exec(text)?.[1];
+    return {
+      status: res.status,
+      text,
+      conversationId: done ? (JSON.parse(done) as { conversationId: string }).conversationId : undefined,
+    };
+  }
+
+  test("both came up, and the migrations ran once", async () => {
+    const c = new pg.Client({ connectionString: database.url });
+    await c.connect();
+    const applied = (
+      await c.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations")
+    ).rows[0]!.n;
+    await c.end();
+    const reports = logs.map((l) =>
+      l
+        .split("\n")
+        .filter((line) => line.includes('"michi-chat ready"'))
+        .map((line) => (JSON.parse(line) as { applied: number }).applied),
+    );
+    expect(reports.map((r) => r.length)).toEqual([1, 1]);
+    expect(reports.flat().sort()).toEqual([0, applied]);
+  });
+
+  test("a conversation started on instance A continues on instance B", async () => {
+    const token = await session(0);
+    const first = await chat(0, token, "scale-check: my name is Aiko");
+    expect(first.status).toBe(200);
+    expect(first.text).toContain("Noted.");
+    const second = await chat(1, token, "scale-check: what is my name?", first.conversationId);
+    expect(second.status).toBe(200);
+    expect(second.conversationId).toBe(first.conversationId);
+    // Instance B loaded the earlier turn from the shared database and sent it to the model.
+    const requests = (await (await fetch(`${E2E.modelUrl}/__control/requests`)).json()) as {
+      body: { messages: { role: string; content?: unknown }[] };
+    }[];
+    const last = requests.filter((r) => JSON.stringify(r.body.messages).includes("what is my name")).at(-1);
+    expect(JSON.stringify(last?.body.messages)).toContain("my name is Aiko");
+  });
+
+  test("a visitor's rate limit is shared across both instances", async () => {
+    const token = await session(1);
+    const statuses: number[] = [];
+    for (const i of [0, 1, 0, 1] as const)
+      statuses.push((await chat(i, token, `scale-check ${statuses.length}`)).status);
+    // Three per minute in all: per-instance counting would have let the fourth through.
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
