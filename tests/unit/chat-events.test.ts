@@ -7,7 +7,12 @@ async function readAll(stream: ReadableStream<Uint8Array>) {
   const events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (e) => events.push(e) });
   const dec = new TextDecoder();
-  for await (const chunk of stream) parser.feed(dec.decode(chunk, { stream: true }));
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(dec.decode(value, { stream: true }));
+  }
   return events;
 }
 

@@ -1,13 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatEvent } from "@/lib/chat/events";
-import {
-  type EnabledPackLike,
-  type LoopDeps,
-  type RunTool,
-  runLoop,
-  type ToolRunRecord,
-} from "@/lib/chat/loop";
+import { type EnabledPack, type LoopDeps, type RunTool, runLoop, type ToolRunRecord } from "@/lib/chat/loop";
 import { createLogger } from "@/lib/log";
 import type { ToolPack } from "@/lib/tools/registry";
 import { type FakeModel, startFakeModel } from "../support/fake-model";
@@ -26,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-function pack(name: string, label: string): EnabledPackLike {
+function pack(name: string, label: string): EnabledPack {
   const p: ToolPack = {
     id: name,
     label,

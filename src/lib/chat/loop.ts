@@ -1,43 +1,25 @@
 import type OpenAI from "openai";
-import type { MessageStatus, ToolOutcome } from "../db/schema";
+import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import { type ModelFault, type ModelMessage, streamCompletion, type ToolCall, type Usage } from "./model";
 
 // The tool loop of one turn. Everything it needs arrives as arguments (no module state), so concurrent turns
 // never share anything and tests can hand it their own packs and runner.
 
-export type EnabledPackLike = { pack: ToolPack; config: unknown; definition: ToolDefinition };
+export type { EnabledPack, ToolRunRecord };
 
-/** What a pack run reports back: the interface of runToolCall in src/lib/tools/runtime.ts. */
-export type ToolRunRecord = {
-  callId: string;
-  packId: string;
-  label: string;
-  args: unknown;
-  /** The projected, capped result exactly as the model sees it. */
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
+/** The pack wrapper's signature (runToolCall in src/lib/tools/runtime.ts); tests may pass a stand-in. */
+export type RunTool = (input: ToolCallInput) => Promise<ToolRunRecord>;
 
-export type RunTool<P extends EnabledPackLike = EnabledPackLike> = (input: {
-  call: ToolCall;
-  enabled: P[];
-  ctx: { tenantId: string; conversationId: string | null; signal: AbortSignal; log: Logger; lang?: Lang };
-  timeoutMs?: number;
-  maxChars?: number;
-}) => Promise<ToolRunRecord>;
-
-export type LoopDeps<P extends EnabledPackLike = EnabledPackLike> = {
+export type LoopDeps = {
   client: OpenAI;
   model: string;
-  enabled: P[];
+  enabled: EnabledPack[];
   tools: ToolDefinition[];
-  runTool: RunTool<P>;
+  runTool: RunTool;
   chipLabel: (pack: ToolPack, lang?: Lang) => string;
   maxRounds: number;
   maxTokens: number;
@@ -78,8 +60,8 @@ function estimateUsage(messages: ModelMessage[], tools: ToolDefinition[] | undef
   };
 }
 
-export async function runLoop<P extends EnabledPackLike>(
-  deps: LoopDeps<P>,
+export async function runLoop(
+  deps: LoopDeps,
   ctx: TurnCtx,
   initial: ModelMessage[],
   emit: Emit,
@@ -155,13 +137,9 @@ export async function runLoop<P extends EnabledPackLike>(
   return { text, status, reason, usage, usageEstimated, runs, rounds };
 }
 
-async function runOne<P extends EnabledPackLike>(
-  deps: LoopDeps<P>,
-  ctx: TurnCtx,
-  call: ToolCall,
-  emit: Emit,
-): Promise<ToolRunRecord> {
-  const owner = deps.enabled.find((e) => e.definition.function.name === call.name);
+async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit): Promise<ToolRunRecord> {
+  // Same lookup as the pack wrapper: the tool name is the pack id.
+  const owner = deps.enabled.find((e) => e.pack.id === call.name);
   const label = owner ? deps.chipLabel(owner.pack, ctx.lang) : null;
   // Unknown tool names get no chip: there is nothing honest to show the visitor.
   if (label) emit({ type: "chip", data: { callId: call.id, label, state: "start" } });

@@ -6,27 +6,27 @@ import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
 import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
-import { type EnabledPackLike, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
+import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
 import { finishTurn } from "./persist";
 import { buildSystemPrompt } from "./prompt";
 
 /** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
-export type PackDeps<P extends EnabledPackLike = EnabledPackLike> = {
-  loadEnabled: (db: DbHandle, tenantId: string) => Promise<P[]>;
-  toolDefinitions: (enabled: P[]) => ToolDefinition[];
-  promptHints: (enabled: P[]) => string[];
+export type PackDeps = {
+  loadEnabled: (db: DbHandle, tenantId: string) => Promise<EnabledPack[]>;
+  toolDefinitions: (enabled: EnabledPack[]) => ToolDefinition[];
+  promptHints: (enabled: EnabledPack[]) => string[];
   chipLabel: (pack: ToolPack, lang?: Lang) => string;
-  runTool: RunTool<P>;
+  runTool: RunTool;
 };
 
-export type Turn<P extends EnabledPackLike = EnabledPackLike> = {
+export type Turn = {
   db: DbHandle;
   env: Env;
   client: OpenAI;
   model: string;
-  packs: PackDeps<P>;
-  enabled: P[];
+  packs: PackDeps;
+  enabled: EnabledPack[];
   tenant: { id: string; name: string; bot: BotSettings };
   conversationId: string;
   history: HistoryMessage[];
@@ -35,7 +35,7 @@ export type Turn<P extends EnabledPackLike = EnabledPackLike> = {
   log: Logger;
 };
 
-export function turnMessages<P extends EnabledPackLike>(turn: Turn<P>, now = new Date()): ModelMessage[] {
+export function turnMessages(turn: Turn, now = new Date()): ModelMessage[] {
   const system = buildSystemPrompt({
     tenantName: turn.tenant.name,
     bot: turn.tenant.bot,
@@ -54,11 +54,7 @@ export function turnMessages<P extends EnabledPackLike>(turn: Turn<P>, now = new
  * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
  * the visitor's message is already stored and the answer is stored as complete, partial or failed.
  */
-export async function executeTurn<P extends EnabledPackLike>(
-  turn: Turn<P>,
-  emit: Emit,
-  signal: AbortSignal,
-): Promise<LoopResult | null> {
+export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult | null> {
   const e = turn.env;
   const started = Date.now();
   let result: LoopResult;

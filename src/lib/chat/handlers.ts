@@ -1,0 +1,179 @@
+import type OpenAI from "openai";
+import type { DbHandle } from "../db";
+import { type Env, env as readEnv } from "../env";
+import { AppError, errorResponse } from "../errors";
+import { log } from "../log";
+import { clientIp } from "../security/client-ip";
+import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
+import { LANGS, type Lang } from "../tools/registry";
+import { corsHeaders, preflightHeaders } from "./cors";
+import { eventStream, SSE_HEADERS } from "./events";
+import {
+  allowedOrigin,
+  assertActive,
+  dbStep,
+  markWidgetSeen,
+  parseChatBody,
+  requireVisitor,
+  tenantForKey,
+  type WidgetTenant,
+} from "./guard";
+import {
+  acquireStreamSlot,
+  budgetExhausted,
+  budgetStatus,
+  limitSettings,
+  takeRatePoints,
+  takeSessionPoint,
+} from "./limits";
+import { createModelClient, modelStatus, resolveModel } from "./model";
+import { startTurn } from "./persist";
+import { executeTurn, type PackDeps } from "./turn";
+
+// The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
+// with their own database, packs and model client. Order of checks: key → origin → tenant status → token →
+// body → model → limits → budget → stream slot → the visitor's message is stored → the stream starts.
+
+export type WidgetDeps = {
+  db: () => Promise<DbHandle>;
+  env: () => Env;
+  packs: PackDeps;
+  modelClient?: (e: Env) => OpenAI;
+};
+
+type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
+
+async function guardTenantAndOrigin(req: Request, key: string, db: DbHandle, e: Env): Promise<Found> {
+  const tenant = await tenantForKey(db, key);
+  const origin = allowedOrigin(req, tenant, e.MICHI_PUBLIC_URL);
+  return { tenant, origin, cors: corsHeaders(origin) };
+}
+
+async function openDb(deps: { db: () => Promise<DbHandle> }) {
+  return dbStep(() => deps.db());
+}
+
+export async function handlePreflight(req: Request, key: string, deps: Pick<WidgetDeps, "db" | "env">) {
+  try {
+    const e = deps.env();
+    const { origin } = await guardTenantAndOrigin(req, key, await openDb(deps), e);
+    return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+  } catch (err) {
+    return errorResponse(err, corsHeaders(null));
+  }
+}
+
+export async function handleSession(req: Request, key: string, deps: Pick<WidgetDeps, "db" | "env">) {
+  let cors = corsHeaders(null);
+  try {
+    const e = deps.env();
+    const db = await openDb(deps);
+    const found = await guardTenantAndOrigin(req, key, db, e);
+    cors = found.cors;
+    assertActive(found.tenant);
+    const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
+    await dbStep(() => takeSessionPoint(limitSettings(e, found.tenant.rateLimits), found.tenant.id, ip));
+    const visitorId = renewableVisitorId(e.MICHI_AUTH_SECRET, bearerToken(req.headers), found.tenant.id);
+    const { token, claims } = signVisitorToken(e.MICHI_AUTH_SECRET, { tenantId: found.tenant.id, visitorId });
+    if (found.origin !== new URL(e.MICHI_PUBLIC_URL).origin) {
+      // The admin checklist's "widget seen on your site"; a failure here must not stop the visitor.
+      await markWidgetSeen(db, found.tenant.id).catch((err) =>
+        log().warn({ err, tenantId: found.tenant.id }, "could not record widget_seen_at"),
+      );
+    }
+    return Response.json(
+      { token, expiresAt: claims.expiresAt.toISOString() },
+      { headers: { ...cors, "Cache-Control": "no-store" } },
+    );
+  } catch (err) {
+    return errorResponse(err, cors);
+  }
+}
+
+function pickLang(requested: string | undefined, fallback: string | undefined): Lang | undefined {
+  for (const candidate of [requested, fallback]) {
+    const base = candidate?.toLowerCase().split(/[-_]/)[0];
+    if (base && (LANGS as readonly string[]).includes(base)) return base as Lang;
+  }
+  return undefined;
+}
+
+export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
+  let cors = corsHeaders(null);
+  let release: (() => void) | undefined;
+  try {
+    const e = deps.env();
+    const db = await openDb(deps);
+    const found = await guardTenantAndOrigin(req, key, db, e);
+    const { tenant } = found;
+    cors = found.cors;
+    assertActive(tenant);
+    const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+    const body = await parseChatBody(req);
+
+    const status = modelStatus(e);
+    if (!status.configured) {
+      throw new AppError("model_not_configured", "The chat assistant is not available right now.");
+    }
+    const settings = limitSettings(e, tenant.rateLimits);
+    const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
+    await dbStep(() => takeRatePoints(settings, { tenantId: tenant.id, visitorId: visitor.visitorId, ip }));
+    const budget = await dbStep(() =>
+      budgetStatus(db, tenant.id, { defaultBudget: e.MICHI_DEFAULT_MONTHLY_TOKENS }),
+    );
+    if (budget.exhausted) throw budgetExhausted();
+
+    release = acquireStreamSlot(tenant.id, settings.maxStreams);
+    const enabled = await dbStep(() => deps.packs.loadEnabled(db, tenant.id));
+    const lang = pickLang(body.lang, tenant.bot.language);
+    const start = await startTurn(db, {
+      tenantId: tenant.id,
+      visitorId: visitor.visitorId,
+      conversationId: body.conversationId,
+      origin: found.origin,
+      pageUrl: body.pageUrl,
+      locale: lang ?? body.lang?.slice(0, 35) ?? "",
+      message: body.message,
+      historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
+    });
+
+    const slot = release;
+    const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
+    const stream = eventStream(
+      (emit, signal) =>
+        executeTurn(
+          {
+            db,
+            env: e,
+            client: (deps.modelClient ?? createModelClient)(e),
+            model: resolveModel(tenant.bot, status.models),
+            packs: deps.packs,
+            enabled,
+            tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
+            conversationId: start.conversationId,
+            history: start.history,
+            message: body.message,
+            lang,
+            log: turnLog,
+          },
+          emit,
+          signal,
+        )
+          .then(() => undefined)
+          .finally(slot),
+      { signal: req.signal },
+    );
+    release = undefined; // the stream owns the slot now
+    return new Response(stream, { headers: { ...SSE_HEADERS, ...cors } });
+  } catch (err) {
+    release?.();
+    if (!(err instanceof AppError)) log().error({ err }, "widget chat request failed");
+    return errorResponse(err, cors);
+  }
+}
+
+/** The production wiring: the process database, the parsed environment and the registered packs. */
+export async function defaultWidgetDeps(): Promise<WidgetDeps> {
+  const [{ getDb }, packs] = await Promise.all([import("../db"), import("./packs")]);
+  return { db: getDb, env: readEnv, packs: packs.platformPacks };
+}

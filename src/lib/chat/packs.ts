@@ -1,0 +1,11 @@
+import { chipLabel, loadEnabledPacks, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
+import type { PackDeps } from "./turn";
+
+/** The registered packs (ALL_PACKS) behind the production endpoint; tests pass their own PackDeps instead. */
+export const platformPacks: PackDeps = {
+  loadEnabled: (db, tenantId) => loadEnabledPacks(db, tenantId),
+  toolDefinitions,
+  promptHints,
+  chipLabel,
+  runTool: runToolCall,
+};
