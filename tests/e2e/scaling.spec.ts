@@ -22,7 +22,7 @@ test.describe("two instances on one Postgres", () => {
 
   test.beforeAll(async () => {
     database = await createEmptyDatabase("michi_scale");
-    const shared = {
+    const shared: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "production",
       HOSTNAME: "127.0.0.1",
