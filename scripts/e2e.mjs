@@ -17,4 +17,6 @@ if (!existsSync(chromium)) {
 }
 const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" }).status ?? 1;
 if (run(["scripts/build.mjs", "--if-stale"]) !== 0) process.exit(1);
-process.exit(run([path.join(root, "node_modules/@playwright/test/cli.js"), "test", ...process.argv.slice(2)]));
+process.exit(
+  run([path.join(root, "node_modules/@playwright/test/cli.js"), "test", ...process.argv.slice(2)]),
+);
