@@ -26,7 +26,7 @@ export async function hashPassword(plain: string): Promise<string> {
 
 export async function verifyPassword(stored: string | null | undefined, plain: string): Promise<boolean> {
   const parts = stored?.split("$");
-  if (!parts || parts.length !== 6 || parts[0] !== "scrypt") return false;
+  if (parts?.length !== 6 || parts[0] !== "scrypt") return false;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > 2 ** 20) return false;
   const salt = Buffer.from(parts[4]!, "base64");
