@@ -68,7 +68,9 @@ export function createGuardedConnector(opts: GuardedFetcherOptions): buildConnec
   async function targets(options: buildConnector.Options): Promise<LookupAddress[]> {
     const host = stripBrackets(options.hostname).toLowerCase();
     if (options.protocol !== "https:") throw new BlockedAddressError(host);
-    const allowed = isAllowlisted(host, String(options.port ?? ""), allowHosts);
+    const port = String(options.port ?? "");
+    const allowed = isAllowlisted(host, port, allowHosts);
+    if (!allowed && port !== "" && port !== "443") throw new BlockedAddressError(host);
     if (isIP(host) !== 0) {
       if (!allowed && !isPublicUnicast(host)) throw new BlockedAddressError(host);
       return [{ address: host, family: isIP(host) }];
