@@ -1,0 +1,184 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, rowsOf, type TenantTx } from "../client";
+
+// Usage numbers for the Usage pages, aggregated in SQL by UTC day. A tenant's numbers are read inside its
+// forTenant transaction; the operator's per-tenant view and the platform total read through db.platform.
+// Each statement starts with tenant_id = … and a time range, so it walks messages_tenant_created_idx,
+// tool_runs_tenant_created_idx and conversations_tenant_activity_idx rather than the whole table.
+
+export const PERIODS = [7, 30, 90] as const;
+export type Period = (typeof PERIODS)[number];
+
+export function parsePeriod(raw: unknown): Period {
+  const n = Number(Array.isArray(raw) ? raw[0] : raw);
+  return (PERIODS as readonly number[]).includes(n) ? (n as Period) : 30;
+}
+
+/** null tenantId: every tenant together (operator only, through db.platform). */
+export type UsageScope = { tenantId: string | null };
+
+export type DayUsage = {
+  day: string;
+  conversations: number;
+  visitorMessages: number;
+  botMessages: number;
+  messages: number;
+  promptTokens: number;
+  completionTokens: number;
+  tokens: number;
+};
+
+export type PackUsage = {
+  packId: string;
+  calls: number;
+  failures: number;
+  /** 0..1 */
+  failureRate: number;
+  medianMs: number;
+};
+
+export type UsageReport = {
+  period: Period;
+  /** First day included (UTC midnight) and the end of today (exclusive). */
+  since: Date;
+  until: Date;
+  days: DayUsage[];
+  packs: PackUsage[];
+  totals: { conversations: number; messages: number; tokens: number; toolCalls: number };
+  /** Tokens counted against this calendar month's budget (usage_monthly survives retention purges). */
+  month: { month: string; tokens: number };
+};
+
+const DAY_MS = 86_400_000;
+
+function utcMidnight(d: Date): Date {
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
+/** The window of a period: today and the N-1 days before it, in UTC. */
+export function periodWindow(period: Period, now: Date = new Date()): { since: Date; until: Date } {
+  const until = new Date(utcMidnight(now).getTime() + DAY_MS);
+  return { since: new Date(until.getTime() - period * DAY_MS), until };
+}
+
+const dayKey = (d: Date) => d.toISOString().slice(0, 10);
+
+type Reader = Db | TenantTx;
+
+function tenantIs(column: string, scope: UsageScope): SQL {
+  return scope.tenantId ? sql`${sql.raw(column)} = ${scope.tenantId} and` : sql``;
+}
+
+/** Everything the Usage page shows for one tenant (or the platform) over the last `period` days. */
+export async function usageReport(
+  db: Reader,
+  scope: UsageScope,
+  opts: { period: Period; now?: Date },
+): Promise<UsageReport> {
+  const now = opts.now ?? new Date();
+  const { since, until } = periodWindow(opts.period, now);
+  const from = since.toISOString();
+  const to = until.toISOString();
+
+  // A conversation that started inside the window was also active inside it, so the condition on
+  // last_activity_at (the indexed column) is implied and lets the index narrow the scan.
+  const convRows = await rowsOf<{ day: string; n: number }>(
+    db,
+    sql`select to_char(date_trunc('day', c.started_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+          count(*)::int as n
+        from conversations c
+        where ${tenantIs("c.tenant_id", scope)} c.last_activity_at >= ${from}::timestamptz
+          and c.started_at >= ${from}::timestamptz and c.started_at < ${to}::timestamptz
+        group by 1`,
+  );
+  const msgRows = await rowsOf<{
+    day: string;
+    visitor: number;
+    bot: number;
+    prompt: number;
+    completion: number;
+  }>(
+    db,
+    sql`select to_char(date_trunc('day', m.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+          (count(*) filter (where m.role = 'user'))::int as visitor,
+          (count(*) filter (where m.role = 'assistant'))::int as bot,
+          coalesce(sum(m.prompt_tokens), 0)::float8 as prompt,
+          coalesce(sum(m.completion_tokens), 0)::float8 as completion
+        from messages m
+        where ${tenantIs("m.tenant_id", scope)} m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz
+        group by 1`,
+  );
+  const packRows = await rowsOf<{ packId: string; calls: number; failures: number; medianMs: number | null }>(
+    db,
+    sql`select r.pack_id as "packId", count(*)::int as calls,
+          (count(*) filter (where r.outcome <> 'ok'))::int as failures,
+          percentile_cont(0.5) within group (order by r.duration_ms)::float8 as "medianMs"
+        from tool_runs r
+        where ${tenantIs("r.tenant_id", scope)} r.created_at >= ${from}::timestamptz and r.created_at < ${to}::timestamptz
+        group by r.pack_id
+        order by calls desc, r.pack_id`,
+  );
+  const month = now.toISOString().slice(0, 7);
+  const [monthRow] = await rowsOf<{ tokens: number }>(
+    db,
+    sql`select coalesce(sum(u.prompt_tokens + u.completion_tokens), 0)::float8 as tokens
+        from usage_monthly u
+        where ${tenantIs("u.tenant_id", scope)} u.month = ${month}`,
+  );
+
+  const conv = new Map(convRows.map((r) => [r.day, Number(r.n)]));
+  const msgs = new Map(msgRows.map((r) => [r.day, r]));
+  const days: DayUsage[] = [];
+  for (let t = since.getTime(); t < until.getTime(); t += DAY_MS) {
+    const day = dayKey(new Date(t));
+    const m = msgs.get(day);
+    const visitorMessages = Number(m?.visitor ?? 0);
+    const botMessages = Number(m?.bot ?? 0);
+    const promptTokens = Number(m?.prompt ?? 0);
+    const completionTokens = Number(m?.completion ?? 0);
+    days.push({
+      day,
+      conversations: conv.get(day) ?? 0,
+      visitorMessages,
+      botMessages,
+      messages: visitorMessages + botMessages,
+      promptTokens,
+      completionTokens,
+      tokens: promptTokens + completionTokens,
+    });
+  }
+  const packs = packRows.map((r) => {
+    const calls = Number(r.calls);
+    const failures = Number(r.failures);
+    return {
+      packId: r.packId,
+      calls,
+      failures,
+      failureRate: calls > 0 ? failures / calls : 0,
+      medianMs: Number(r.medianMs ?? 0),
+    };
+  });
+  const sum = (f: (d: DayUsage) => number) => days.reduce((a, d) => a + f(d), 0);
+  return {
+    period: opts.period,
+    since,
+    until,
+    days,
+    packs,
+    totals: {
+      conversations: sum((d) => d.conversations),
+      messages: sum((d) => d.messages),
+      tokens: sum((d) => d.tokens),
+      toolCalls: packs.reduce((a, p) => a + p.calls, 0),
+    },
+    month: { month, tokens: Number(monthRow?.tokens ?? 0) },
+  };
+}
+
+/** The tenant's monthly token budget: its own setting, else the platform default. */
+export function monthlyBudget(
+  tenant: { monthlyTokenBudget: number | null },
+  platformDefault: number,
+): number {
+  return tenant.monthlyTokenBudget ?? platformDefault;
+}
