@@ -1,0 +1,110 @@
+"use client";
+
+import { type FormEvent, startTransition, useActionState, useEffect, useRef } from "react";
+import { ConfigFields } from "@/components/config-form/ConfigFields";
+import { type FieldValues, fieldName } from "@/components/config-form/form-data";
+import { FormMessage } from "@/components/ui/FormError";
+import type { ActionState } from "@/lib/auth/action";
+import type { PackView } from "./service";
+import { TestPanel } from "./TestPanel";
+
+type Action = (prev: ActionState, fd: FormData) => Promise<ActionState>;
+
+type Props = { pack: PackView; canEdit: boolean; saveAction: Action; testAction: Action };
+
+/** After a failed save, the inputs start from what was typed (secrets are never echoed, so they start empty). */
+function startingValues(pack: PackView, state: ActionState): { values: FieldValues; enabled: boolean } {
+  if (state.ok !== false || !state.values) return { values: pack.values, enabled: pack.enabled };
+  const typed = state.values;
+  const values: FieldValues = {};
+  for (const f of pack.fields) {
+    if (f.type === "secret") continue;
+    const name = fieldName(f.key);
+    values[f.key] =
+      f.type === "boolean" ? (typed[name] ? "true" : "false") : (typed[name] ?? pack.values[f.key] ?? "");
+  }
+  return { values, enabled: !!typed.enabled };
+}
+
+export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
+  const [state, formAction, pending] = useActionState(saveAction, {});
+  const formRef = useRef<HTMLFormElement>(null);
+  const idPrefix = `pack-${pack.id}`;
+  const start = startingValues(pack, state);
+  // A new saved state from the server remounts the inputs; a failed save changes nothing on the server, so
+  // the inputs stay as typed.
+  const formKey = JSON.stringify([pack.enabled, pack.values, pack.secrets]);
+
+  useEffect(() => {
+    if (state.ok === false && state.fieldErrors) {
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    }
+  }, [state]);
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    // Submitting by hand keeps what was typed: React resets a form only when it owns the submission.
+    e.preventDefault();
+    const fd = new FormData(e.currentTarget);
+    startTransition(() => formAction(fd));
+  }
+
+  const titleId = `${idPrefix}-title`;
+  return (
+    <section className="card" aria-labelledby={titleId} data-pack={pack.id}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h3 id={titleId} className="font-semibold text-lg">
+            {pack.label}
+          </h3>
+          <p className="muted font-mono text-xs">{pack.id}</p>
+          {pack.summary ? <p className="mt-1 text-sm">{pack.summary}</p> : null}
+        </div>
+        <span
+          className={`rounded-full px-2 py-0.5 font-semibold text-xs ${pack.enabled ? "bg-brand-100 text-brand-800" : "bg-[var(--surface-muted)] muted"}`}
+        >
+          {pack.enabled ? "On" : "Off"}
+        </span>
+      </div>
+
+      <form key={formKey} ref={formRef} onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
+        <input type="hidden" name="packId" value={pack.id} />
+        <fieldset disabled={!canEdit} className="space-y-4">
+          <div className="flex items-center gap-2">
+            <input
+              id={`${idPrefix}-enabled`}
+              name="enabled"
+              type="checkbox"
+              value="on"
+              className="h-4 w-4"
+              defaultChecked={start.enabled}
+            />
+            <label htmlFor={`${idPrefix}-enabled`} className="label mb-0">
+              Enabled: the bot may use this tool
+            </label>
+          </div>
+          <ConfigFields
+            idPrefix={idPrefix}
+            fields={pack.fields}
+            values={start.values}
+            secrets={pack.secrets}
+            errors={state.ok === false ? state.fieldErrors : undefined}
+            readOnly={!canEdit}
+          />
+        </fieldset>
+        {!canEdit ? (
+          <p className="muted text-sm">
+            You can view these settings; only admins and owners can change them.
+          </p>
+        ) : null}
+        <FormMessage state={state} />
+        {canEdit ? (
+          <button type="submit" className="btn" disabled={pending}>
+            {pending ? "Saving…" : "Save"}
+          </button>
+        ) : null}
+      </form>
+
+      {canEdit ? <TestPanel packId={pack.id} idPrefix={idPrefix} action={testAction} /> : null}
+    </section>
+  );
+}

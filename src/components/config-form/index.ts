@@ -1,0 +1,2 @@
+export { ConfigFields, type ConfigFieldsProps, fieldIds } from "./ConfigFields";
+export * from "./form-data";
