@@ -23,6 +23,7 @@ async function run(): Promise<void> {
     const db = await getDb();
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
+    await import("./retention"); // registers the retention purge before the jobs start
     const { startBackgroundJobs } = await import("./jobs");
     startBackgroundJobs();
     const where = e.DATABASE_URL
