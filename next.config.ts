@@ -34,6 +34,15 @@ const nextConfig: NextConfig = {
     return [
       { source: "/((?!w/|widget\\.js|api/widget/).*)", headers: securityHeaders },
       { source: "/w/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] },
+      // The panel bundles carry a content hash in their names; the loader's name is fixed, so it is cached briefly.
+      {
+        source: "/w/:file(panel\\.[0-9a-f]{12}\\.(?:js|css))",
+        headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }],
+      },
+      {
+        source: "/widget.js",
+        headers: [{ key: "Cache-Control", value: "public, max-age=300, stale-while-revalidate=86400" }],
+      },
     ];
   },
 };

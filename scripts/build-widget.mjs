@@ -1,9 +1,10 @@
 // Bundles the embed loader (public/widget.js) and the chat panel (public/w/) with esbuild.
 // The panel files (JS and CSS) carry a content hash so they can be cached for a year; the manifest maps
-// names to files for the /w/[key] route.
+// names to files for the /w/[key] route. `bundleWidget()` builds in memory; the size-budget test uses it.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -29,21 +30,37 @@ async function bundle(entry) {
   return result.outputFiles[0].text;
 }
 
-if (existsSync(loader)) writeFileSync(path.join(out, "widget.js"), await bundle(loader));
+const hashed = (text, ext) => `panel.${createHash("sha256").update(text).digest("hex").slice(0, 12)}.${ext}`;
 
-const panelDir = path.join(out, "w");
-rmSync(panelDir, { recursive: true, force: true });
-mkdirSync(panelDir, { recursive: true });
-const manifest = {};
-for (const [name, entry, ext] of [
-  ["js", panel, "js"],
-  ["css", panelCss, "css"],
-]) {
-  if (!existsSync(entry)) continue;
-  const text = await bundle(entry);
-  const hash = createHash("sha256").update(text).digest("hex").slice(0, 12);
-  writeFileSync(path.join(panelDir, `panel.${hash}.${ext}`), text);
-  manifest[name] = `/w/panel.${hash}.${ext}`;
+/** The bundles as strings: { loader, files: { "panel.<hash>.js": text, ... }, manifest }. */
+export async function bundleWidget() {
+  const result = { loader: existsSync(loader) ? await bundle(loader) : null, files: {}, manifest: {} };
+  for (const [name, entry, ext] of [
+    ["js", panel, "js"],
+    ["css", panelCss, "css"],
+  ]) {
+    if (!existsSync(entry)) continue;
+    const text = await bundle(entry);
+    const file = hashed(text, ext);
+    result.files[file] = text;
+    result.manifest[name] = `/w/${file}`;
+  }
+  return result;
 }
-writeFileSync(path.join(panelDir, "manifest.json"), JSON.stringify(manifest));
-console.log(`widget: built ${["widget.js", ...readdirSync(panelDir)].join(", ")}`);
+
+async function main() {
+  const { loader: loaderJs, files, manifest } = await bundleWidget();
+  if (loaderJs) writeFileSync(path.join(out, "widget.js"), loaderJs);
+  const panelDir = path.join(out, "w");
+  mkdirSync(panelDir, { recursive: true });
+  // New files first, then the manifest that points at them, then the old ones: a running server never
+  // links a file that is not there.
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(panelDir, file), text);
+  writeFileSync(path.join(panelDir, "manifest.json"), JSON.stringify(manifest));
+  for (const file of readdirSync(panelDir)) {
+    if (file !== "manifest.json" && !(file in files)) rmSync(path.join(panelDir, file), { force: true });
+  }
+  console.log(`widget: built ${["widget.js", ...readdirSync(panelDir)].join(", ")}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

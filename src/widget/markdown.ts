@@ -38,7 +38,9 @@ function pushText(out: MdNode[], s: string) {
   else out.push(s);
 }
 
-const LINK = /^\[([^\]\n]{1,500})\]\(\s*<?([^\s()<>]{1,2000})>?(?:\s+"[^"\n]{0,200}")?\s*\)/;
+// The target may hold one level of balanced parentheses, as in https://en.example/wiki/Foo_(bar).
+const LINK =
+  /^\[([^\]\n]{1,500})\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\)){1,2000})>?(?:\s+"[^"\n]{0,200}")?\s*\)/;
 const BARE_URL = /^https:\/\/[^\s<>()[\]"'`]+/i;
 const ESCAPABLE = /^\\([\\`*_{}[\]()#+\-.!<>|~])/;
 
@@ -72,6 +74,15 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       if (end > i + 1) {
         out.push(el("code", [text.slice(i + 1, end)]));
         i = end + 1;
+        continue;
+      }
+    }
+    if (ch === "!" && text[i + 1] === "[") {
+      // An image is never shown or fetched: only its alt text remains.
+      const m = LINK.exec(rest.slice(1));
+      if (m?.[1]) {
+        pushText(out, m[1]);
+        i += m[0].length + 1;
         continue;
       }
     }
@@ -115,7 +126,7 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       }
     }
     // Plain run: up to the next character that could start something.
-    const m = /^[^\\`[*_hH]+/.exec(rest);
+    const m = /^[^\\`[*_hH!]+/.exec(rest);
     const run = m ? m[0] : ch;
     pushText(out, run);
     i += run.length;

@@ -1,0 +1,78 @@
+// The panel page: a shell with the tenant's public config as a JSON data block and the hashed bundle.
+// A JSON data block (type="application/json") is never executed, so the page needs no inline script and its
+// CSP can say script-src 'self'. Styles come from the hashed CSS file; the tenant colour is applied through
+// the CSSOM, which style-src does not govern.
+
+import { createHash } from "node:crypto";
+import type { PanelConfig } from "../public-config";
+
+/** JSON that is safe inside <script>: no "</script", no "<!--", no line separators that break older parsers. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
+}
+
+export type PanelAssets = { js: string; css?: string };
+
+export function panelCsp(frameAncestors: readonly string[], avatarUrl: string | null): string {
+  const img = ["'self'", "data:"];
+  if (avatarUrl) img.push(new URL(avatarUrl).origin);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${img.join(" ")}`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors.join(" ")}`,
+  ].join("; ");
+}
+
+export function panelHtml(config: PanelConfig, assets: PanelAssets): string {
+  const title = escapeHtml(config.name);
+  const css = assets.css ? `<link rel="stylesheet" href="${escapeHtml(assets.css)}">` : "";
+  return `<!doctype html>
+<html lang="${config.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+${css}
+<script id="michi-config" type="application/json">${scriptJson(config)}</script>
+<script src="${escapeHtml(assets.js)}" defer></script>
+</head>
+<body><div id="michi-app"></div></body>
+</html>`;
+}
+
+// The unavailable page styles itself with one inline block, allowed by its hash rather than 'unsafe-inline'.
+const UNAVAILABLE_CSS =
+  "body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1b1f24;background:#fff;display:grid;place-items:center;min-height:100vh}p{margin:2rem;text-align:center}";
+const UNAVAILABLE_CSS_HASH = `sha256-${createHash("sha256").update(UNAVAILABLE_CSS).digest("base64")}`;
+
+export function unavailableHtml(message: string, lang: string): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(message)}</title><style>${UNAVAILABLE_CSS}</style></head>
+<body><p role="status">${escapeHtml(message)}</p></body>
+</html>`;
+}
+
+export function unavailableCsp(frameAncestors: readonly string[]): string {
+  const ancestors = frameAncestors.length ? frameAncestors.join(" ") : "'none'";
+  return `default-src 'none'; style-src '${UNAVAILABLE_CSS_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+}
