@@ -1,0 +1,208 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant } from "@/lib/db/queries/tenants";
+import { conversations, messages, tenants } from "@/lib/db/schema";
+import { parseEnv } from "@/lib/env";
+import { signVisitorToken } from "@/lib/security/visitor-token";
+import type { WidgetServerDeps } from "@/widget/server/deps";
+import { handleHistory } from "@/widget/server/history";
+import { handleLauncherConfig, handlePanel } from "@/widget/server/panel-page";
+import { freshDb, type TestDb } from "../support/db";
+
+const PLATFORM = "http://localhost:39999";
+const SHOP = "https://shop.example";
+const env = parseEnv({
+  NODE_ENV: "test",
+  MICHI_PUBLIC_URL: PLATFORM,
+  MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+  MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+});
+const secret = env.MICHI_AUTH_SECRET;
+const assets = { js: "/w/panel.0123456789ab.js", css: "/w/panel.0123456789ab.css" };
+
+let t: TestDb;
+let deps: WidgetServerDeps;
+let a: typeof tenants.$inferSelect;
+let b: typeof tenants.$inferSelect;
+let suspended: typeof tenants.$inferSelect;
+let convId: string;
+
+beforeAll(async () => {
+  t = await freshDb();
+  deps = { db: async () => t.handle, env: () => env };
+  a = await createTenant(t.handle.platform, {
+    slug: "shop-a",
+    name: "Shop A",
+    siteDomains: ["shop.example", "http://localhost:5173"],
+    bot: { displayName: "Ava", greeting: "Hello!", color: "#0f766e", language: "de", instructions: "SECRET" },
+  });
+  b = await createTenant(t.handle.platform, { slug: "shop-b", name: "Shop B", siteDomains: ["b.example"] });
+  suspended = await createTenant(t.handle.platform, {
+    slug: "gone",
+    name: "Gone",
+    siteDomains: ["gone.example"],
+  });
+  await t.handle.platform.update(tenants).set({ status: "suspended" }).where(eq(tenants.id, suspended.id));
+  convId = await t.handle.forTenant(a.id, async (tx) => {
+    const [c] = await tx
+      .insert(conversations)
+      .values({ tenantId: a.id, visitorId: "visitor-one-000001" })
+      .returning();
+    await tx.insert(messages).values([
+      {
+        tenantId: a.id,
+        conversationId: c!.id,
+        role: "user",
+        content: "are you open now?",
+        createdAt: new Date(1000),
+      },
+      {
+        tenantId: a.id,
+        conversationId: c!.id,
+        role: "assistant",
+        content: "Yes, until 18:00.",
+        createdAt: new Date(2000),
+      },
+    ]);
+    return c!.id;
+  });
+});
+
+afterAll(() => t?.close());
+
+const token = (tenantId: string, visitorId: string) =>
+  signVisitorToken(secret, { tenantId, visitorId }).token;
+const historyReq = (key: string, id: string, headers: Record<string, string>) =>
+  handleHistory(new Request(`${PLATFORM}/api/widget/${key}/conversations/${id}`, { headers }), key, id, deps);
+const samePanel = { "sec-fetch-site": "same-origin" };
+
+describe("GET /api/widget/[key]/conversations/[id]", () => {
+  it("gives the visitor their own messages in order, without internals", async () => {
+    const res = await historyReq(a.widgetKey, convId, {
+      ...samePanel,
+      authorization: `Bearer ${token(a.id, "visitor-one-000001")}`,
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.messages).toEqual([
+      { role: "user", content: "are you open now?", createdAt: new Date(1000).toISOString() },
+      { role: "assistant", content: "Yes, until 18:00.", createdAt: new Date(2000).toISOString() },
+    ]);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers 404 for another visitor's conversation and for the same id under another tenant's key", async () => {
+    const other = await historyReq(a.widgetKey, convId, {
+      ...samePanel,
+      authorization: `Bearer ${token(a.id, "visitor-two-0000002")}`,
+    });
+    expect(other.status).toBe(404);
+    const crossTenant = await historyReq(b.widgetKey, convId, {
+      ...samePanel,
+      authorization: `Bearer ${token(b.id, "visitor-one-000001")}`,
+    });
+    expect(crossTenant.status).toBe(404);
+    expect(JSON.stringify(await crossTenant.json())).not.toContain("open now");
+  });
+
+  it("refuses a missing, forged or other-tenant token with 401", async () => {
+    for (const auth of [undefined, "Bearer nonsense.sig", `Bearer ${token(b.id, "visitor-one-000001")}`]) {
+      const res = await historyReq(a.widgetKey, convId, {
+        ...samePanel,
+        ...(auth ? { authorization: auth } : {}),
+      });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it("applies the chat endpoint's origin rules: allowed origins get CORS, others 403, no origin needs same-origin", async () => {
+    const auth = { authorization: `Bearer ${token(a.id, "visitor-one-000001")}` };
+    const allowed = await historyReq(a.widgetKey, convId, { ...auth, origin: SHOP });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(SHOP);
+    expect(allowed.headers.get("vary")).toContain("Origin");
+    const stranger = await historyReq(a.widgetKey, convId, { ...auth, origin: "https://evil.example" });
+    expect(stranger.status).toBe(403);
+    expect(stranger.headers.get("access-control-allow-origin")).toBeNull();
+    const bare = await historyReq(a.widgetKey, convId, auth);
+    expect(bare.status).toBe(403);
+  });
+
+  it("answers 404 for an unknown key or a malformed id, and refuses a suspended tenant", async () => {
+    const auth = { ...samePanel, authorization: `Bearer ${token(a.id, "visitor-one-000001")}` };
+    expect((await historyReq("wk_nope_nope", convId, auth)).status).toBe(404);
+    expect((await historyReq(a.widgetKey, "not-a-uuid", auth)).status).toBe(404);
+    const s = await historyReq(suspended.widgetKey, convId, {
+      ...samePanel,
+      authorization: `Bearer ${token(suspended.id, "visitor-one-000001")}`,
+    });
+    expect(s.status).toBe(403);
+  });
+});
+
+const panel = (key: string, query = "", headers: Record<string, string> = {}) =>
+  handlePanel(new Request(`${PLATFORM}/w/${key}${query}`, { headers }), key, deps, assets);
+
+describe("GET /w/[key]", () => {
+  it("serves the panel with the tenant's frame-ancestors and a strict policy", async () => {
+    const res = await panel(a.widgetKey, `?p=${encodeURIComponent(`${SHOP}/menu?secret=1`)}`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain(
+      `frame-ancestors ${PLATFORM} https://shop.example https://*.shop.example http://localhost:5173`,
+    );
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    const html = await res.text();
+    const cfg = JSON.parse(/type="application\/json">([^<]*)</.exec(html)![1]!);
+    expect(cfg).toMatchObject({ name: "Ava", greeting: "Hello!", lang: "de", parentOrigin: SHOP });
+    expect(cfg.pageUrl).toBe(`${SHOP}/menu`);
+    expect(html).not.toContain("SECRET");
+    expect(html).toContain(assets.js);
+  });
+
+  it("never trusts an embedding origin the tenant does not list", async () => {
+    const res = await panel(a.widgetKey, `?p=${encodeURIComponent("https://evil.example/")}`);
+    const cfg = JSON.parse(/type="application\/json">([^<]*)</.exec(await res.text())![1]!);
+    expect(cfg.parentOrigin).toBeNull();
+  });
+
+  it("picks data-michi-lang over the tenant's language", async () => {
+    const res = await panel(a.widgetKey, "?lang=ja");
+    expect(await res.text()).toContain('<html lang="ja">');
+  });
+
+  it("answers a small 404 page for an unknown key or a suspended tenant", async () => {
+    const unknown = await panel("wk_unknown_key");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(await unknown.text()).toContain("not available");
+    const gone = await panel(suspended.widgetKey);
+    expect(gone.status).toBe(404);
+  });
+});
+
+const launcher = (key: string, headers: Record<string, string> = {}) =>
+  handleLauncherConfig(new Request(`${PLATFORM}/w/${key}/config`, { headers }), key, deps);
+
+describe("GET /w/[key]/config", () => {
+  it("answers an allowed site with CORS and records that the widget was seen there", async () => {
+    const res = await launcher(a.widgetKey, { origin: SHOP, "accept-language": "fr-FR" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe(SHOP);
+    expect(await res.json()).toMatchObject({ color: "#0f766e", onColor: "#ffffff", label: "Chat öffnen" });
+    const [row] = await t.handle.platform.select().from(tenants).where(eq(tenants.id, a.id));
+    expect(row?.widgetSeenAt).toBeInstanceOf(Date);
+  });
+
+  it("refuses a site that is not on the tenant's list, and draws nothing for unknown or suspended keys", async () => {
+    const stranger = await launcher(a.widgetKey, { origin: "https://evil.example" });
+    expect(stranger.status).toBe(403);
+    expect(stranger.headers.get("access-control-allow-origin")).toBeNull();
+    expect((await launcher("wk_unknown_key", { origin: SHOP })).status).toBe(404);
+    expect((await launcher(suspended.widgetKey, { origin: "https://gone.example" })).status).toBe(404);
+  });
+});

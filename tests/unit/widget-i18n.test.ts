@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS, WIDGET_LANGS } from "@/widget/i18n";
+
+describe("widget language", () => {
+  it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {
+    expect(pickLang("ja", "fr", ["de"])).toBe("ja");
+    expect(pickLang(null, "fr", ["de"])).toBe("fr");
+    expect(pickLang(null, null, ["de-AT", "en"])).toBe("de");
+    expect(pickLang(null, undefined, [])).toBe("en");
+  });
+
+  it("falls through a language it does not speak at any level", () => {
+    expect(pickLang("ko", "es", ["ja"])).toBe("es");
+    expect(pickLang("ko", "pt-BR", ["zh-CN", "ja-JP"])).toBe("ja");
+    expect(pickLang("", "", ["xx"])).toBe("en");
+  });
+
+  it("normalises region and case", () => {
+    expect(normalizeLang("JA-jp")).toBe("ja");
+    expect(normalizeLang("es_MX")).toBe("es");
+    expect(normalizeLang("english")).toBeNull();
+  });
+
+  it("orders Accept-Language by quality and drops q=0 and *", () => {
+    expect(parseAcceptLanguage("fr;q=0.5, ja-JP, *;q=0.1, de;q=0")).toEqual(["ja-JP", "fr"]);
+    expect(pickLang(null, null, parseAcceptLanguage("ko, es;q=0.8, en;q=0.7"))).toBe("es");
+    expect(parseAcceptLanguage(null)).toEqual([]);
+  });
+
+  it("has every string in every language, none left empty", () => {
+    const keys = Object.keys(STRINGS.en).sort();
+    for (const lang of WIDGET_LANGS) {
+      expect(Object.keys(STRINGS[lang]).sort()).toEqual(keys);
+      for (const k of keys) expect(STRINGS[lang][k as keyof typeof STRINGS.en].trim()).not.toBe("");
+    }
+    expect(STRINGS.ja.send).toBe("送信");
+  });
+
+  it("fills the bot's name into templates", () => {
+    expect(fill(STRINGS.ja.title, { name: "ミチ" })).toBe("ミチとチャット");
+    expect(fill("{name} {missing}", { name: "A" })).toBe("A {missing}");
+  });
+});
