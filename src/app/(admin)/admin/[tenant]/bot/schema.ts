@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { BotSettings } from "@/lib/db/schema";
+import { BOT_LANGUAGES, BOT_LIMITS, STARTER_NAMES } from "./constants";
+
+export { BOT_LANGUAGES, BOT_LIMITS, LANGUAGE_LABELS, STARTER_NAMES } from "./constants";
+
+// What the Bot page accepts. Every message is written for a shop owner, not a developer.
+
+const trimmed = (max: number, what: string) =>
+  z
+    .string()
+    .default("")
+    .transform((v) => v.trim())
+    .pipe(z.string().max(max, `${what} can be at most ${max.toLocaleString("en")} characters`));
+
+const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+function httpsUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" && !u.username && !u.password && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** The Bot form's schema; `models` is the operator's allowed list (empty = not configured). */
+export function botFormSchema(models: readonly string[]) {
+  const starters = Object.fromEntries(
+    STARTER_NAMES.map((n) => [n, trimmed(BOT_LIMITS.starter, "A starter prompt")]),
+  ) as Record<string, ReturnType<typeof trimmed>>;
+  return z.object({
+    displayName: trimmed(BOT_LIMITS.displayName, "The name").pipe(
+      z.string().min(1, "Enter the name visitors see on the chat"),
+    ),
+    greeting: trimmed(BOT_LIMITS.greeting, "The greeting"),
+    instructions: trimmed(BOT_LIMITS.instructions, "The instructions"),
+    model: z
+      .string()
+      .default("")
+      .refine((v) => v === "" || models.includes(v), "Choose one of the models offered"),
+    language: z.enum(BOT_LANGUAGES, "Choose a language from the list"),
+    color: z
+      .string()
+      .default("")
+      .transform((v) => v.trim())
+      .refine((v) => HEX.test(v), "Enter a colour as # and six hex digits, like #0f766e"),
+    position: z.enum(["right", "left"], "Choose right or left"),
+    avatarUrl: trimmed(BOT_LIMITS.avatarUrl, "The avatar address").refine(
+      (v) => v === "" || httpsUrl(v),
+      "The avatar address must start with https://",
+    ),
+    ...starters,
+  });
+}
+
+export type BotFormInput = z.infer<ReturnType<typeof botFormSchema>>;
+
+/** The settings document to store, from the parsed form; blank optional values are left out. */
+export function toBotSettings(input: BotFormInput): BotSettings {
+  const color =
+    input.color.length === 4 ? `#${[...input.color.slice(1)].map((c) => c + c).join("")}` : input.color;
+  const starters = STARTER_NAMES.map((n) => (input as Record<string, string>)[n] ?? "").filter(Boolean);
+  const out: BotSettings = {
+    displayName: input.displayName,
+    language: input.language,
+    color: color.toLowerCase(),
+    position: input.position,
+    starters,
+  };
+  if (input.greeting) out.greeting = input.greeting;
+  if (input.instructions) out.instructions = input.instructions;
+  if (input.model) out.model = input.model;
+  if (input.avatarUrl) out.avatarUrl = input.avatarUrl;
+  return out;
+}
+
+/** The strings the Bot form starts with, from the stored document. */
+export function botFormValues(bot: BotSettings): Record<string, string> {
+  const values: Record<string, string> = {
+    displayName: bot.displayName ?? "",
+    greeting: bot.greeting ?? "",
+    instructions: bot.instructions ?? "",
+    model: bot.model ?? "",
+    language: bot.language ?? "en",
+    color: bot.color ?? "#0f766e",
+    position: bot.position ?? "right",
+    avatarUrl: bot.avatarUrl ?? "",
+  };
+  STARTER_NAMES.forEach((n, i) => {
+    values[n] = bot.starters?.[i] ?? "";
+  });
+  return values;
+}

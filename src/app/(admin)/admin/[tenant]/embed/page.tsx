@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import { Card } from "@/components/ui/Card";
+import { PageHeader } from "@/components/ui/PageHeader";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { getTenantSettings } from "@/lib/db/queries/bot";
+import { env } from "@/lib/env";
+import { saveDomainsAction } from "./actions";
+import { CopySnippet } from "./CopySnippet";
+import { DomainsForm } from "./DomainsForm";
+import { embedSnippet, MAX_SITE_ENTRIES } from "./service";
+import { WidgetPreview } from "./WidgetPreview";
+
+export const metadata: Metadata = { title: "Site & embed" };
+
+export default async function EmbedPage({ params }: { params: Promise<{ tenant: string }> }) {
+  const { tenant: slug } = await params;
+  const ctx = await requireTenant(slug);
+  const settings = await ctx.db.forTenant(ctx.tenant.id, (tx) => getTenantSettings(tx, ctx.tenant.id));
+  const publicUrl = env().MICHI_PUBLIC_URL;
+  const widgetKey = settings?.widgetKey ?? ctx.tenant.widgetKey;
+  const seen = settings?.widgetSeenAt;
+  return (
+    <div className="max-w-3xl space-y-6">
+      <PageHeader
+        title="Site & embed"
+        description="Where your chat lives, and the one line that puts it on your site."
+      />
+      <Card id="site" title="Site domains">
+        <DomainsForm
+          action={saveDomainsAction.bind(null, ctx.tenant.slug)}
+          domains={settings?.siteDomains ?? []}
+          canEdit={roleAtLeast(ctx.role, "admin")}
+          max={MAX_SITE_ENTRIES}
+        />
+      </Card>
+      <Card
+        id="snippet"
+        title="Embed snippet"
+        description="Paste this just before </body> on every page where the chat should appear."
+      >
+        <CopySnippet snippet={embedSnippet(publicUrl, widgetKey)} />
+        <p className="mt-3 text-sm muted">
+          {seen
+            ? `The widget was last seen on your site on ${seen.toISOString().slice(0, 10)}.`
+            : "The widget has not been seen on your site yet."}
+        </p>
+      </Card>
+      <Card
+        id="preview"
+        title="Preview"
+        description="The launcher in the corner of this page is your widget, live."
+      >
+        <p className="text-sm">
+          Open it and try a question: it answers with your current bot settings and tools.
+        </p>
+        <WidgetPreview src={`${publicUrl}/widget.js`} widgetKey={widgetKey} />
+      </Card>
+    </div>
+  );
+}
