@@ -34,16 +34,19 @@ const OUTCOME_SQL = sql.raw(`case
     else 'failed'
   end`);
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = z
+/** A calendar day as YYYY-MM-DD that really exists (Date.parse would turn 2025-02-30 into 2 March). */
+export const isoDay = z
   .string()
-  .regex(DAY, "Use the format YYYY-MM-DD.")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a real date.");
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the format YYYY-MM-DD.")
+  .refine((v) => {
+    const t = Date.parse(`${v}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+  }, "Not a real date.");
 
 /** The list's filters as they arrive in the page's search params; empty strings mean "not set". */
 export const listFiltersSchema = z.object({
-  from: z.union([day, z.literal("")]).optional(),
-  to: z.union([day, z.literal("")]).optional(),
+  from: z.union([isoDay, z.literal("")]).optional(),
+  to: z.union([isoDay, z.literal("")]).optional(),
   pack: z
     .string()
     .max(64)
