@@ -29,8 +29,10 @@ export function parseExportQuery(url: URL, now: Date = new Date()): ExportReques
   const parsed = querySchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues)
-      (fieldErrors[String(issue.path[0] ?? "query")] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "query");
+      fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
+    }
     throw new AppError("invalid_input", "The export parameters are not valid.", { fieldErrors });
   }
   const today = now.toISOString().slice(0, 10);
