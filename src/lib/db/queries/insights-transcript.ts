@@ -36,7 +36,8 @@ export async function getTranscript(tx: TenantTx, tenantId: string, id: string):
     .select()
     .from(toolRuns)
     .where(and(eq(toolRuns.tenantId, tenantId), eq(toolRuns.conversationId, id)))
-    .orderBy(asc(toolRuns.createdAt), asc(toolRuns.id));
+    // Runs of one answer share a timestamp (stored together); the call id keeps their order stable.
+    .orderBy(asc(toolRuns.createdAt), asc(toolRuns.callId), asc(toolRuns.id));
   const [sums] = await tx
     .select({
       promptTokens: sql<number>`coalesce(sum(${messages.promptTokens}), 0)::float8`,
