@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { createUser, findUserByEmail, findUserById } from "../db/queries/users";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
-import { hashPassword, verifyPassword } from "./password";
+import { generatePassword, hashPassword, verifyPassword } from "./password";
 
 // A person's own account. Users are platform rows (one person, many tenants), so this is platform work.
 
@@ -99,4 +99,27 @@ export async function verifiedGithubEmail(
   );
   const pick = emails.find((e) => e.primary) ?? emails[0];
   return pick ? pick.email.toLowerCase() : null;
+}
+
+/**
+ * The account for an e-mail address, created when missing with a one-time password the caller shows once.
+ * The new account must change that password at first sign-in.
+ */
+export async function findOrCreateUser(
+  db: Db,
+  email: string,
+): Promise<{
+  user: NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
+  oneTimePassword: string | null;
+}> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) return { user: existing, oneTimePassword: null };
+  const oneTimePassword = generatePassword();
+  const user = await createUser(db, {
+    email,
+    name: "",
+    passwordHash: await hashPassword(oneTimePassword),
+    mustChangePassword: true,
+  });
+  return { user, oneTimePassword };
 }

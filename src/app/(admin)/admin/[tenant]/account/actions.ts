@@ -1,0 +1,63 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import {
+  bumpSessionVersion,
+  changePassword,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  updateName,
+} from "@/lib/auth/accounts";
+import { tenantAction } from "@/lib/auth/guard";
+import { clearSession, issueSession } from "@/lib/auth/session-cookie";
+
+// The signed-in person's own account. It is reached through a tenant's admin, so the actions go through
+// the same guard (any member); they change only the caller's own user row.
+
+export const updateNameAction = tenantAction(
+  "viewer",
+  z.object({
+    name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),
+  }),
+  async (ctx, input) => {
+    await updateName(ctx.db.platform, ctx.user.id, input.name);
+    revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
+    return { message: "Name saved." };
+  },
+);
+
+export const changePasswordAction = tenantAction(
+  "viewer",
+  z
+    .object({
+      currentPassword: z.string().min(1, "Enter your current password").max(PASSWORD_MAX),
+      newPassword: z
+        .string()
+        .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+        .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+      confirmPassword: z.string(),
+    })
+    .refine((v) => v.newPassword === v.confirmPassword, {
+      path: ["confirmPassword"],
+      message: "The two new passwords are not the same",
+    }),
+  async (ctx, input) => {
+    const sessionVersion = await changePassword(ctx.db.platform, ctx.user.id, {
+      current: input.currentPassword,
+      next: input.newPassword,
+    });
+    // Every other session is now void; this browser gets a fresh one so the person stays signed in here.
+    await issueSession(await cookies(), { ...ctx.user, sessionVersion });
+    revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
+    return { message: "Password changed. You were signed out on every other device." };
+  },
+);
+
+export const signOutEverywhereAction = tenantAction("viewer", z.object({}), async (ctx) => {
+  await bumpSessionVersion(ctx.db.platform, ctx.user.id);
+  clearSession(await cookies());
+  redirect("/signin");
+});

@@ -1,0 +1,129 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Card, PageHeader } from "@/components/ui";
+import { requireTenant } from "@/lib/auth/guard";
+import { budgetStatus } from "@/lib/chat/limits";
+import { modelStatus } from "@/lib/chat/model";
+import { packConfigs } from "@/lib/db/schema";
+
+export const metadata: Metadata = { title: "Overview" };
+
+type Item = { done: boolean; title: string; detail: string; href?: string; fix?: string };
+
+const nf = new Intl.NumberFormat("en");
+
+export default async function OverviewPage({ params }: { params: Promise<{ tenant: string }> }) {
+  const { tenant: slug } = await params;
+  const ctx = await requireTenant(slug);
+  const { tenant } = ctx;
+  const base = `/admin/${tenant.slug}`;
+  const enabledPacks = await ctx.db.forTenant(tenant.id, async (tx) => {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(packConfigs)
+      .where(and(eq(packConfigs.tenantId, tenant.id), eq(packConfigs.enabled, true)));
+    return row?.n ?? 0;
+  });
+  const model = modelStatus();
+  const budget = await budgetStatus(ctx.db, tenant.id);
+
+  const items: Item[] = [
+    model.configured
+      ? {
+          done: true,
+          title: "A model is available",
+          detail: `The operator allows ${model.models.join(", ")}.`,
+          href: `${base}/bot`,
+          fix: "Choose the model on the Bot page",
+        }
+      : { done: false, title: "A model is available", detail: model.reason },
+    {
+      done: enabledPacks > 0,
+      title: "At least one tool pack is on",
+      detail:
+        enabledPacks > 0
+          ? `${enabledPacks} pack${enabledPacks === 1 ? " is" : "s are"} on.`
+          : "Without packs the assistant can only use its instructions.",
+      href: `${base}/tools`,
+      fix: enabledPacks > 0 ? "Review tools" : "Turn on a tool pack",
+    },
+    {
+      done: tenant.siteDomains.length > 0,
+      title: "Your site's domains are declared",
+      detail:
+        tenant.siteDomains.length > 0
+          ? tenant.siteDomains.join(", ")
+          : "The widget only answers on the domains you declare.",
+      href: `${base}/embed`,
+      fix: tenant.siteDomains.length > 0 ? "Edit domains" : "Declare your domains",
+    },
+    {
+      done: tenant.widgetSeenAt !== null,
+      title: "The widget was seen on your site",
+      detail: tenant.widgetSeenAt
+        ? `Last seen ${tenant.widgetSeenAt.toUTCString()}.`
+        : "Paste the embed snippet into your site; this turns green once a visitor loads it.",
+      href: `${base}/embed`,
+      fix: "Get the embed snippet",
+    },
+  ];
+  const remaining = items.filter((i) => !i.done).length;
+
+  return (
+    <div className="max-w-3xl space-y-6">
+      <PageHeader
+        title={tenant.name}
+        description={
+          remaining === 0
+            ? "Everything is set up."
+            : `${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
+        }
+      />
+      {tenant.status === "suspended" ? (
+        <p role="alert" className="card border-danger-600 text-sm">
+          <strong>This business is suspended by the platform operator.</strong> The chat widget does not
+          answer visitors until it is resumed. Contact the operator of this installation.
+        </p>
+      ) : null}
+      {budget.exhausted ? (
+        <p role="alert" className="card border-danger-600 text-sm">
+          <strong>This month&apos;s token budget is used up</strong> ({nf.format(budget.used)} of{" "}
+          {nf.format(budget.limit ?? 0)} tokens). The widget tells visitors the assistant is unavailable until
+          the budget resets on the 1st (UTC) or the operator raises it.
+        </p>
+      ) : null}
+      <Card id="setup" title="Setup checklist">
+        <ol className="space-y-3">
+          {items.map((item) => (
+            <li key={item.title} className="flex gap-3">
+              <span
+                aria-hidden="true"
+                className={`mt-0.5 inline-flex size-6 shrink-0 items-center justify-center rounded-full text-sm font-bold text-white ${item.done ? "bg-ok-600" : "bg-slate-400"}`}
+              >
+                {item.done ? "✓" : ""}
+              </span>
+              <div>
+                <p className="font-semibold">
+                  {item.title} <span className="sr-only">{item.done ? "(done)" : "(to do)"}</span>
+                </p>
+                <p className="text-sm muted">{item.detail}</p>
+                {item.href && item.fix ? (
+                  <Link href={item.href} className="text-sm font-semibold underline">
+                    {item.fix}
+                  </Link>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ol>
+      </Card>
+      <Card id="usage" title="This month">
+        <p className="text-sm">
+          {nf.format(budget.used)} tokens used
+          {budget.limit !== null ? ` of ${nf.format(budget.limit)}` : " (no monthly budget)"}.
+        </p>
+      </Card>
+    </div>
+  );
+}

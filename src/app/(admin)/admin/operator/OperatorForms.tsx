@@ -1,0 +1,123 @@
+"use client";
+
+import { useActionState } from "react";
+import { FormMessage, InputField, SubmitButton } from "@/components/ui";
+import type { ActionState } from "@/lib/auth/action";
+
+type Action = (prev: ActionState, fd: FormData) => Promise<ActionState>;
+
+export function CreateTenantForm({ action }: { action: Action }) {
+  const [state, formAction] = useActionState(action, {});
+  const v = state.values ?? {};
+  const err = state.fieldErrors ?? {};
+  return (
+    <form action={formAction} className="space-y-4" noValidate>
+      <FormMessage state={state} />
+      {state.data?.oneTimePassword ? (
+        <div className="rounded-lg border border-[var(--border)] p-3">
+          <p className="text-sm">
+            One-time password for <strong>{state.data.email}</strong>:
+          </p>
+          <output className="mt-1 block select-all font-mono text-lg" aria-label="One-time password">
+            {state.data.oneTimePassword}
+          </output>
+        </div>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-3">
+        <InputField
+          id="new-name"
+          name="name"
+          label="Business name"
+          required
+          defaultValue={v.name ?? ""}
+          error={err.name}
+        />
+        <InputField
+          id="new-slug"
+          name="slug"
+          label="Address (slug)"
+          help="Used in /admin/<slug>."
+          required
+          defaultValue={v.slug ?? ""}
+          error={err.slug}
+        />
+        <InputField
+          id="new-owner"
+          name="ownerEmail"
+          type="email"
+          label="Owner's e-mail"
+          autoComplete="off"
+          required
+          defaultValue={v.ownerEmail ?? ""}
+          error={err.ownerEmail}
+        />
+      </div>
+      <SubmitButton pendingText="Creating…">Create business</SubmitButton>
+    </form>
+  );
+}
+
+export function StatusForm({
+  action,
+  tenantId,
+  status,
+}: {
+  action: Action;
+  tenantId: string;
+  status: string;
+}) {
+  const [state, formAction] = useActionState(action, {});
+  const next = status === "suspended" ? "active" : "suspended";
+  return (
+    <form action={formAction} className="space-y-3">
+      <FormMessage state={state} />
+      <input type="hidden" name="tenantId" value={tenantId} />
+      <input type="hidden" name="status" value={next} />
+      <SubmitButton variant={next === "suspended" ? "danger" : "primary"} pendingText="Saving…">
+        {next === "suspended" ? "Suspend" : "Resume"}
+      </SubmitButton>
+    </form>
+  );
+}
+
+export type LimitField = {
+  name: string;
+  label: string;
+  value: number | null;
+  placeholder: number;
+  help?: string;
+};
+
+export function LimitsForm({
+  action,
+  tenantId,
+  fields,
+}: {
+  action: Action;
+  tenantId: string;
+  fields: LimitField[];
+}) {
+  const [state, formAction] = useActionState(action, {});
+  return (
+    <form action={formAction} className="space-y-4" noValidate>
+      <FormMessage state={state} />
+      <input type="hidden" name="tenantId" value={tenantId} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        {fields.map((f) => (
+          <InputField
+            key={f.name}
+            id={`limit-${f.name}`}
+            name={f.name}
+            label={f.label}
+            inputMode="numeric"
+            placeholder={String(f.placeholder)}
+            help={f.help ?? `Empty: the platform default (${f.placeholder.toLocaleString("en")}).`}
+            defaultValue={state.values?.[f.name] ?? (f.value === null ? "" : String(f.value))}
+            error={state.fieldErrors?.[f.name]}
+          />
+        ))}
+      </div>
+      <SubmitButton pendingText="Saving…">Save budget and limits</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Card, PageHeader } from "@/components/ui";
+import { requireOperator } from "@/lib/auth/guard";
+import { getTenantById } from "@/lib/db/queries/operator";
+import { env } from "@/lib/env";
+import { setLimitsAction, setStatusAction } from "../actions";
+import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
+
+export const metadata: Metadata = { title: "Business settings" };
+
+export default async function OperatorTenantPage({ params }: { params: Promise<{ tenantId: string }> }) {
+  const { tenantId } = await params;
+  const { db } = await requireOperator();
+  const tenant = await getTenantById(db.platform, tenantId);
+  if (!tenant) notFound();
+  const e = env();
+  const own = tenant.rateLimits ?? {};
+  const fields: LimitField[] = [
+    {
+      name: "monthlyTokenBudget",
+      label: "Monthly token budget",
+      value: tenant.monthlyTokenBudget,
+      placeholder: e.MICHI_DEFAULT_MONTHLY_TOKENS,
+      help: `Empty: the platform default (${e.MICHI_DEFAULT_MONTHLY_TOKENS.toLocaleString("en")}). 0: no budget.`,
+    },
+    {
+      name: "visitorPerMin",
+      label: "Messages per visitor per minute",
+      value: own.visitorPerMin ?? null,
+      placeholder: e.MICHI_RATE_VISITOR_PER_MIN,
+    },
+    {
+      name: "ipPerMin",
+      label: "Messages per IP per minute",
+      value: own.ipPerMin ?? null,
+      placeholder: e.MICHI_RATE_IP_PER_MIN,
+    },
+    {
+      name: "tenantPerMin",
+      label: "Messages per minute, whole business",
+      value: own.tenantPerMin ?? null,
+      placeholder: e.MICHI_RATE_TENANT_PER_MIN,
+    },
+    {
+      name: "maxStreams",
+      label: "Simultaneous answers",
+      value: own.maxStreams ?? null,
+      placeholder: e.MICHI_MAX_STREAMS_PER_TENANT,
+    },
+  ];
+  return (
+    <div className="max-w-3xl space-y-6">
+      <p>
+        <Link href="/admin/operator" className="text-sm underline">
+          ← All businesses
+        </Link>
+      </p>
+      <PageHeader
+        title={tenant.name}
+        description={`/admin/${tenant.slug} · created ${tenant.createdAt.toISOString().slice(0, 10)}`}
+      />
+      <Card
+        id="status"
+        title={`Status: ${tenant.status}`}
+        description={
+          tenant.status === "suspended"
+            ? "The widget does not answer visitors. The team can still sign in and change settings."
+            : "Suspending stops the widget from answering visitors; the team keeps access to the admin."
+        }
+      >
+        <StatusForm action={setStatusAction} tenantId={tenant.id} status={tenant.status} />
+      </Card>
+      <Card id="limits" title="Budget and rate limits">
+        <LimitsForm action={setLimitsAction} tenantId={tenant.id} fields={fields} />
+      </Card>
+    </div>
+  );
+}

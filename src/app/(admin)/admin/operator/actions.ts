@@ -1,0 +1,89 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { operatorAction } from "@/lib/auth/guard";
+import { createTenantWithOwner, setTenantLimits, setTenantStatus } from "@/lib/db/queries/operator";
+
+// Operator-only actions. They address tenants by id, which is fine here: the operator manages every
+// tenant. Each change is written to the affected tenant's audit log.
+
+const tenantId = z.uuid({ error: "Unknown business" });
+
+/** An optional whole number: an empty input means "use the platform default". */
+const optionalInt = (max: number) =>
+  z
+    .string()
+    .trim()
+    .default("")
+    .transform((v, ctx) => {
+      if (v === "") return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Enter a whole number from 0 to ${max.toLocaleString("en")}, or leave empty`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const createTenantAction = operatorAction(
+  z.object({
+    name: z.string().trim().min(2, "Enter the business name").max(80, "Keep the name under 80 characters"),
+    slug: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(
+        /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/,
+        "Use lower-case letters, digits and dashes (2–40 characters)",
+      ),
+    ownerEmail: z.email("Enter the owner's e-mail address").trim().toLowerCase().max(320),
+  }),
+  async (ctx, input) => {
+    const created = await createTenantWithOwner(ctx.db, input, { id: ctx.user.id, email: ctx.user.email });
+    revalidatePath("/admin/operator");
+    const base = `Created ${created.tenant.name} at /admin/${created.tenant.slug}, owned by ${created.owner.email}.`;
+    if (created.oneTimePassword)
+      return {
+        message: `${base} A new account was created: hand over this one-time password now; it is not shown again.`,
+        data: { email: created.owner.email, oneTimePassword: created.oneTimePassword },
+        values: {},
+      };
+    return { message: `${base} The existing account was made its owner.`, values: {} };
+  },
+);
+
+export const setStatusAction = operatorAction(
+  z.object({ tenantId, status: z.enum(["active", "suspended"]) }),
+  async (ctx, input) => {
+    await setTenantStatus(ctx.db, input.tenantId, input.status, { id: ctx.user.id, email: ctx.user.email });
+    revalidatePath("/admin/operator", "layout");
+    return { message: input.status === "suspended" ? "Suspended: the widget stops answering." : "Resumed." };
+  },
+);
+
+export const setLimitsAction = operatorAction(
+  z.object({
+    tenantId,
+    monthlyTokenBudget: optionalInt(2_000_000_000),
+    visitorPerMin: optionalInt(100_000),
+    ipPerMin: optionalInt(100_000),
+    tenantPerMin: optionalInt(1_000_000),
+    maxStreams: optionalInt(100_000),
+  }),
+  async (ctx, input) => {
+    const { tenantId: id, monthlyTokenBudget, ...limits } = input;
+    const rateLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== null && v > 0));
+    await setTenantLimits(
+      ctx.db,
+      id,
+      { monthlyTokenBudget, rateLimits },
+      { id: ctx.user.id, email: ctx.user.email },
+    );
+    revalidatePath("/admin/operator", "layout");
+    return { message: "Budget and limits saved." };
+  },
+);

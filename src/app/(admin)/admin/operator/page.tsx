@@ -1,0 +1,86 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Card, PageHeader } from "@/components/ui";
+import { requireOperator } from "@/lib/auth/guard";
+import { listTenantsOverview } from "@/lib/db/queries/operator";
+import { usageMonth } from "@/lib/db/queries/usage";
+import { env } from "@/lib/env";
+import { createTenantAction } from "./actions";
+import { CreateTenantForm } from "./OperatorForms";
+
+export const metadata: Metadata = { title: "Operator" };
+
+const nf = new Intl.NumberFormat("en");
+
+export default async function OperatorPage() {
+  const { db } = await requireOperator();
+  const month = usageMonth();
+  const list = await listTenantsOverview(db.platform, month);
+  const defaultBudget = env().MICHI_DEFAULT_MONTHLY_TOKENS;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Businesses"
+        description={`Every business on this installation. Token use for ${month} (UTC).`}
+      />
+      <Card id="tenants">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Businesses</caption>
+          <thead>
+            <tr className="border-b border-[var(--border)]">
+              <th scope="col" className="py-2 pr-3">
+                Name
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Slug
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Members
+              </th>
+              <th scope="col" className="py-2 text-right">
+                Tokens this month
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((t) => {
+              const budget = t.monthlyTokenBudget ?? defaultBudget;
+              return (
+                <tr key={t.id} className="border-b border-[var(--border)]">
+                  <td className="py-2 pr-3">
+                    <Link href={`/admin/operator/${t.id}`} className="font-medium underline">
+                      {t.name}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-3 font-mono">{t.slug}</td>
+                  <td className="py-2 pr-3">
+                    {t.status === "suspended" ? (
+                      <strong className="text-danger-600">suspended</strong>
+                    ) : (
+                      "active"
+                    )}
+                  </td>
+                  <td className="py-2 pr-3 text-right">{t.members}</td>
+                  <td className="py-2 text-right">
+                    {nf.format(t.tokensThisMonth)}
+                    <span className="muted"> / {budget > 0 ? nf.format(budget) : "no budget"}</span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Card>
+      <Card
+        id="create"
+        title="Create a business"
+        description="The owner's account is linked when it exists; otherwise it is created with a one-time password."
+      >
+        <CreateTenantForm action={createTenantAction} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+
+import { useActionState } from "react";
+import { FormError, InputField, SubmitButton } from "@/components/ui";
+import type { ActionState } from "@/lib/auth/action";
+import { signUpAction } from "./actions";
+
+export function SignUpForm({ passwordMin }: { passwordMin: number }) {
+  const [state, action] = useActionState<ActionState, FormData>(signUpAction, {});
+  const v = state.values ?? {};
+  const err = state.fieldErrors ?? {};
+  return (
+    <form action={action} className="card mt-6 space-y-4" noValidate>
+      <FormError state={state} />
+      <InputField
+        id="name"
+        name="name"
+        label="Your name"
+        autoComplete="name"
+        required
+        defaultValue={v.name}
+        error={err.name}
+      />
+      <InputField
+        id="email"
+        name="email"
+        type="email"
+        label="E-mail"
+        autoComplete="email"
+        required
+        defaultValue={v.email}
+        error={err.email}
+      />
+      <InputField
+        id="businessName"
+        name="businessName"
+        label="Business name"
+        help="Shown to your visitors; it also gives your admin pages their address."
+        autoComplete="organization"
+        required
+        defaultValue={v.businessName}
+        error={err.businessName}
+      />
+      <InputField
+        id="password"
+        name="password"
+        type="password"
+        label="Password"
+        help={`At least ${passwordMin} characters.`}
+        autoComplete="new-password"
+        required
+        error={err.password}
+      />
+      <SubmitButton className="w-full justify-center" pendingText="Creating your account…">
+        Create account
+      </SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+"use server";
+
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { publicAction } from "@/lib/auth/action";
+import { issueSession } from "@/lib/auth/session-cookie";
+import { signUp } from "@/lib/auth/signup";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { clientIp } from "@/lib/security/client-ip";
+import { limiter } from "@/lib/security/rate-limit";
+
+const signUpInput = z.object({
+  name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),
+  email: z.email("Enter a valid e-mail address").trim().toLowerCase().max(320),
+  businessName: z
+    .string()
+    .trim()
+    .min(2, "Enter the name of your business")
+    .max(80, "Keep the business name under 80 characters"),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+});
+
+// Accounts are cheap to create; a ceiling per IP keeps a script from filling the database.
+const signupsPerIp = () => limiter({ keyPrefix: "signup_ip", points: 10, durationSec: 60 * 60 });
+
+export const signUpAction = publicAction(signUpInput, async (input) => {
+  if (!env().MICHI_ALLOW_SIGNUP) return { ok: false, message: "Sign-up is closed on this installation." };
+  const wait = await signupsPerIp().take(clientIp(await headers(), env().MICHI_TRUST_PROXY));
+  if (wait !== null)
+    return {
+      ok: false,
+      message: `Too many sign-ups from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
+    };
+  const { user, tenant } = await signUp(await getDb(), input);
+  await issueSession(await cookies(), user);
+  redirect(`/admin/${tenant.slug}`);
+});

@@ -1,0 +1,24 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { PASSWORD_MIN } from "@/lib/auth/accounts";
+import { env } from "@/lib/env";
+import { SignUpForm } from "./SignUpForm";
+
+export const metadata = { title: "Create an account" };
+
+export default function SignUpPage() {
+  if (!env().MICHI_ALLOW_SIGNUP) notFound();
+  return (
+    <main id="main" className="mx-auto max-w-sm px-6 py-16">
+      <h1 className="text-2xl font-bold">Create your michi-chat account</h1>
+      <p className="mt-2 muted">You get your own business space, and you will be its owner.</p>
+      <SignUpForm passwordMin={PASSWORD_MIN} />
+      <p className="mt-6 text-sm muted">
+        Already have an account?{" "}
+        <Link className="font-semibold underline" href="/signin">
+          Sign in
+        </Link>
+      </p>
+    </main>
+  );
+}
