@@ -8,7 +8,7 @@ import {
   ToolWorldError,
 } from "@/lib/security/fetch";
 import { checkUrlAtSave, defaultLookup, type LookupFn } from "@/lib/security/url-policy";
-import { redirectTo, startFixtureSite } from "../support/fixture-site";
+import { type FixtureRoute, redirectTo, startFixtureSite } from "../support/fixture-site";
 
 // Every URL an attacker (or a careless admin) might type, tried at save time and at connect time. Nothing may
 // open a connection: the dialer behind the policy records every attempt, and a real TCP listener on loopback
@@ -304,7 +304,7 @@ describe("redirects to internal hosts", () => {
       "https://10.0.0.1/",
       "http://michi-cafe.com/",
     ];
-    const routes: Record<string, unknown> = {};
+    const routes: Record<string, FixtureRoute> = {};
     targets.forEach((t, i) => {
       routes[`/r${i}`] = redirectTo(t);
     });

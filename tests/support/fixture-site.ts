@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { generate } from "selfsigned";
 
@@ -35,7 +36,14 @@ export function hang(): Special {
   return { [SPECIAL]: "hang" };
 }
 
-export type FixtureRoute = unknown | ((req: FixtureRequest) => FixtureReply | Special);
+/** A JSON body to answer with, a special route, or a function of the request. */
+export type FixtureRoute =
+  | ((req: FixtureRequest) => FixtureReply | Special)
+  | string
+  | number
+  | boolean
+  | null
+  | object;
 
 export type FixtureSite = {
   /** https://localhost:PORT */
