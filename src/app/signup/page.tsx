@@ -1,12 +1,14 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { connection } from "next/server";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
 import { env } from "@/lib/env";
 import { SignUpForm } from "./SignUpForm";
 
 export const metadata = { title: "Create an account" };
 
-export default function SignUpPage() {
+export default async function SignUpPage() {
+  await connection(); // read the environment per request, never at build time
   if (!env().MICHI_ALLOW_SIGNUP) notFound();
   return (
     <main id="main" className="mx-auto max-w-sm px-6 py-16">
