@@ -1,5 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { asc, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantTx } from "../client";
+import { tenants } from "../schema";
 
 // Usage numbers for the Usage pages, aggregated in SQL by UTC day. A tenant's numbers are read inside its
 // forTenant transaction; the operator's per-tenant view and the platform total read through db.platform.
@@ -175,10 +176,24 @@ export async function usageReport(
   };
 }
 
-/** The tenant's monthly token budget: its own setting, else the platform default. */
+/** The tenant's monthly token budget: its own setting, else the platform default; 0 means no limit (null). */
 export function monthlyBudget(
   tenant: { monthlyTokenBudget: number | null },
   platformDefault: number,
-): number {
-  return tenant.monthlyTokenBudget ?? platformDefault;
+): number | null {
+  const budget = tenant.monthlyTokenBudget ?? platformDefault;
+  return budget > 0 ? budget : null;
+}
+
+/** Platform path, operator only: every tenant for the Usage page's picker, by name. */
+export async function tenantsForUsagePicker(db: Db) {
+  return db
+    .select({
+      id: tenants.id,
+      slug: tenants.slug,
+      name: tenants.name,
+      monthlyTokenBudget: tenants.monthlyTokenBudget,
+    })
+    .from(tenants)
+    .orderBy(asc(tenants.name), asc(tenants.slug));
 }

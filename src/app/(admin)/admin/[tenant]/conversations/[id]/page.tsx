@@ -1,0 +1,121 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Card, PageHeader } from "@/components/ui";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { getTranscript, type MessageRow, timeline } from "@/lib/db/queries/insights-transcript";
+import { deleteConversationAction } from "../actions";
+import { formatNumber, When } from "../display";
+import { DeleteConversationForm } from "./DeleteConversationForm";
+import { ToolTrace } from "./ToolTrace";
+
+export const metadata: Metadata = { title: "Conversation" };
+
+function MessageBubble({ m }: { m: MessageRow }) {
+  const visitor = m.role === "user";
+  return (
+    <article
+      aria-label={visitor ? "Visitor" : "Bot"}
+      className={`max-w-[85%] rounded-[var(--radius-card)] border border-[var(--border)] p-3 ${
+        visitor ? "self-end bg-brand-50 dark:bg-brand-800/40" : "self-start bg-[var(--surface)]"
+      }`}
+    >
+      <header className="mb-1 flex flex-wrap items-baseline gap-x-3 text-xs muted">
+        <span className="font-semibold">{visitor ? "Visitor" : "Bot"}</span>
+        <When at={m.createdAt} seconds />
+        {m.status !== "complete" ? (
+          <span className="font-semibold text-danger-700 dark:text-red-300">
+            {m.status}
+            {m.reason ? `: ${m.reason}` : ""}
+          </span>
+        ) : null}
+      </header>
+      <p className="whitespace-pre-wrap break-words">
+        {m.content || <span className="muted">(no text)</span>}
+      </p>
+      {!visitor ? (
+        <p className="mt-1 text-xs muted">
+          {m.model ? `${m.model} · ` : ""}
+          {formatNumber(m.promptTokens)} prompt + {formatNumber(m.completionTokens)} completion tokens
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+export default async function ConversationPage({
+  params,
+}: {
+  params: Promise<{ tenant: string; id: string }>;
+}) {
+  const { tenant: slug, id } = await params;
+  const ctx = await requireTenant(slug);
+  const transcript = await ctx.db.forTenant(ctx.tenant.id, (tx) => getTranscript(tx, ctx.tenant.id, id));
+  // Another tenant's id, a deleted one and a malformed one all look the same.
+  if (!transcript) notFound();
+  const { conversation: c, totals } = transcript;
+  const canDelete = roleAtLeast(ctx.role, "admin");
+  const base = `/admin/${ctx.tenant.slug}/conversations`;
+
+  return (
+    <div className="max-w-4xl space-y-6">
+      <PageHeader
+        title="Conversation"
+        description={
+          <>
+            Started <When at={c.startedAt} />, last activity <When at={c.lastActivityAt} />.
+          </>
+        }
+        actions={
+          <Link className="btn btn-secondary" href={base}>
+            All conversations
+          </Link>
+        }
+      />
+
+      <Card id="about" title="About this conversation">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="muted">Page</dt>
+          <dd className="break-all">{c.pageUrl || c.origin || "unknown"}</dd>
+          <dt className="muted">Language</dt>
+          <dd>{c.locale || "not given"}</dd>
+          <dt className="muted">Visitor</dt>
+          <dd className="break-all font-mono text-xs">{c.visitorId}</dd>
+          <dt className="muted">Tokens</dt>
+          <dd>
+            {formatNumber(totals.promptTokens + totals.completionTokens)} ({formatNumber(totals.promptTokens)}{" "}
+            prompt + {formatNumber(totals.completionTokens)} completion)
+          </dd>
+          <dt className="muted">Tool calls</dt>
+          <dd>{formatNumber(totals.toolCalls)}</dd>
+        </dl>
+      </Card>
+
+      <section aria-labelledby="transcript-title" className="space-y-3">
+        <h2 id="transcript-title" className="text-lg font-semibold">
+          Transcript
+        </h2>
+        <ol className="flex flex-col gap-3">
+          {timeline(transcript).map((item) => (
+            <li
+              key={item.kind === "tool" ? `t-${item.run.id}` : `m-${item.message.id}`}
+              className="flex flex-col"
+            >
+              {item.kind === "tool" ? <ToolTrace run={item.run} /> : <MessageBubble m={item.message} />}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <Card id="delete" title="Delete this conversation">
+        {canDelete ? (
+          <DeleteConversationForm id={c.id} action={deleteConversationAction.bind(null, ctx.tenant.slug)} />
+        ) : (
+          <p className="text-sm muted">
+            Only an admin or owner can delete conversations. You are a {ctx.role} of this business.
+          </p>
+        )}
+      </Card>
+    </div>
+  );
+}

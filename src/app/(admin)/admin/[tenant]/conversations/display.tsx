@@ -1,0 +1,40 @@
+import { OUTCOME_LABELS, type Outcome } from "@/lib/db/queries/insights-list";
+import { findPack } from "@/lib/tools/index";
+
+// Small pieces the conversation list and the transcript share.
+
+/** "2025-03-01 10:04 UTC": the admin pages show UTC, like the audit log and the Usage days. */
+export function When({ at, seconds = false }: { at: Date; seconds?: boolean }) {
+  const text = at
+    .toISOString()
+    .replace("T", " ")
+    .slice(0, seconds ? 19 : 16);
+  return <time dateTime={at.toISOString()}>{text} UTC</time>;
+}
+
+const OUTCOME_STYLE: Record<Outcome, string> = {
+  answered: "border-ok-600/40 bg-ok-600/10 text-green-800 dark:text-green-300",
+  partial: "border-amber-500/40 bg-amber-500/10 text-amber-800 dark:text-amber-300",
+  failed: "border-danger-600/40 bg-danger-600/10 text-danger-700 dark:text-red-300",
+  rate_limited: "border-violet-500/40 bg-violet-500/10 text-violet-800 dark:text-violet-300",
+};
+
+export function OutcomeBadge({ outcome }: { outcome: Outcome | null }) {
+  if (!outcome) return <span className="muted text-xs">No answer</span>;
+  return (
+    <span
+      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${OUTCOME_STYLE[outcome]}`}
+    >
+      {OUTCOME_LABELS[outcome]}
+    </span>
+  );
+}
+
+/** The pack's chip label for people, its id for the record; a pack no longer registered shows its id. */
+export function packLabel(packId: string): string {
+  return findPack(packId)?.label ?? packId;
+}
+
+export function formatNumber(n: number): string {
+  return n.toLocaleString("en-US");
+}

@@ -1,0 +1,16 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { tenantAction } from "@/lib/auth/guard";
+import { retentionSchema, updateRetention } from "@/lib/insights/manage";
+
+export const saveRetentionAction = tenantAction("admin", retentionSchema, async (ctx, input) => {
+  const { from, to } = await updateRetention(ctx, input.retentionDays);
+  revalidatePath(`/admin/${ctx.tenant.slug}/usage`);
+  return {
+    message:
+      from === to
+        ? `Conversations are kept for ${to} days.`
+        : `Saved: conversations are now kept for ${to} days. The next purge applies it.`,
+  };
+});

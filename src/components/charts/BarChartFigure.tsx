@@ -1,0 +1,184 @@
+"use client";
+
+import { useId, useState } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+
+// A bar chart with the same numbers in a table. The drawing is hidden from screen readers (an SVG of bars
+// reads as noise); the table is always in the page for them, and a button shows it to everyone else.
+// Colours come from CSS variables and mid-tone hues, so the chart reads on the light and the dark theme.
+
+export type ChartSeries = {
+  key: string;
+  label: string;
+  /** A CSS colour; mid-tones (500) read on both themes. */
+  color: string;
+  /** Series with the same stack id are stacked. */
+  stack?: string;
+};
+
+export type ChartRow = Record<string, string | number>;
+
+export const CHART_COLORS = {
+  teal: "#14b8a6",
+  indigo: "#818cf8",
+  amber: "#f59e0b",
+  red: "#ef4444",
+} as const;
+
+const fmt = (n: unknown) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n ?? ""));
+
+export function BarChartFigure({
+  title,
+  description,
+  data,
+  xKey,
+  xLabel,
+  series,
+  reference,
+  extraColumns = [],
+  height = 220,
+  tableInitiallyVisible = false,
+}: {
+  title: string;
+  description?: string;
+  data: ChartRow[];
+  xKey: string;
+  xLabel: string;
+  series: ChartSeries[];
+  /** A horizontal line, e.g. the daily share of a budget. */
+  reference?: { value: number; label: string };
+  /** Columns only in the table (e.g. a failure rate next to counts); `format` turns the value into text. */
+  extraColumns?: { key: string; label: string; format?: (v: number) => string }[];
+  height?: number;
+  tableInitiallyVisible?: boolean;
+}) {
+  const [showTable, setShowTable] = useState(tableInitiallyVisible);
+  const id = useId();
+  const tableId = `${id}-table`;
+  return (
+    <figure className="space-y-2">
+      <figcaption>
+        <span className="font-semibold">{title}</span>
+        {description ? <span className="block text-sm muted">{description}</span> : null}
+      </figcaption>
+      <div aria-hidden="true" style={{ height }} className="text-xs">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey={xKey}
+              tick={{ fill: "var(--text-muted)" }}
+              stroke="var(--border)"
+              tickLine={false}
+              minTickGap={12}
+            />
+            <YAxis
+              tick={{ fill: "var(--text-muted)" }}
+              stroke="var(--border)"
+              tickLine={false}
+              allowDecimals={false}
+              width={56}
+              tickFormatter={fmt}
+            />
+            <Tooltip
+              cursor={{ fill: "var(--surface-muted)" }}
+              contentStyle={{
+                background: "var(--surface)",
+                border: "1px solid var(--border)",
+                borderRadius: 8,
+                color: "var(--text)",
+              }}
+              labelStyle={{ color: "var(--text)", fontWeight: 600 }}
+              formatter={(value) => fmt(value)}
+            />
+            {series.length > 1 ? <Legend wrapperStyle={{ color: "var(--text)" }} /> : null}
+            {series.map((s) => (
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                fill={s.color}
+                stackId={s.stack}
+                isAnimationActive={false}
+              />
+            ))}
+            {reference ? (
+              <ReferenceLine
+                y={reference.value}
+                stroke={CHART_COLORS.red}
+                strokeDasharray="6 4"
+                ifOverflow="extendDomain"
+                label={{
+                  value: reference.label,
+                  position: "insideTopRight",
+                  fill: "var(--text)",
+                  fontSize: 11,
+                }}
+              />
+            ) : null}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <button
+        type="button"
+        className="text-sm underline underline-offset-2"
+        aria-controls={tableId}
+        aria-expanded={showTable}
+        onClick={() => setShowTable((v) => !v)}
+      >
+        {showTable ? "Hide the numbers" : "Show the numbers"}
+      </button>
+      <div id={tableId} className={showTable ? "overflow-x-auto" : "sr-only"}>
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">{title}</caption>
+          <thead>
+            <tr className="border-b border-[var(--border)]">
+              <th scope="col" className="py-1 pr-3">
+                {xLabel}
+              </th>
+              {series.map((s) => (
+                <th key={s.key} scope="col" className="py-1 pr-3 text-right">
+                  {s.label}
+                </th>
+              ))}
+              {extraColumns.map((c) => (
+                <th key={c.key} scope="col" className="py-1 pr-3 text-right">
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((row) => (
+              <tr key={String(row[xKey])} className="border-b border-[var(--border)]">
+                <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">
+                  {String(row[xKey])}
+                </th>
+                {series.map((s) => (
+                  <td key={s.key} className="py-1 pr-3 text-right tabular-nums">
+                    {fmt(row[s.key])}
+                  </td>
+                ))}
+                {extraColumns.map((c) => (
+                  <td key={c.key} className="py-1 pr-3 text-right tabular-nums">
+                    {c.format ? c.format(Number(row[c.key] ?? 0)) : fmt(row[c.key])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,114 @@
+import Link from "next/link";
+import type { UsageReport } from "@/lib/db/queries/insights-usage";
+import { PERIODS, type Period } from "@/lib/db/queries/insights-usage";
+import { UsageCharts } from "./UsageCharts";
+
+// The body of a Usage page: period switch, totals, this month against the budget, then the charts. Shared by
+// the tenant page and the operator's per-tenant and platform views.
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+function daysInMonth(month: string): number {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y!, m!, 0)).getUTCDate();
+}
+
+export function PeriodSwitch({ current, href }: { current: Period; href: (p: Period) => string }) {
+  return (
+    <nav aria-label="Period" className="flex gap-1">
+      {PERIODS.map((p) => (
+        <Link
+          key={p}
+          href={href(p)}
+          aria-current={p === current ? "page" : undefined}
+          className="rounded-lg border border-[var(--border)] px-3 py-1.5 text-sm font-medium aria-[current=page]:bg-brand-700 aria-[current=page]:text-white"
+        >
+          Last {p} days
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function UsageView({
+  report,
+  budget,
+  packLabel,
+}: {
+  report: UsageReport;
+  /** The monthly token budget, or null where none applies (the platform total). */
+  budget: number | null;
+  packLabel: (packId: string) => string;
+}) {
+  const used = report.month.tokens;
+  const share = budget && budget > 0 ? Math.min(used / budget, 1) : null;
+  const stats = [
+    { label: "Conversations", value: report.totals.conversations },
+    { label: "Messages", value: report.totals.messages },
+    { label: "Tokens", value: report.totals.tokens },
+    { label: "Tool calls", value: report.totals.toolCalls },
+  ];
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="totals-title" className="card">
+        <h2 id="totals-title" className="mb-3 text-lg font-semibold">
+          Last {report.period} days
+        </h2>
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          {stats.map((s) => (
+            <div key={s.label}>
+              <dt className="text-sm muted">{s.label}</dt>
+              <dd className="text-2xl font-bold tabular-nums">{n(s.value)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section aria-labelledby="budget-title" className="card">
+        <h2 id="budget-title" className="mb-2 text-lg font-semibold">
+          This month ({report.month.month}, UTC)
+        </h2>
+        {budget === null ? (
+          <p>
+            <span className="text-2xl font-bold tabular-nums">{n(used)}</span> tokens used.
+          </p>
+        ) : (
+          <>
+            <p>
+              <span className="text-2xl font-bold tabular-nums">{n(used)}</span> of {n(budget)} tokens used
+              {share !== null ? ` (${Math.round((used / budget) * 100)}%)` : ""}.
+              {budget > 0 && used >= budget ? (
+                <strong className="ml-1 text-danger-700 dark:text-red-300">
+                  The budget is used up: the bot stops answering until next month.
+                </strong>
+              ) : null}
+            </p>
+            {share !== null ? (
+              <meter
+                aria-label="Share of the monthly token budget used"
+                min={0}
+                max={budget}
+                low={budget * 0.75}
+                high={budget * 0.9}
+                optimum={0}
+                value={Math.min(used, budget)}
+                className="mt-2 block h-3 w-full"
+              />
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="charts-title" className="card">
+        <h2 id="charts-title" className="mb-4 text-lg font-semibold">
+          Per day
+        </h2>
+        <UsageCharts
+          days={report.days}
+          packs={report.packs.map((p) => ({ ...p, label: packLabel(p.packId) }))}
+          dailyBudget={budget && budget > 0 ? Math.round(budget / daysInMonth(report.month.month)) : null}
+        />
+      </section>
+    </div>
+  );
+}
