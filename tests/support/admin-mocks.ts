@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { SessionClaims } from "@/lib/auth/claims";
 
 // Stand-ins for the request-bound parts of Next that do not exist outside a server: the session source,
@@ -17,6 +18,16 @@ function state(): State {
 /** Makes the next guarded call come from this user (with their current session version), or signed out. */
 export function actAs(user: { id: string; sessionVersion: number } | null): void {
   state().claims = user ? { uid: user.id, sv: user.sessionVersion } : null;
+}
+
+const perCall = new AsyncLocalStorage<SessionClaims | null>();
+
+/** Runs `fn` as `user` without touching the default identity, so concurrent calls can act as different people. */
+export function runAs<T>(
+  user: { id: string; sessionVersion: number } | null,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return perCall.run(user ? { uid: user.id, sv: user.sessionVersion } : null, fn);
 }
 
 export function setRequestHeaders(init: Record<string, string>): void {
@@ -39,7 +50,10 @@ export const cookieJar = {
 };
 
 export const claimsModule = {
-  readSessionClaims: async () => state().claims,
+  readSessionClaims: async () => {
+    const scoped = perCall.getStore();
+    return scoped === undefined ? state().claims : scoped;
+  },
 };
 
 /** What a thrown redirect()/notFound() meant, read from the digest Next gives those errors. */

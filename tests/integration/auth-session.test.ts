@@ -1,0 +1,136 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { installTestDb } from "../support/admin-env";
+import { cookieJar, outcome } from "../support/admin-mocks";
+import { makeTenant, makeUser, TEST_PASSWORD } from "../support/admin-world";
+import type { TestDb } from "../support/db";
+
+// The real cookie path: tokens are minted with next-auth's encoder and read back by the real claims reader
+// through a stand-in cookie jar. Only next/headers and next/cache are replaced.
+vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
+vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
+
+const { currentUser } = await import("@/lib/auth/access");
+const { requireTenant } = await import("@/lib/auth/guard");
+const { encodeSession, issueSession, sessionCookieName } = await import("@/lib/auth/session-cookie");
+const { authOptions } = await import("@/lib/auth/options");
+const { changePasswordAction, signOutEverywhereAction } = await import(
+  "@/app/(admin)/admin/[tenant]/account/actions"
+);
+const { users } = await import("@/lib/db/schema");
+
+let t: TestDb;
+let user: Awaited<ReturnType<typeof makeUser>>;
+
+beforeAll(async () => {
+  t = await installTestDb();
+  user = await makeUser(t.handle, "sam@shop.test");
+  await makeTenant(t.handle, "sams-shop", [[user, "owner"]]);
+});
+afterAll(() => t?.close());
+
+async function fresh() {
+  return (await t.handle.platform.select().from(users).where(eq(users.id, user.id)))[0]!;
+}
+function useToken(token: string | undefined) {
+  cookieJar.clear();
+  if (token) cookieJar.set(sessionCookieName(), token);
+}
+const token = () => cookieJar.get(sessionCookieName())?.value;
+
+beforeEach(async () => {
+  cookieJar.clear();
+  await issueSession(cookieJar, await fresh());
+});
+
+describe("session tokens", () => {
+  it("a freshly issued token identifies the user", async () => {
+    expect((await currentUser(t.handle))?.id).toBe(user.id);
+  });
+
+  it("a missing, tampered or foreign token is treated as signed out", async () => {
+    const good = token()!;
+    useToken(undefined);
+    expect(await currentUser(t.handle)).toBeNull();
+    useToken(`${good.slice(0, -4)}AAAA`);
+    expect(await currentUser(t.handle)).toBeNull();
+    const prev = process.env.MICHI_AUTH_SECRET;
+    (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
+    process.env.MICHI_AUTH_SECRET = "another-secret-of-at-least-32-characters!";
+    const foreign = await encodeSession(await fresh());
+    process.env.MICHI_AUTH_SECRET = prev;
+    (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
+    useToken(foreign);
+    expect(await currentUser(t.handle)).toBeNull();
+  });
+
+  it("next-auth's jwt callback (OAuth sign-in) carries the same claims the guard checks", async () => {
+    const jwt = authOptions().callbacks!.jwt!;
+    const row = await fresh();
+    const claims = await jwt({
+      token: {},
+      user: { id: "github-123", michi: row } as never,
+      account: null,
+      trigger: "signIn",
+    } as never);
+    expect(claims).toMatchObject({ uid: row.id, sv: row.sessionVersion, sub: row.id });
+    // Without our user attached (e.g. a provider we did not match), no usable claims come out.
+    expect(await jwt({ token: {}, user: { id: "x" } as never, account: null } as never)).toEqual({});
+  });
+});
+
+describe("revocation", () => {
+  const pwForm = (current: string, next: string) => {
+    const fd = new FormData();
+    fd.set("currentPassword", current);
+    fd.set("newPassword", next);
+    fd.set("confirmPassword", next);
+    return fd;
+  };
+
+  it("changing the password rejects every older token and keeps this browser signed in", async () => {
+    const old = token()!;
+    const otherDevice = await encodeSession(await fresh());
+
+    const wrong = await changePasswordAction(
+      "sams-shop",
+      {},
+      pwForm("not my password", "a brand new password"),
+    );
+    expect(wrong).toMatchObject({
+      ok: false,
+      fieldErrors: { currentPassword: "Your current password is not right." },
+    });
+    expect(token()).toBe(old); // nothing changed
+
+    const state = await changePasswordAction("sams-shop", {}, pwForm(TEST_PASSWORD, "a brand new password"));
+    expect(state).toMatchObject({ ok: true });
+    expect(JSON.stringify(state)).not.toContain("brand new");
+    const renewed = token()!;
+    expect(renewed).not.toBe(old);
+    expect((await currentUser(t.handle))?.id).toBe(user.id);
+
+    for (const stale of [old, otherDevice]) {
+      useToken(stale);
+      expect(await currentUser(t.handle)).toBeNull();
+      expect((await outcome(() => requireTenant("sams-shop"))).kind).toBe("redirect");
+    }
+  });
+
+  it("sign out everywhere rejects every token, this browser's included", async () => {
+    const before = token()!;
+    const otherDevice = await encodeSession(await fresh());
+    expect(await outcome(() => signOutEverywhereAction("sams-shop", {}, new FormData()))).toEqual({
+      kind: "redirect",
+      url: "/signin",
+    });
+    expect(token()).toBeUndefined();
+    for (const stale of [before, otherDevice]) {
+      useToken(stale);
+      expect(await currentUser(t.handle)).toBeNull();
+    }
+    // Signing in again gives a working session.
+    await issueSession(cookieJar, await fresh());
+    expect((await currentUser(t.handle))?.id).toBe(user.id);
+  });
+});
