@@ -32,7 +32,7 @@ afterAll(() => t?.close());
 async function fresh() {
   return (await t.handle.platform.select().from(users).where(eq(users.id, user.id)))[0]!;
 }
-function useToken(token: string | undefined) {
+function presentToken(token: string | undefined) {
   cookieJar.clear();
   if (token) cookieJar.set(sessionCookieName(), token);
 }
@@ -50,9 +50,9 @@ describe("session tokens", () => {
 
   it("a missing, tampered or foreign token is treated as signed out", async () => {
     const good = token()!;
-    useToken(undefined);
+    presentToken(undefined);
     expect(await currentUser(t.handle)).toBeNull();
-    useToken(`${good.slice(0, -4)}AAAA`);
+    presentToken(`${good.slice(0, -4)}AAAA`);
     expect(await currentUser(t.handle)).toBeNull();
     const prev = process.env.MICHI_AUTH_SECRET;
     (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
@@ -60,7 +60,7 @@ describe("session tokens", () => {
     const foreign = await encodeSession(await fresh());
     process.env.MICHI_AUTH_SECRET = prev;
     (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
-    useToken(foreign);
+    presentToken(foreign);
     expect(await currentUser(t.handle)).toBeNull();
   });
 
@@ -111,7 +111,7 @@ describe("revocation", () => {
     expect((await currentUser(t.handle))?.id).toBe(user.id);
 
     for (const stale of [old, otherDevice]) {
-      useToken(stale);
+      presentToken(stale);
       expect(await currentUser(t.handle)).toBeNull();
       expect((await outcome(() => requireTenant("sams-shop"))).kind).toBe("redirect");
     }
@@ -126,7 +126,7 @@ describe("revocation", () => {
     });
     expect(token()).toBeUndefined();
     for (const stale of [before, otherDevice]) {
-      useToken(stale);
+      presentToken(stale);
       expect(await currentUser(t.handle)).toBeNull();
     }
     // Signing in again gives a working session.
