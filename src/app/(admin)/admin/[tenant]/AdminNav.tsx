@@ -8,6 +8,8 @@ const SECTIONS = [
   { path: "/tools", label: "Tools" },
   { path: "/bot", label: "Bot" },
   { path: "/embed", label: "Site & embed" },
+  { path: "/conversations", label: "Conversations" },
+  { path: "/usage", label: "Usage" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },
   { path: "/account", label: "Account" },
