@@ -37,7 +37,8 @@ export type ActionOptions = {
   echo?: (name: string) => boolean;
 };
 
-const SENSITIVE = /pass(word)?|secret|token/i;
+// Anything naming a password or secret, or ending in "token" (but not e.g. "monthlyTokenBudget").
+const SENSITIVE = /password|passwd|secret|token$/i;
 const defaultEcho = (name: string) => !SENSITIVE.test(name);
 
 /** FormData as a plain object: repeated names become arrays; Next's own `$ACTION_*` fields and files are dropped. */
