@@ -213,6 +213,8 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
     );
   }
   const validate = validatorFor(entry.pack);
+  // validate.errors lives on the shared function, but validation is synchronous and read right away, so
+  // concurrent calls cannot see each other's errors.
   if (!validate(args)) {
     return finish(
       "invalid_args",
