@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { hashPassword } from "@/lib/auth/password";
 import type { DbHandle } from "@/lib/db/client";
-import { seed } from "@/lib/db/seed";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "@/lib/db/queries/users";
 import { packConfigs, tenants } from "@/lib/db/schema";
+import { seed } from "@/lib/db/seed";
 import { E2E } from "./e2e-env";
 
 // Seeds the world the e2e specs expect, before the production server starts. Specs prepare further state
@@ -24,14 +24,23 @@ async function tenant(db: DbHandle, slug: string, name: string, widgetKey: strin
     slug,
     name,
     siteDomains,
-    bot: { displayName: name, greeting: `Welcome to ${name}!`, starters: ["Are you open now?"], color: "#0f766e" },
+    bot: {
+      displayName: name,
+      greeting: `Welcome to ${name}!`,
+      starters: ["Are you open now?"],
+      color: "#0f766e",
+    },
   });
   await db.platform.update(tenants).set({ widgetKey }).where(eq(tenants.id, row.id));
   return { ...row, widgetKey };
 }
 
 export async function seedE2E(db: DbHandle) {
-  await seed(db, { MICHI_ADMIN_EMAIL: E2E.operator.email, MICHI_ADMIN_PASSWORD: E2E.operator.password }, () => "unused");
+  await seed(
+    db,
+    { MICHI_ADMIN_EMAIL: E2E.operator.email, MICHI_ADMIN_PASSWORD: E2E.operator.password },
+    () => "unused",
+  );
   const demo = await findTenantBySlug(db.platform, "demo");
   const viewer = await user(db, E2E.viewer.email, E2E.viewer.password, "Vera Viewer");
   if (demo) await addMembership(db.platform, demo.id, viewer.id, "viewer");
@@ -39,10 +48,17 @@ export async function seedE2E(db: DbHandle) {
   const operator = await findUserByEmail(db.platform, E2E.operator.email);
   const cafe = await tenant(db, E2E.cafe.slug, "E2E Café", E2E.cafe.widgetKey, [E2E.hostPageOrigin]);
   if (operator) await addMembership(db.platform, cafe.id, operator.id, "owner");
+  // A viewer here too, for the Insights spec's "a viewer reads but cannot delete".
+  await addMembership(db.platform, cafe.id, viewer.id, "viewer");
   await db.forTenant(cafe.id, (tx) =>
     tx
       .insert(packConfigs)
-      .values({ tenantId: cafe.id, packId: "get_opening_status", enabled: true, config: { baseUrl: E2E.fixtureOrigin } })
+      .values({
+        tenantId: cafe.id,
+        packId: "get_opening_status",
+        enabled: true,
+        config: { baseUrl: E2E.fixtureOrigin },
+      })
       .onConflictDoNothing(),
   );
 

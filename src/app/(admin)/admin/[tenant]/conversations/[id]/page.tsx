@@ -108,13 +108,16 @@ export default async function ConversationPage({
       </section>
 
       <Card id="delete" title="Delete this conversation">
-        {canDelete ? (
-          <DeleteConversationForm id={c.id} action={deleteConversationAction.bind(null, ctx.tenant.slug)} />
-        ) : (
-          <p className="text-sm muted">
+        {canDelete ? null : (
+          <p role="note" className="mb-3 text-sm muted">
             Only an admin or owner can delete conversations. You are a {ctx.role} of this business.
           </p>
         )}
+        <DeleteConversationForm
+          id={c.id}
+          action={deleteConversationAction.bind(null, ctx.tenant.slug)}
+          readOnly={!canDelete}
+        />
       </Card>
     </div>
   );
