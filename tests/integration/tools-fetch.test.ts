@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGuardedFetcher, ToolWorldError } from "@/lib/security/fetch";
+import { createGuardedFetcher, getJson, ToolWorldError } from "@/lib/security/fetch";
 import { type FixtureSite, hang, hugeBody, redirectTo, startFixtureSite } from "../support/fixture-site";
 
 // The success path of the guarded fetch over real TLS: a local https site reached only because the operator
@@ -116,5 +119,23 @@ describe("guarded fetch against an allowlisted https fixture", () => {
     ac.abort();
     expect(await worldError(p)).toMatch(/cancelled/);
     await f.close();
+  });
+
+  it("wires the default getJson from MICHI_FETCH_ALLOW_HOSTS and MICHI_FETCH_EXTRA_CA", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "michi-fetch-env-"));
+    writeFileSync(path.join(dir, "ca.pem"), site.caPem);
+    Object.assign(process.env, {
+      MICHI_FETCH_ALLOW_HOSTS: `other.example, ${site.host}`,
+      MICHI_FETCH_EXTRA_CA: path.join(dir, "ca.pem"),
+      MICHI_DATA_DIR: dir,
+      MICHI_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
+      MICHI_AUTH_SECRET: "fetch-test-auth-secret-0123456789abcdef",
+    });
+    const g = globalThis as { __michiEnv?: unknown; __michiFetcher?: { close(): Promise<void> } };
+    g.__michiEnv = undefined;
+    g.__michiFetcher = undefined;
+    expect(await getJson(`${site.origin}/api/hours/`)).toEqual(hours);
+    await g.__michiFetcher?.close();
+    g.__michiFetcher = undefined;
   });
 });
