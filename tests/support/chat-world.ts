@@ -96,7 +96,7 @@ async function readRows(db: DbHandle, tenantId: string) {
 export async function startChatWorld(extra: Record<string, string> = {}): Promise<ChatWorld> {
   const fake = await startFakeModel();
   const dir = mkdtempSync(path.join(tmpdir(), "michi-chat-test-"));
-  Object.assign(process.env, {
+  const settings: Record<string, string> = {
     NODE_ENV: "test",
     MICHI_PUBLIC_URL: PLATFORM,
     MICHI_AUTH_SECRET: "chat-test-auth-secret-0123456789abcdef",
@@ -106,10 +106,14 @@ export async function startChatWorld(extra: Record<string, string> = {}): Promis
     OPENAI_BASE_URL: fake.url,
     OPENAI_API_KEY: "test-key",
     MICHI_MODELS: "fake-small,fake-large",
-    MICHI_MODEL_IDLE_TIMEOUT_MS: "800",
-    MICHI_TOOL_TIMEOUT_MS: "500",
+    // Generous by default so a loaded machine never trips them; fault tests pass their own short ones.
+    MICHI_MODEL_IDLE_TIMEOUT_MS: "5000",
+    MICHI_TOOL_TIMEOUT_MS: "5000",
     ...extra,
-  });
+  };
+  // Restored on close: test files may share a worker process.
+  const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, settings);
   for (const k of CACHES) g[k] = undefined;
   const t: TestDb = await freshDb();
   g.__michiDb = Promise.resolve(t.handle);
@@ -169,6 +173,10 @@ export async function startChatWorld(extra: Record<string, string> = {}): Promis
       for (const k of CACHES) g[k] = undefined;
       await fake.close();
       await t.close();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     },
   };
   return world;

@@ -112,7 +112,7 @@ describe("streamCompletion", () => {
 
   it("enforces the total time of a call even while chunks keep coming", async () => {
     fake.enqueue({ type: "slow_text", text: "x".repeat(400), chunkDelayMs: 50 });
-    const r = await call({ timeoutMs: 400, idleTimeoutMs: 10_000 }).p;
+    const r = await call({ timeoutMs: 1500, idleTimeoutMs: 10_000 }).p;
     expect(r.fault).toBe("model_timeout");
     expect(r.text.length).toBeGreaterThan(0);
   });
