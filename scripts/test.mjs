@@ -16,7 +16,13 @@ const steps = [
   ["typecheck", [bin("typescript/bin/tsc"), "--noEmit"]],
   [
     "unit + integration",
-    [bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest.json")}`],
+    [
+      bin("vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${path.join(out, "vitest.json")}`,
+    ],
   ],
   ["e2e", ["scripts/e2e.mjs"]],
 ];
