@@ -1,0 +1,69 @@
+import { expect } from "vitest";
+import type { MatrixCases } from "./harness";
+
+// Sign-in, team, account, operator and the admin landing page.
+
+const T = "src/app/(admin)/admin/[tenant]";
+const OP = "src/app/(admin)/admin/operator";
+
+export const cases: MatrixCases = {
+  actions: {
+    "src/app/signin/actions.ts#signInAction": { kind: "public", why: "signs in; no tenant involved" },
+    "src/app/signin/actions.ts#signOutAction": { kind: "public", why: "clears this browser's cookie only" },
+    "src/app/signup/actions.ts#signUpAction": {
+      kind: "public",
+      why: "creates a new user and their own tenant",
+    },
+
+    [`${T}/team/actions.ts#addMemberAction`]: {
+      kind: "tenant",
+      form: () => ({ email: "intruder@evil.test", role: "owner" }),
+    },
+    [`${T}/team/actions.ts#changeRoleAction`]: {
+      kind: "tenant",
+      form: (b) => ({ userId: b.viewer.id, role: "owner" }),
+    },
+    [`${T}/team/actions.ts#removeMemberAction`]: { kind: "tenant", form: (b) => ({ userId: b.viewer.id }) },
+    [`${T}/team/actions.ts#deleteTenantAction`]: {
+      kind: "tenant",
+      form: (b) => ({ confirm: b.tenant.slug }),
+    },
+
+    [`${T}/account/actions.ts#updateNameAction`]: {
+      kind: "tenant",
+      form: () => ({ name: "Renamed by a probe" }),
+    },
+    [`${T}/account/actions.ts#changePasswordAction`]: {
+      kind: "tenant",
+      form: () => ({
+        currentPassword: "correct horse battery staple",
+        newPassword: "probe password 123",
+        confirmPassword: "probe password 123",
+      }),
+    },
+    [`${T}/account/actions.ts#signOutEverywhereAction`]: { kind: "tenant", form: () => ({}) },
+
+    [`${OP}/actions.ts#createTenantAction`]: {
+      kind: "operator",
+      form: (b) => ({ name: "Forged", slug: `${b.tenant.slug}-forged`, ownerEmail: "someone@evil.test" }),
+    },
+    [`${OP}/actions.ts#setStatusAction`]: {
+      kind: "operator",
+      form: (b) => ({ tenantId: b.tenant.id, status: "suspended" }),
+    },
+    [`${OP}/actions.ts#setLimitsAction`]: {
+      kind: "operator",
+      form: (b) => ({ tenantId: b.tenant.id, monthlyTokenBudget: "1", visitorPerMin: "1" }),
+    },
+  },
+  pages: {
+    "src/app/(admin)/admin/page.tsx": {
+      params: () => [{}],
+      // Not about one tenant: it sends the member to their own business, never to another.
+      expect: (outcome, w) => expect(outcome).toEqual({ kind: "redirect", url: `/admin/${w.a.tenant.slug}` }),
+    },
+    [`${OP}/[tenantId]/page.tsx`]: {
+      params: (w) => [{ tenantId: w.b.tenant.id }, { tenantId: w.a.tenant.id }],
+    },
+  },
+};

@@ -1,0 +1,23 @@
+import type { MatrixCases } from "./harness";
+
+// Conversations and usage.
+
+const T = "src/app/(admin)/admin/[tenant]";
+
+export const cases: MatrixCases = {
+  actions: {
+    [`${T}/conversations/actions.ts#deleteConversationAction`]: {
+      kind: "tenant",
+      form: (b) => ({ id: b.conversationId }),
+    },
+    [`${T}/usage/actions.ts#saveRetentionAction`]: { kind: "tenant", form: () => ({ retentionDays: "1" }) },
+  },
+  pages: {
+    [`${T}/conversations/[id]/page.tsx`]: {
+      params: (w) => [
+        { tenant: w.b.tenant.slug, id: w.b.conversationId },
+        { tenant: w.a.tenant.slug, id: w.b.conversationId },
+      ],
+    },
+  },
+};
