@@ -4,6 +4,7 @@ import type { DbHandle } from "../db";
 import { findTenantByWidgetKey } from "../db/queries/tenants";
 import type { tenants } from "../db/schema";
 import { AppError } from "../errors";
+import { noteTenant } from "../request-context";
 import { originAllowed } from "../security/origins";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "../security/visitor-token";
 import { dbUnavailable } from "./persist";
@@ -30,6 +31,7 @@ export async function tenantForKey(db: DbHandle, key: string): Promise<WidgetTen
   if (!KEY_RE.test(key)) throw notFound;
   const tenant = await dbStep(() => findTenantByWidgetKey(db.platform, key));
   if (!tenant) throw notFound;
+  noteTenant(tenant.id);
   return tenant;
 }
 
