@@ -20,6 +20,9 @@ export default async function OperatorLayout({ children }: { children: ReactNode
             <Link href="/admin/operator" className="font-bold text-brand-700 dark:text-brand-500">
               michi-chat operator
             </Link>
+            <Link href="/admin/operator/usage" className="text-sm underline">
+              Usage
+            </Link>
             <Link href="/admin" className="text-sm underline">
               My businesses
             </Link>
