@@ -134,41 +134,53 @@ export async function listConversations(
       where s.tenant_id = c.tenant_id and s.conversation_id = c.id
         and to_tsvector('simple', s.content) @@ websearch_to_tsquery('simple', ${q}))`);
 
+  // The page is chosen first (filters, order, limit) and only its rows get the per-conversation summaries:
+  // joined before the limit, the planner computes them for every conversation of the tenant and sorts after.
+  // The outcome is needed before the limit only when it is filtered on.
+  const lastAnswer = (alias: string) => sql`left join lateral (
+      select ${OUTCOME_SQL} as outcome
+      from messages m
+      where m.tenant_id = ${sql.raw(alias)}.tenant_id and m.conversation_id = ${sql.raw(alias)}.id
+        and m.role = 'assistant'
+      order by m.created_at desc, m.id desc
+      limit 1
+    ) la on true`;
+  const byOutcome = Boolean(filters.outcome);
   const rows = await rowsOf<Row>(
     tx,
     sql`
-    select c.id, c.visitor_id as "visitorId", c.origin, c.page_url as "pageUrl", c.locale,
-      c.started_at as "startedAt", c.last_activity_at as "lastActivityAt",
-      to_char(c.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorTs",
-      la.outcome, st.messages, st.tokens, coalesce(fu.preview, '') as preview, coalesce(tr.packs, '') as packs
-    from conversations c
-    left join lateral (
-      select ${OUTCOME_SQL} as outcome
-      from messages m
-      where m.tenant_id = c.tenant_id and m.conversation_id = c.id and m.role = 'assistant'
-      order by m.created_at desc, m.id desc
-      limit 1
-    ) la on true
+    select p.id, p.visitor_id as "visitorId", p.origin, p.page_url as "pageUrl", p.locale,
+      p.started_at as "startedAt", p.last_activity_at as "lastActivityAt",
+      to_char(p.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorTs",
+      ${byOutcome ? sql`p.outcome` : sql`la.outcome`} as outcome,
+      st.messages, st.tokens, coalesce(fu.preview, '') as preview, coalesce(tr.packs, '') as packs
+    from (
+      select c.*${byOutcome ? sql`, la.outcome` : sql``}
+      from conversations c
+      ${byOutcome ? lastAnswer("c") : sql``}
+      where ${sql.join(where, sql` and `)}
+      order by c.last_activity_at desc, c.id desc
+      limit ${limit + 1}
+    ) p
+    ${byOutcome ? sql`` : lastAnswer("p")}
     left join lateral (
       select count(*)::int as messages, coalesce(sum(m.prompt_tokens + m.completion_tokens), 0)::float8 as tokens
       from messages m
-      where m.tenant_id = c.tenant_id and m.conversation_id = c.id
+      where m.tenant_id = p.tenant_id and m.conversation_id = p.id
     ) st on true
     left join lateral (
       select left(m.content, 160) as preview
       from messages m
-      where m.tenant_id = c.tenant_id and m.conversation_id = c.id and m.role = 'user'
+      where m.tenant_id = p.tenant_id and m.conversation_id = p.id and m.role = 'user'
       order by m.created_at, m.id
       limit 1
     ) fu on true
     left join lateral (
       select string_agg(distinct r.pack_id, ',' order by r.pack_id) as packs
       from tool_runs r
-      where r.tenant_id = c.tenant_id and r.conversation_id = c.id
+      where r.tenant_id = p.tenant_id and r.conversation_id = p.id
     ) tr on true
-    where ${sql.join(where, sql` and `)}
-    order by c.last_activity_at desc, c.id desc
-    limit ${limit + 1}`,
+    order by p.last_activity_at desc, p.id desc`,
   );
 
   const page = rows.slice(0, limit);
