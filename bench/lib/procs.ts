@@ -1,0 +1,117 @@
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+// Child processes of a bench run. Every one is tracked so that a failure, Ctrl-C or a normal end kills them
+// all: the machine is shared and nothing may keep running after `npm run bench`.
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+const TSX_LOADER = ["--import", "tsx"];
+
+const children = new Set<ChildProcess>();
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+
+export function onCleanup(fn: () => Promise<unknown> | unknown): void {
+  cleanups.push(fn);
+}
+
+export function spawnTracked(
+  file: string,
+  args: string[],
+  opts: SpawnOptions & { ts?: boolean; nodeArgs?: string[] } = {},
+) {
+  const nodeArgs = [...(opts.nodeArgs ?? []), ...(opts.ts ? TSX_LOADER : []), file, ...args];
+  const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, ...opts });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+/** SIGTERM, then SIGKILL if the child has not gone within `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await gone;
+  clearTimeout(timer);
+}
+
+export async function cleanupAll(): Promise<void> {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      await fn();
+    } catch (err) {
+      console.error("bench: cleanup step failed:", (err as Error).message);
+    }
+  }
+  await Promise.all([...children].map((c) => stopChild(c)));
+}
+
+// Last resort on an abrupt exit: never leave a server behind.
+process.on("exit", () => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+/** A child that sends one IPC message when it is ready; rejects if it exits or stays silent. */
+export function readyMessage<T>(child: ChildProcess, what: string, timeoutMs = 30_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not start within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child.once("message", (m) => {
+      clearTimeout(timer);
+      resolve(m as T);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited early (code ${code})`));
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident memory of a process in KiB, from /proc (Linux only; null elsewhere). */
+export function rssKb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `url` until it answers 200 or the deadline passes. */
+export async function waitHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null)
+      throw new Error(`server exited (code ${child.exitCode}) before ${url}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last})`);
+}

@@ -1,0 +1,195 @@
+import type { ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild, waitHttp } from "./procs";
+import type { WorldInfo } from "./world";
+
+// Everything a benchmark talks to: the world process (fake model + tenant site), the baseline server, a fresh
+// database, and the production server (michi-server.mjs from a private copy of the standalone build).
+
+export const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
+
+const work = mkdtempSync(path.join(tmpdir(), "michi-bench-"));
+onCleanup(() => rmSync(work, { recursive: true, force: true }));
+export const WORK_DIR = work;
+
+export type World = WorldInfo & { child: ChildProcess };
+
+export async function startWorld(): Promise<World> {
+  const child = spawnTracked(path.join(ROOT, "bench/lib/world.ts"), [path.join(work, "fixture-ca.pem")], {
+    ts: true,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const info = await readyMessage<WorldInfo>(child, "the world process (fake model + fixture site)");
+  return { ...info, child };
+}
+
+export async function startBaseline(world: World): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawnTracked(
+    path.join(ROOT, "bench/lib/baseline.ts"),
+    [world.modelUrl, world.caFile, `${world.fixtureOrigin}/api/events.json`],
+    { ts: true, stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
+  const { port } = await readyMessage<{ port: number }>(child, "the baseline server");
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** The Postgres server of DATABASE_URL (or the local default) when it answers, else null. */
+export async function postgresUrl(): Promise<string | null> {
+  const url = process.env.DATABASE_URL || DEFAULT_PG;
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query("select 1");
+    return url;
+  } catch {
+    return null;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+export type BenchDb = { kind: "pg"; url: string } | { kind: "pglite"; dataDir: string };
+
+/** A fresh, empty database on the Postgres server (dropped at cleanup), or a PGlite directory without one. */
+export async function freshDatabase(label: string, serverUrl: string | null): Promise<BenchDb> {
+  if (!serverUrl) return { kind: "pglite", dataDir: path.join(work, `${label}-data`) };
+  const name = `michi_bench_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  onCleanup(async () => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    await c.query(`drop database if exists "${name}" with (force)`);
+    await c.end();
+  });
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return { kind: "pg", url: u.toString() };
+}
+
+/**
+ * A private copy of the production build, taken under the build lock so a parallel `npm run build` can neither
+ * hand us a half-written tree nor change it under a running benchmark. With `build`, the build is refreshed
+ * first when its inputs changed (scripts/build.mjs --if-stale).
+ */
+export function snapshotBuild(opts: { build: boolean; dir?: string }): string {
+  if (opts.dir) {
+    const dir = path.resolve(opts.dir);
+    if (!existsSync(path.join(dir, "michi-server.mjs"))) throw new Error(`${dir} has no michi-server.mjs`);
+    return dir;
+  }
+  const dest = path.join(work, "standalone");
+  const steps = [
+    ...(opts.build ? ["node scripts/build.mjs --if-stale >&2"] : []),
+    "test -f .next/standalone/michi-server.mjs",
+    `cp -a .next/standalone "${dest}"`,
+  ];
+  try {
+    execFileSync("flock", ["/tmp/michi-build.lock", "sh", "-c", steps.join(" && ")], {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+  } catch {
+    throw new Error(
+      "no production build: run `flock /tmp/michi-build.lock npm run build` (or npm run bench -- --build)",
+    );
+  }
+  if (!existsSync(path.join(dest, ".next/server/app/api/widget"))) {
+    throw new Error("the production build has no widget API; rebuild with `npm run bench -- --build`");
+  }
+  return dest;
+}
+
+export type App = {
+  url: string;
+  origin: string;
+  child: ChildProcess;
+  /** The server's stdout and stderr (pino JSON lines). */
+  logFile: string;
+  rssKb(): number | null;
+  stop(): Promise<void>;
+};
+
+/** The limits a load test must lift: every visitor is on one IP and one tenant. */
+export const UNLIMITED: Record<string, string> = {
+  MICHI_RATE_VISITOR_PER_MIN: "100000",
+  MICHI_RATE_IP_PER_MIN: "100000",
+  MICHI_RATE_TENANT_PER_MIN: "1000000",
+  MICHI_MAX_STREAMS_PER_TENANT: "100000",
+  MICHI_DEFAULT_MONTHLY_TOKENS: "0",
+};
+
+export async function startApp(opts: {
+  standalone: string;
+  db: BenchDb;
+  /** Overrides the database URL the server uses (e.g. the TCP proxy in front of Postgres). */
+  databaseUrl?: string;
+  world: World;
+  port: number;
+  env?: Record<string, string>;
+  /** Extra node flags for the server, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+}): Promise<App> {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    PORT: String(opts.port),
+    HOSTNAME: "127.0.0.1",
+    MICHI_PUBLIC_URL: url,
+    MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+    MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+    MICHI_ADMIN_EMAIL: "bench@example.com",
+    MICHI_ADMIN_PASSWORD: "bench-operator-password",
+    OPENAI_BASE_URL: opts.world.modelUrl,
+    OPENAI_API_KEY: "bench",
+    MICHI_MODELS: "fake-small",
+    MICHI_FETCH_ALLOW_HOSTS: opts.world.fixtureHost,
+    MICHI_FETCH_EXTRA_CA: opts.world.caFile,
+    MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...UNLIMITED,
+    ...opts.env,
+  };
+  if (opts.db.kind === "pg") env.DATABASE_URL = opts.databaseUrl ?? opts.db.url;
+  else env.MICHI_DATA_DIR = opts.db.dataDir;
+  const logFile = path.join(work, `app-${opts.port}.log`);
+  const out = openSync(logFile, "a");
+  const child = spawnTracked(path.join(opts.standalone, "michi-server.mjs"), [], {
+    cwd: opts.standalone,
+    env,
+    nodeArgs: opts.nodeArgs,
+    stdio: ["ignore", out, out],
+  });
+  try {
+    await waitHttp(`${url}/api/health`, 120_000, child);
+  } catch (err) {
+    console.error(logTail(logFile));
+    await stopChild(child);
+    throw err;
+  }
+  return {
+    url,
+    origin: url,
+    child,
+    logFile,
+    rssKb: () => rssKb(child.pid),
+    stop: () => stopChild(child, 5000),
+  };
+}
+
+export function logTail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}

@@ -1,0 +1,138 @@
+import { fmt, formatTable, kb } from "./lib/table";
+import type { Results } from "./run";
+import { PEERS } from "./widget";
+
+// The terminal summary of a run: one table of headline figures, then the details that explain them.
+
+export function printSummary(r: Results): void {
+  const rows: string[][] = [];
+  const w = r.widget;
+  if (w) {
+    const peers = PEERS.map((p) => `${p.name} ${p.label}`).join(", ");
+    rows.push(["widget.loaderGzipBytes", `${w.loaderGzipBytes} B`, `brotli ${w.loaderBrotliBytes} B`]);
+    rows.push([
+      "widget.panelGzipBytes",
+      `${w.panelGzipBytes} B`,
+      `brotli ${w.panelBrotliBytes} B (JS + CSS)`,
+    ]);
+    rows.push(["widget total (gzip)", kb(w.totalGzipBytes), `peers: ${peers}`]);
+  }
+  const c = r.chat;
+  if (c) {
+    const l1 = c.levels[0]!;
+    rows.push([
+      "chat.overheadP50Ms",
+      fmt(c.overheadP50Ms, " ms"),
+      `c=1: michi ${fmt(l1.ours.latencyMs.p50, " ms")} vs baseline ${fmt(l1.baseline.latencyMs.p50, " ms")}`,
+    ]);
+    rows.push([
+      "chat.overheadP99Ms",
+      fmt(c.overheadP99Ms, " ms"),
+      `c=1: michi ${fmt(l1.ours.latencyMs.p99, " ms")} vs baseline ${fmt(l1.baseline.latencyMs.p99, " ms")}`,
+    ]);
+    rows.push([
+      "chat.turnsPerSecond",
+      fmt(c.turnsPerSecond),
+      `at ${c.throughputAtConcurrency} concurrent visitors`,
+    ]);
+    rows.push(["chat.baselineTurnsPerSecond", fmt(c.baselineTurnsPerSecond), "bare Node server, same turn"]);
+    rows.push(["chat.throughputRatio", fmt(c.throughputRatio, "", 3), "michi / baseline"]);
+  }
+  const s = r.streams;
+  if (s) {
+    rows.push([
+      "streams.held",
+      String(s.held),
+      `server RSS ${fmt(s.rssMb, " MB")} (idle ${fmt(s.idleRssMb, " MB")})`,
+    ]);
+    rows.push([
+      "streams.errors",
+      String(s.errors),
+      s.errors ? "at the first step not held" : "every step held",
+    ]);
+  }
+  const t = r.tokens;
+  if (t) {
+    rows.push([
+      "tokens.projectionRatio",
+      fmt(t.projectionRatio, "", 4),
+      `${t.projectedTokens} of ${t.rawPayloadTokens} tokens (${kb(t.rawPayloadBytes)} payload)`,
+    ]);
+    rows.push([
+      "tokens.historyRatio",
+      fmt(t.historyRatio, "", 3),
+      `${t.promptTokensSent} sent vs ${t.promptTokensIfResent} re-sending tool results (${t.turns} turns)`,
+    ]);
+  }
+  const d = r.db;
+  if (d) {
+    rows.push([
+      "db.queriesPerTurn",
+      d.queriesPerTurn === undefined ? "n/a" : String(d.queriesPerTurn),
+      d.queriesPerTurn === undefined
+        ? (d.notes ?? []).join("; ")
+        : `${d.transactionsPerTurn} transactions; ${d.newConversationTurn} when a conversation starts`,
+    ]);
+    rows.push([
+      "db.usagePageMs",
+      fmt(d.usagePageMs, " ms"),
+      `${d.messages} messages, 30 days (90 days: ${fmt(d.usagePage90Ms, " ms")}), ${d.dbKind}`,
+    ]);
+  }
+  const f = r.faults;
+  if (f) {
+    rows.push(["faults.attempted", String(f.attempted), `${f.answered} answered, ${f.accepted} accepted`]);
+    rows.push(["faults.failedWithMessage", String(f.failedWithMessage), JSON.stringify(f.failures)]);
+    rows.push(["faults.failedSilently", String(f.failedSilently), "no visitor message (should be 0)"]);
+    rows.push([
+      "faults.lost",
+      String(f.lost),
+      `accepted but not stored (must be 0); answers lost ${f.answersLost}`,
+    ]);
+    rows.push([
+      "faults.healthAfter",
+      String(f.healthAfter),
+      `turn after recovery: ${f.turnAfterRecovery ? "ok" : "FAILED"}`,
+    ]);
+  }
+  console.log(`\n${formatTable(["figure", "value", "beside it"], rows)}`);
+
+  if (c) {
+    console.log(
+      `\n${formatTable(
+        [
+          "visitors",
+          "michi p50",
+          "michi p99",
+          "base p50",
+          "base p99",
+          "michi t/s",
+          "base t/s",
+          "ratio",
+          "failed",
+        ],
+        c.levels.map((l) => [
+          String(l.concurrency),
+          fmt(l.ours.latencyMs.p50, " ms"),
+          fmt(l.ours.latencyMs.p99, " ms"),
+          fmt(l.baseline.latencyMs.p50, " ms"),
+          fmt(l.baseline.latencyMs.p99, " ms"),
+          fmt(l.ours.turnsPerSecond),
+          fmt(l.baseline.turnsPerSecond),
+          fmt(l.throughputRatio, "", 3),
+          `${l.ours.failed}/${l.baseline.failed}`,
+        ]),
+      )}`,
+    );
+  }
+  if (d?.breakdown) {
+    console.log("\nstatements per follow-up turn:");
+    for (const b of d.breakdown) console.log(`  ${String(b.perTurn).padStart(4)}  ${b.sql.slice(0, 100)}`);
+  }
+  const m = r.machine;
+  console.log(
+    `\n${m.cores} cores (${m.cpu}), Node ${m.node}, load average ${m.loadAvgAtStart.join(" ")} at start, ` +
+      `${m.loadAvgAtEnd?.join(" ") ?? "?"} at the end; ${r.date}`,
+  );
+  for (const s2 of r.skipped) console.log(`skipped: ${s2}`);
+}

@@ -1,0 +1,201 @@
+// `npm run bench`: measures what michi-chat's users pay for, beside baselines, on loopback only.
+//   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
+//   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
+//   npm run bench -- --only=widget,tokens a subset (widget, chat, streams, tokens, db, faults)
+//   npm run bench -- --faults             adds the load and fault harness
+//   npm run bench -- --build              rebuilds the production build first when its inputs changed
+//   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
+// Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { benchChat, type ChatResult } from "./chat-overhead";
+import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
+import { benchFaults, type FaultsResult } from "./faults";
+import { makeClient } from "./lib/client";
+import { cleanupAll, freePort, ROOT, stopChild } from "./lib/procs";
+import { seedBench } from "./lib/seed";
+import {
+  type App,
+  freshDatabase,
+  postgresUrl,
+  snapshotBuild,
+  startApp,
+  startBaseline,
+  startWorld,
+  type World,
+} from "./lib/servers";
+import { printSummary } from "./report";
+import { benchStreams, type StreamsResult } from "./streams";
+import { benchTokens, type TokensResult } from "./tokens";
+import { benchWidget, type WidgetResult } from "./widget";
+
+const SECTIONS = ["widget", "chat", "streams", "tokens", "db", "faults"] as const;
+type Section = (typeof SECTIONS)[number];
+
+function parseArgs(argv: string[]) {
+  const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+  const chosen = new Set<Section>(
+    only
+      ? only.split(",").map((s) => {
+          if (!(SECTIONS as readonly string[]).includes(s)) {
+            throw new Error(`unknown section "${s}" (choose from ${SECTIONS.join(", ")})`);
+          }
+          return s as Section;
+        })
+      : SECTIONS.filter((s) => s !== "faults"),
+  );
+  if (argv.includes("--faults")) chosen.add("faults");
+  const standalone = argv.find((a) => a.startsWith("--standalone="))?.slice("--standalone=".length);
+  return { quick: argv.includes("--quick"), build: argv.includes("--build"), standalone, sections: chosen };
+}
+
+export type Results = {
+  date: string;
+  mode: "quick" | "full";
+  machine: {
+    cores: number;
+    cpu: string;
+    node: string;
+    platform: string;
+    loadAvgAtStart: number[];
+    loadAvgAtEnd?: number[];
+  };
+  database: string;
+  seconds?: number;
+  widget?: WidgetResult;
+  chat?: ChatResult;
+  streams?: StreamsResult;
+  tokens?: TokensResult;
+  db?: Partial<QueriesResult & UsageResult> & { notes?: string[] };
+  faults?: FaultsResult;
+  skipped: string[];
+};
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  const log = (s: string) => console.log(s);
+  const has = (s: Section) => args.sections.has(s);
+  const serverUrl = await postgresUrl();
+  const results: Results = {
+    date: new Date().toISOString(),
+    mode: args.quick ? "quick" : "full",
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAvgAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    },
+    database: serverUrl ? "Postgres (fresh database per benchmark)" : "PGlite (no Postgres reachable)",
+    skipped: [],
+  };
+  log(`michi-chat bench (${results.mode}): ${[...args.sections].join(", ")}; ${results.database}`);
+
+  const needsServer = has("chat") || has("streams") || has("tokens") || has("db") || has("faults");
+  const standalone =
+    needsServer || has("widget")
+      ? trySnapshot({ build: args.build, dir: args.standalone }, needsServer)
+      : null;
+
+  if (has("widget")) {
+    log("widget weight");
+    results.widget = benchWidget(standalone);
+  }
+
+  let world: World | undefined;
+  if (needsServer) world = await startWorld();
+
+  if (world && standalone && (has("chat") || has("streams") || has("tokens"))) {
+    const db = await freshDatabase("chat", serverUrl);
+    await seedBench(db, world.fixtureOrigin);
+    const app: App = await startApp({ standalone, db, world, port: await freePort() });
+    const client = makeClient(app.url, app.origin);
+    try {
+      if (has("chat")) {
+        log("chat overhead per turn (michi-chat vs bare baseline)");
+        const baseline = await startBaseline(world);
+        const baseClient = makeClient(baseline.url, baseline.url);
+        try {
+          results.chat = await benchChat({
+            app,
+            baselineUrl: baseline.url,
+            world,
+            ours: client,
+            baseline: baseClient,
+            quick: args.quick,
+            log,
+          });
+        } finally {
+          baseClient.close();
+          await stopChild(baseline.child);
+        }
+      }
+      if (has("tokens")) {
+        log("tokens");
+        results.tokens = await benchTokens({ world, client, log });
+      }
+      if (has("streams")) {
+        log("live streams");
+        results.streams = await benchStreams({ app, world, client, quick: args.quick, log });
+      }
+    } finally {
+      client.close();
+      await app.stop();
+    }
+  }
+
+  if (has("db")) {
+    log("database");
+    results.db = { notes: [] };
+    if (serverUrl && standalone && world) {
+      Object.assign(results.db, await benchQueriesPerTurn({ standalone, world, serverUrl, log }));
+    } else {
+      results.db.notes!.push("queriesPerTurn needs Postgres (the counting proxy sits in front of it)");
+    }
+    Object.assign(results.db, await benchUsagePage({ serverUrl, quick: args.quick, log }));
+  }
+
+  if (has("faults")) {
+    if (serverUrl && standalone && world) {
+      log("load and fault harness");
+      results.faults = await benchFaults({ standalone, world, serverUrl, quick: args.quick, log });
+    } else {
+      results.skipped.push(
+        "faults: needs Postgres (DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)",
+      );
+    }
+  }
+
+  results.seconds = Math.round((performance.now() - started) / 1000);
+  results.machine.loadAvgAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const file = path.join(ROOT, "bench/results.json");
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  printSummary(results);
+  log(`\nwrote ${path.relative(process.cwd(), file)} in ${results.seconds} s`);
+}
+
+function trySnapshot(opts: { build: boolean; dir?: string }, required: boolean): string | null {
+  try {
+    return snapshotBuild(opts);
+  } catch (err) {
+    if (required) throw err;
+    console.warn(`bench: ${(err as Error).message}; measuring public/ instead`);
+    return null;
+  }
+}
+
+process.on("SIGINT", () => void cleanupAll().then(() => process.exit(130)));
+process.on("SIGTERM", () => void cleanupAll().then(() => process.exit(143)));
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  exitCode = 1;
+} finally {
+  await cleanupAll();
+}
+process.exit(exitCode);
