@@ -10,8 +10,6 @@ const SECTIONS = [
   { path: "/embed", label: "Site & embed" },
   { path: "/conversations", label: "Conversations" },
   { path: "/usage", label: "Usage" },
-  { path: "/conversations", label: "Conversations" },
-  { path: "/usage", label: "Usage" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },
   { path: "/account", label: "Account" },
