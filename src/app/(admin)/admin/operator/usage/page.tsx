@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import { PeriodSwitch, UsageView } from "@/components/charts";
 import { PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
@@ -23,6 +24,7 @@ export default async function OperatorUsagePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  await connection(); // per request, never prerendered at build time (no database or secrets there)
   const { db } = await requireOperator();
   const sp = await searchParams;
   const period = parsePeriod(sp.days);
