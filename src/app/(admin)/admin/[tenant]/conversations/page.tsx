@@ -165,6 +165,12 @@ export default async function ConversationsPage({
             ) : null}
           </div>
         </form>
+        {canExport ? (
+          <p className="help">
+            Export takes every message of the chosen days (the last 30 days when none are chosen), with its
+            tool calls; the other filters do not apply to it.
+          </p>
+        ) : null}
         {ignored.length > 0 ? (
           <p role="alert" className="field-error">
             Ignored a filter that was not valid: {ignored.join(", ")}.
