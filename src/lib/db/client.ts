@@ -45,9 +45,11 @@ function withTenant(db: Db) {
     if (!UUID.test(tenantId)) return Promise.reject(new Error("forTenant needs a tenant uuid"));
     return db.transaction(async (tx) => {
       // set_config(..., true) is transaction-local and takes a bound parameter; a plain SET would leak
-      // to the next user of a pooled connection and would need string interpolation.
-      await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true)`);
-      await tx.execute(sql`set local role michi_tenant`);
+      // to the next user of a pooled connection and would need string interpolation. Setting 'role' this way
+      // is SET LOCAL ROLE; one statement instead of two saves a round trip per transaction (npm run bench).
+      await tx.execute(
+        sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', 'michi_tenant', true)`,
+      );
       return fn(tx as unknown as TenantTx);
     });
   };
