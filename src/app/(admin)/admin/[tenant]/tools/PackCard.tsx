@@ -2,7 +2,7 @@
 
 import { type FormEvent, startTransition, useActionState, useEffect, useRef } from "react";
 import { ConfigFields } from "@/components/config-form/ConfigFields";
-import { type FieldValues, fieldName } from "@/components/config-form/form-data";
+import { errorsByField, type FieldValues, fieldName } from "@/components/config-form/form-data";
 import { FormMessage } from "@/components/ui/FormError";
 import type { ActionState } from "@/lib/auth/action";
 import type { PackView } from "./service";
@@ -87,7 +87,9 @@ export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
             fields={pack.fields}
             values={start.values}
             secrets={pack.secrets}
-            errors={state.ok === false ? state.fieldErrors : undefined}
+            errors={
+              state.ok === false ? errorsByField(pack.fields, state.fieldErrors ?? {}).byField : undefined
+            }
             readOnly={!canEdit}
           />
         </fieldset>
