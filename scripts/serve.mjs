@@ -37,7 +37,9 @@ const requestContext = new AsyncLocalStorage();
 globalThis.__michiRequestContext = requestContext;
 
 const next = require("next");
-const app = next({ dev: false, dir, conf: config, hostname, port, customServer: false });
+// Not `customServer: false`: that selects Next's bare internal server, which skips the router layer that
+// serves public/ (widget.js and the panel bundles answered 404).
+const app = next({ dev: false, dir, conf: config, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 // prepare() runs the instrumentation hook, which starts src/lib/boot.ts; accept traffic once it is done.
