@@ -29,6 +29,11 @@ import {
 vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
 vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
+// Pages may call connection() to opt out of prerendering; outside a request it would throw.
+vi.mock("next/server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/server")>()),
+  connection: async () => {},
+}));
 
 const { users } = await import("@/lib/db/schema");
 

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/access";
+import { sessionUser } from "@/lib/auth/access";
 import { githubEnabled } from "@/lib/auth/options";
 import { safeCallbackPath } from "@/lib/auth/redirect";
-import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { SignInForm } from "./SignInForm";
 
@@ -36,7 +35,7 @@ export default async function SignInPage({
 }) {
   const sp = await searchParams;
   const callbackUrl = safeCallbackPath(typeof sp.callbackUrl === "string" ? sp.callbackUrl : undefined);
-  const user = await currentUser(await getDb());
+  const { user } = await sessionUser();
   if (user) redirect(callbackUrl);
   const error = errorText(typeof sp.error === "string" ? sp.error : undefined);
   return (

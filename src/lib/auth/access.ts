@@ -3,7 +3,7 @@ import type { DbHandle } from "../db/client";
 import { findTenantBySlug, SLUG_RE } from "../db/queries/tenants";
 import { findMembership, findUserById } from "../db/queries/users";
 import type { Role, tenants } from "../db/schema";
-import { readSessionClaims } from "./claims";
+import { readSessionClaims, type SessionClaims } from "./claims";
 
 // Who is calling and what they may do in a tenant. Pure resolution: the page, action and route guards turn
 // the outcome into a redirect, a 404, a refusal or a JSON error each in their own way.
@@ -43,7 +43,20 @@ export type TenantAccess =
  * changed, "sign out everywhere") counts as signed out, as does a token for a deleted user.
  */
 export async function currentUser(db: DbHandle): Promise<SessionUser | null> {
+  return userForClaims(db, await readSessionClaims());
+}
+
+/**
+ * The signed-in user and the database. The cookie is read before anything else, which also tells Next the
+ * page depends on the request, so it is never rendered (nor env() read) at build time.
+ */
+export async function sessionUser(): Promise<{ user: SessionUser | null; db: DbHandle }> {
   const claims = await readSessionClaims();
+  const db = await getDb();
+  return { user: await userForClaims(db, claims), db };
+}
+
+async function userForClaims(db: DbHandle, claims: SessionClaims | null): Promise<SessionUser | null> {
   if (!claims) return null;
   const row = await findUserById(db.platform, claims.uid);
   if (!row || row.sessionVersion !== claims.sv) return null;
@@ -62,8 +75,7 @@ export async function currentUser(db: DbHandle): Promise<SessionUser | null> {
  * they manage tenants from the operator pages, and see a tenant's admin only if they are a member of it.
  */
 export async function resolveTenantAccess(slug: string, minRole: Role): Promise<TenantAccess> {
-  const db = await getDb();
-  const user = await currentUser(db);
+  const { user, db } = await sessionUser();
   if (!user) return { kind: "anonymous" };
   if (typeof slug !== "string" || !SLUG_RE.test(slug)) return { kind: "not_found" };
   const tenant = await findTenantBySlug(db.platform, slug);

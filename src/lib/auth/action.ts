@@ -1,16 +1,15 @@
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
-import { getDb } from "../db";
 import type { DbHandle } from "../db/client";
 import { isAppError } from "../errors";
 import { log } from "../log";
-import type { SessionUser } from "./access";
 import {
-  currentUser,
   NOT_A_MEMBER,
   type Role,
   resolveTenantAccess,
   roleRefusal,
+  type SessionUser,
+  sessionUser,
   type TenantContext,
 } from "./access";
 import { redirectToSignIn } from "./redirect";
@@ -162,8 +161,7 @@ export function operatorAction<T>(
 ): PlainActionFn {
   const echo = options.echo ?? defaultEcho;
   return async (_prev, formData) => {
-    const db = await getDb();
-    const user = await currentUser(db);
+    const { user, db } = await sessionUser();
     if (!user) redirectToSignIn("/admin/operator");
     if (!user.isOperator) return { ok: false, message: "Only the platform operator can do that." };
     const parsed = parseForm(schema, formData, echo);

@@ -1,13 +1,12 @@
 import { notFound } from "next/navigation";
-import { getDb } from "../db";
 import type { DbHandle } from "../db/client";
 import { AppError } from "../errors";
 import {
-  currentUser,
   type Role,
   resolveTenantAccess,
   roleRefusal,
   type SessionUser,
+  sessionUser,
   type TenantContext,
 } from "./access";
 import { redirectToSignIn } from "./redirect";
@@ -21,7 +20,7 @@ import { redirectToSignIn } from "./redirect";
 // - operators are not implicitly members of every tenant; they use /admin/operator
 
 export type { Role, SessionUser, TenantContext } from "./access";
-export { currentUser, ROLES, roleAtLeast } from "./access";
+export { currentUser, ROLES, roleAtLeast, sessionUser } from "./access";
 export type { ActionOptions, ActionResult, ActionState, OperatorContext, TenantActionFn } from "./action";
 export { echoValues, formToObject, operatorAction, parseForm, publicAction, tenantAction } from "./action";
 export { assertSameOriginJson, type TenantRouteContext, withTenant } from "./route";
@@ -37,8 +36,7 @@ export async function requireTenant(slug: string, minRole: Role = "viewer"): Pro
 
 /** For operator pages: the signed-in operator, or redirect / 404 for everyone else. */
 export async function requireOperator(): Promise<{ user: SessionUser; db: DbHandle }> {
-  const db = await getDb();
-  const user = await currentUser(db);
+  const { user, db } = await sessionUser();
   if (!user) redirectToSignIn("/admin/operator");
   if (!user.isOperator) notFound();
   return { user, db };
@@ -46,8 +44,7 @@ export async function requireOperator(): Promise<{ user: SessionUser; db: DbHand
 
 /** For pages that only need a signed-in user (no tenant), e.g. /admin. */
 export async function requireUser(callbackPath = "/admin"): Promise<{ user: SessionUser; db: DbHandle }> {
-  const db = await getDb();
-  const user = await currentUser(db);
+  const { user, db } = await sessionUser();
   if (!user) redirectToSignIn(callbackPath);
   return { user, db };
 }
