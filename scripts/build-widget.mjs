@@ -50,6 +50,7 @@ export async function bundleWidget() {
 
 async function main() {
   const { loader: loaderJs, files, manifest } = await bundleWidget();
+  mkdirSync(out, { recursive: true }); // a fresh clone has no public/ folder: both outputs are ignored by git
   if (loaderJs) writeFileSync(path.join(out, "widget.js"), loaderJs);
   const panelDir = path.join(out, "w");
   mkdirSync(panelDir, { recursive: true });

@@ -1,11 +1,11 @@
 // The embed loader, bundled to public/widget.js (budget: 2 KB gzipped, asserted by a test).
 // <script src="https://HOST/widget.js" data-michi-key="KEY" async></script>
-// It draws a launcher inside a closed shadow root, asks the platform for the launcher's colour and words,
+// It draws a launcher inside a shadow root, asks the platform for the launcher's colour and words,
 // and creates the panel iframe only on first open. It talks to the panel only by postMessage, checking the
 // sender's window and origin. Every script tag is its own widget; a page may carry several keys.
 
 type Cmd = "open" | "close" | "toggle";
-type Widget = { k: string; run(cmd: Cmd): void };
+type Widget = { k: string; run(cmd: Cmd): void; on(): boolean };
 type Api = ((cmd: Cmd, key?: string) => void) & { w?: Widget[]; q?: [Cmd, string?][] };
 type Launcher = {
   color: string;
@@ -37,7 +37,8 @@ const STYLE =
       ? (w.michi as Api)
       : Object.assign(
           (cmd: Cmd, k?: string) => {
-            // Without a key the first widget on the page answers.
+            // Widgets whose launcher was removed from the page drop out; without a key the first one answers.
+            api.w = api.w?.filter((x) => x.on());
             for (const x of api.w ?? []) if (k ? x.k === k : x === api.w?.[0]) x.run(cmd);
           },
           { w: [] as Widget[], q: (w.michi as Api | undefined)?.q ?? [] },
@@ -49,7 +50,9 @@ const STYLE =
   let isOpen = false;
   let pending: Cmd | undefined;
   const host = d.createElement("michi-chat");
-  const root = host.attachShadow({ mode: "closed" });
+  // Open, not closed: a closed root protects nothing from a page that runs scripts anyway, and an open one
+  // lets accessibility tools and tests reach the launcher.
+  const root = host.attachShadow({ mode: "open" });
   const button = d.createElement("button");
   const post = (msg: object) => frame?.contentWindow?.postMessage({ michi: key, ...msg }, base);
   const icon = (p: string) => {
@@ -91,6 +94,7 @@ const STYLE =
     k: key,
     run: (cmd) =>
       set(cmd === "toggle" ? !(cfg ? isOpen : pending === "open") : cmd === "open", cmd !== "close"),
+    on: () => !cfg || host.isConnected,
   };
   api.w?.push(widget);
 
