@@ -102,26 +102,31 @@ test("an admin finds the widget conversation and reads its tool trace", async ({
   await expect(trace).not.toContainText("internalNotes");
   await expect(trace).toContainText("34 characters");
   await expect(trace.locator("dd").filter({ hasText: /^ok$/ })).toHaveCount(1);
-  await expect(page.getByRole("button", { name: "Delete conversation" })).toBeVisible();
+  await expect(page.locator("#delete summary")).toHaveText("Delete conversation");
+  await expect(page.locator("#delete fieldset")).toHaveJSProperty("disabled", false);
 });
 
 test("a viewer reads the transcript but cannot delete it or export", async ({ page }) => {
   await signIn(page, E2E.viewer);
   await page.goto(`/admin/${E2E.cafe.slug}/conversations/${cafeConversation}`);
   await expect(page.getByRole("article", { name: "Bot" })).toContainText(ANSWER);
-  await page.locator("details summary").first().click();
-  await expect(page.getByText('{"open":true,"nextChange":"18:00"}')).toBeVisible();
+  const trace = page.locator("details").filter({ hasText: "Tool: Checking if we're open" });
+  await trace.locator("summary").click();
+  await expect(trace.getByText('{"open":true,"nextChange":"18:00"}')).toBeVisible();
   await expect(page.getByText("Only an admin or owner can delete conversations.")).toBeVisible();
-  const del = page.getByRole("button", { name: "Delete conversation" });
-  await expect(del).toBeDisabled();
+  const group = page.locator("#delete fieldset");
+  await expect(group).toHaveJSProperty("disabled", true);
+  const confirm = page.getByRole("button", { name: "Yes, delete it" });
+  await group.evaluate((f: HTMLFieldSetElement) => {
+    f.querySelector("details")!.open = true;
+  });
+  await expect(confirm).toBeDisabled();
 
   // Forge: enable the controls in the page and submit to the real server action, which refuses.
-  const group = page.locator("#delete fieldset");
   await group.evaluate((f: HTMLFieldSetElement) => {
     f.disabled = false;
   });
-  await del.click();
-  await page.getByRole("button", { name: "Yes, delete it" }).click();
+  await confirm.click();
   await expect(page.getByText(/Only an admin or owner of this business can do that/)).toBeVisible();
   const exported = await page.request.get(`/api/admin/${E2E.cafe.slug}/export?format=csv`);
   expect(exported.status()).toBe(403);
@@ -181,12 +186,12 @@ test("an admin exports the range as CSV and deletes the conversation after confi
   expect(text).not.toContain(otherConversation);
 
   await page.goto(`/admin/${E2E.cafe.slug}/conversations/${cafeConversation}`);
-  await page.getByRole("button", { name: "Delete conversation" }).click();
+  await page.locator("#delete summary").click();
   await expect(page.getByText("Delete this conversation permanently?")).toBeVisible();
   await page.getByRole("button", { name: "Yes, delete it" }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/${E2E.cafe.slug}/conversations\\?deleted=1$`));
   await expect(page.getByText("The conversation was deleted.")).toBeVisible();
-  await expect(page.getByRole("link", { name: QUESTION })).toHaveCount(0);
+  await expect(page.locator(`a[href$="/conversations/${cafeConversation}"]`)).toHaveCount(0);
   const gone = await page.goto(`/admin/${E2E.cafe.slug}/conversations/${cafeConversation}`);
   expect(gone?.status()).toBe(404);
   await page.goto(`/admin/${E2E.cafe.slug}/audit`);

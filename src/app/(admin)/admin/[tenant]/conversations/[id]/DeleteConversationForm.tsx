@@ -1,14 +1,15 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useRef } from "react";
 import { FormError, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
 
 type Bound = (prev: ActionState, fd: FormData) => Promise<ActionState>;
 
 /**
- * Two steps: the first button only asks, the second deletes. For a viewer the controls are shown disabled
- * (like the other read-only admin forms); the server action refuses a viewer whatever the page allows.
+ * Two steps: "Delete conversation" opens the question, "Yes, delete it" deletes. A native <details> holds
+ * the question, so it works before the page's script has loaded. For a viewer the controls are shown
+ * disabled (like the other read-only admin forms); the server action refuses a viewer whatever the page allows.
  */
 export function DeleteConversationForm({
   id,
@@ -20,7 +21,7 @@ export function DeleteConversationForm({
   readOnly?: boolean;
 }) {
   const [state, formAction] = useActionState(action, {});
-  const [asking, setAsking] = useState(false);
+  const details = useRef<HTMLDetailsElement>(null);
   return (
     <div className="space-y-3 text-sm">
       <p>
@@ -29,23 +30,31 @@ export function DeleteConversationForm({
       </p>
       <FormError state={state} />
       <fieldset disabled={readOnly} className="disabled:opacity-60">
-        <legend className="sr-only">Delete</legend>
-        {asking ? (
-          <form action={formAction} className="flex flex-wrap items-center gap-2">
+        <legend className="sr-only">Delete this conversation</legend>
+        <details ref={details}>
+          <summary
+            className={`btn btn-danger cursor-pointer list-none ${readOnly ? "pointer-events-none" : ""}`}
+            aria-disabled={readOnly || undefined}
+          >
+            Delete conversation
+          </summary>
+          <form action={formAction} className="mt-3 flex flex-wrap items-center gap-2">
             <input type="hidden" name="id" value={id} />
             <p className="font-semibold">Delete this conversation permanently?</p>
             <SubmitButton variant="danger" pendingText="Deleting…">
               Yes, delete it
             </SubmitButton>
-            <button type="button" className="btn btn-secondary" onClick={() => setAsking(false)}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => {
+                if (details.current) details.current.open = false;
+              }}
+            >
               Cancel
             </button>
           </form>
-        ) : (
-          <button type="button" className="btn btn-danger" onClick={() => setAsking(true)}>
-            Delete conversation
-          </button>
-        )}
+        </details>
       </fieldset>
     </div>
   );
