@@ -28,7 +28,7 @@ function describedBy(ids: ReturnType<typeof fieldIds>, hasHelp: boolean, hasErro
 function helpText(f: ConfigField): string | undefined {
   const extra: string[] = [];
   if (f.type === "list") {
-    extra.push("One per line.");
+    if (!/per line/i.test(f.help ?? "")) extra.push("One per line.");
     if (f.maxItems) extra.push(`Up to ${f.maxItems}.`);
   }
   if (f.type === "number") {

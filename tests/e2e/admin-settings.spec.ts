@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { E2E } from "../support/e2e-env";
+
+// The Bot page and the embed snippet as a tenant owner uses them, on the production build.
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(E2E.operator.email);
+  await page.getByLabel("Password").fill(E2E.operator.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+});
+
+test("Bot settings: a bad colour is explained, the rest kept; a good one saves", async ({ page }) => {
+  await page.goto(`/admin/${E2E.cafe.slug}/bot`);
+  await page.getByLabel("Name visitors see").fill("Café Bot");
+  const colour = page.getByRole("textbox", { name: "Theme colour", exact: true });
+  await colour.fill("teal");
+  await page.getByLabel("Model").selectOption(E2E.models[1]);
+  await page.getByRole("button", { name: "Save bot settings" }).click();
+  await expect(page.getByText("Enter a colour as # and six hex digits, like #0f766e")).toBeVisible();
+  await expect(colour).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name visitors see")).toHaveValue("Café Bot");
+
+  await colour.fill("#7c3aed");
+  await page.getByRole("button", { name: "Save bot settings" }).click();
+  await expect(page.getByText("Bot settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Name visitors see")).toHaveValue("Café Bot");
+  await expect(page.getByLabel("Model")).toHaveValue(E2E.models[1]);
+});
+
+test("the embed snippet copies to the clipboard and says so", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(`/admin/${E2E.cafe.slug}/embed`);
+  const snippet = `<script src="${E2E.appUrl}/widget.js" data-michi-key="${E2E.cafe.widgetKey}" async></script>`;
+  await expect(page.locator("#embed-snippet")).toHaveText(snippet);
+  await page.getByRole("button", { name: "Copy snippet" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+  // The live preview loads that same script here, so the tenant's launcher is drawn on the page.
+  await expect(page.locator("michi-chat")).toHaveCount(1);
+});

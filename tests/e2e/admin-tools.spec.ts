@@ -1,0 +1,175 @@
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { E2E } from "../support/e2e-env";
+
+// The Tools page as a tenant admin uses it, on the production build: the generated form, the url policy's
+// messages, typed values kept after a failed save, the audit trail, the Test panel, write-only secrets and
+// a viewer's read-only view. The operator owns the demo tenant; the viewer is a viewer there.
+
+test.describe.configure({ mode: "serial" });
+
+const TOOLS = "/admin/demo/tools";
+
+async function signedIn(browser: Browser, who: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+  return page;
+}
+
+const fetchJsonCard = (page: Page) => page.locator('section[data-pack="fetch_json"]');
+
+test("declaring the site's domain on Site & embed", async ({ browser }) => {
+  const page = await signedIn(browser, E2E.operator);
+  await page.goto("/admin/demo/embed");
+  const domains = page.getByLabel("Your site's domains");
+  await domains.fill("michi-cafe.example\nnot a domain");
+  await page.getByRole("button", { name: "Save domains" }).click();
+  await expect(page.getByText('Line 2: "not a domain" is not a valid domain name')).toBeVisible();
+  await expect(domains).toHaveValue("michi-cafe.example\nnot a domain");
+  await domains.fill("michi-cafe.example");
+  await page.getByRole("button", { name: "Save domains" }).click();
+  await expect(page.getByText("Site domains saved.")).toBeVisible();
+  await expect(page.locator("#embed-snippet")).toContainText(`${E2E.appUrl}/widget.js`);
+  await page.context().close();
+});
+
+test("a bad address is refused with the policy's message and everything typed stays", async ({ browser }) => {
+  const page = await signedIn(browser, E2E.operator);
+  await page.goto(TOOLS);
+  const card = fetchJsonCard(page);
+  await card.getByLabel("Enabled: the bot may use this tool").check();
+  await card.getByLabel("Site base URL").fill("http://localhost:8080");
+  await card.getByLabel("Path of the JSON file").fill("/api/hours/");
+  await card.getByLabel("Fields to keep").fill("open\nnextChange");
+  await card
+    .getByLabel("When should the bot use this?")
+    .fill("Use this to say whether the café is open now.");
+  await card.getByRole("button", { name: "Save", exact: true }).click();
+
+  const baseUrl = card.getByLabel("Site base URL");
+  await expect(card.getByText("URLs must start with https://")).toBeVisible();
+  await expect(baseUrl).toHaveAttribute("aria-invalid", "true");
+  await expect(baseUrl).toHaveValue("http://localhost:8080");
+  await expect(card.getByLabel("Path of the JSON file")).toHaveValue("/api/hours/");
+  await expect(card.getByLabel("Fields to keep")).toHaveValue("open\nnextChange");
+  await expect(card.getByLabel("Enabled: the bot may use this tool")).toBeChecked();
+
+  // On https but outside the declared domains: a different, equally plain message.
+  await baseUrl.fill("https://elsewhere.example");
+  await card.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(card.getByText("This address is not on your site's domains (Site & embed)")).toBeVisible();
+
+  // The reloaded page shows nothing was stored.
+  await page.reload();
+  await expect(fetchJsonCard(page).getByLabel("Site base URL")).toHaveValue("");
+  await page.context().close();
+});
+
+test("a valid address is saved and the change appears in the audit log", async ({ browser }) => {
+  const page = await signedIn(browser, E2E.operator);
+  await page.goto(TOOLS);
+  const card = fetchJsonCard(page);
+  await card.getByLabel("Enabled: the bot may use this tool").check();
+  // The https fixture is the operator-allowed host of the e2e world (MICHI_FETCH_ALLOW_HOSTS).
+  await card.getByLabel("Site base URL").fill(E2E.fixtureOrigin);
+  await card.getByLabel("Path of the JSON file").fill("/api/hours/");
+  await card.getByLabel("Fields to keep").fill("open\nnextChange");
+  await card
+    .getByLabel("When should the bot use this?")
+    .fill("Use this to say whether the café is open now.");
+  await card.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(card.getByText("Checking our website: saved.")).toBeVisible();
+
+  await page.reload();
+  await expect(fetchJsonCard(page).getByLabel("Site base URL")).toHaveValue(E2E.fixtureOrigin);
+  await expect(fetchJsonCard(page).getByText("On", { exact: true })).toBeVisible();
+
+  await page.goto("/admin/demo/audit");
+  const main = page.locator("main");
+  const saved = main
+    .getByRole("row")
+    .filter({ hasText: "Tool pack settings saved" })
+    .filter({ hasText: "fetch_json" });
+  await expect(saved.first()).toContainText("baseUrl");
+  await expect(saved.first()).toContainText(E2E.operator.email);
+  await expect(main.getByRole("row").filter({ hasText: "Tool pack turned on" }).first()).toContainText(
+    "fetch_json",
+  );
+  await expect(main).not.toContainText(E2E.fixtureOrigin);
+  await page.context().close();
+});
+
+test("Test shows what the model would see: only the listed fields, with size and chip", async ({
+  browser,
+}) => {
+  const page = await signedIn(browser, E2E.operator);
+  await page.goto(TOOLS);
+  const card = fetchJsonCard(page);
+  await card.getByText("Test this tool").click();
+  await card.getByLabel("Arguments the model would send (JSON)").fill("not json");
+  await card.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(card.getByText(/Enter the arguments as JSON/)).toBeVisible();
+
+  await card.getByLabel("Arguments the model would send (JSON)").fill("{}");
+  await card.getByRole("button", { name: "Test", exact: true }).click();
+  const result = card.getByTestId("test-result");
+  await expect(result).toContainText("Checking our website");
+  await expect(result.locator("pre")).toContainText('"nextChange"');
+  await expect(result.locator("pre")).toContainText("18:00");
+  await expect(result.locator("pre")).not.toContainText("internalNotes");
+  await expect(result.locator("pre")).not.toContainText("weekly");
+  await expect(result).toContainText(/\d+ characters · about \d+ tokens/);
+  await page.context().close();
+});
+
+test("a secret is write-only: after saving, no page HTML contains it", async ({ browser }) => {
+  const page = await signedIn(browser, E2E.operator);
+  await page.goto(TOOLS);
+  const secretCard = page
+    .locator("section[data-pack]", { has: page.locator('input[type="password"]') })
+    .first();
+  test.skip((await secretCard.count()) === 0, "no built-in pack declares a secret field yet");
+
+  const secret = `e2e-secret-${Date.now().toString(36)}-do-not-leak`;
+  await secretCard.locator('input[type="password"]').first().fill(secret);
+  await secretCard.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(secretCard.getByText(/Set on |Please correct/)).toBeVisible();
+  expect(await page.content()).not.toContain(secret);
+
+  await page.reload();
+  expect(await page.content()).not.toContain(secret);
+  const raw = await page.request.get(TOOLS);
+  expect(await raw.text()).not.toContain(secret);
+  await page.context().close();
+});
+
+test("a viewer sees the form read-only, and a forged save is refused", async ({ browser }) => {
+  const page = await signedIn(browser, E2E.viewer);
+  await page.goto(TOOLS);
+  const card = fetchJsonCard(page);
+  const baseUrl = card.getByLabel("Site base URL");
+  await expect(baseUrl).toHaveValue(E2E.fixtureOrigin);
+  await expect(baseUrl).toBeDisabled();
+  await expect(card.getByLabel("Enabled: the bot may use this tool")).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+  await expect(card.getByText("Test this tool")).toHaveCount(0);
+
+  // Forge: re-enable the inputs in the page and submit the form to the real server action.
+  await card.evaluate((el) => {
+    for (const f of el.querySelectorAll("fieldset")) f.disabled = false;
+  });
+  await baseUrl.fill("https://forged.michi-cafe.example");
+  await card
+    .locator("form")
+    .first()
+    .evaluate((f: HTMLFormElement) => f.requestSubmit());
+  await expect(card.getByText(/Only an admin or owner of this business can do that/)).toBeVisible();
+
+  await page.reload();
+  await expect(fetchJsonCard(page).getByLabel("Site base URL")).toHaveValue(E2E.fixtureOrigin);
+  await page.context().close();
+});
