@@ -1,6 +1,7 @@
 import { fakeModelControl, type Rule } from "../tests/support/fake-model";
 import type { Client, TurnResult } from "./lib/client";
 import { type LoadResult, mapLimit, runLoad } from "./lib/load";
+import { cpuMs } from "./lib/procs";
 import { KEYS } from "./lib/seed";
 import type { App, World } from "./lib/servers";
 import { round } from "./lib/stats";
@@ -25,10 +26,14 @@ export const CHAT_RULES: Rule[] = [
 /** A visitor's conversation is this many turns long, then they start a new one. */
 const TURNS_PER_CONVERSATION = 5;
 
+type Measured = LoadResult & { cpuMsPerTurn: number | null };
+
 export type ChatLevel = {
   concurrency: number;
-  ours: LoadResult;
-  baseline: LoadResult;
+  ours: Measured;
+  baseline: Measured;
+  /** The michi-chat server's resident memory after the level. */
+  rssMb: number | null;
   overheadP50Ms: number;
   overheadP99Ms: number;
   throughputRatio: number;
@@ -43,6 +48,9 @@ export type ChatResult = {
   baselineTurnsPerSecond: number;
   throughputRatio: number;
   throughputAtConcurrency: number;
+  /** Server CPU per answered turn at the highest concurrency (michi-chat process vs baseline process). */
+  cpuMsPerTurn: number | null;
+  baselineCpuMsPerTurn: number | null;
 };
 
 export async function visitorTokens(client: Client, key: string, n: number, have: string[] = []) {
@@ -55,6 +63,7 @@ export async function visitorTokens(client: Client, key: string, n: number, have
 export async function benchChat(opts: {
   app: App;
   baselineUrl: string;
+  baselinePid: number | undefined;
   world: World;
   ours: Client;
   baseline: Client;
@@ -82,15 +91,30 @@ export async function benchChat(opts: {
   };
   const baselineTurn = (_v: number, n: number) => opts.baseline.chat("/chat", { message: question(n) });
 
-  const run = async (name: string, concurrency: number, turn: typeof oursTurn) => {
+  const warmed = new Set<string>();
+  const run = async (name: string, concurrency: number, turn: typeof oursTurn, pid: number | undefined) => {
     // The fake model records every request; start each run with an empty log so memory stays flat.
     await model.reset();
     await model.setRules(CHAT_RULES);
-    await runLoad({ concurrency, durationMs: Math.min(1500, durationMs / 2), turn }); // warm-up, not recorded
-    const r = await runLoad({ concurrency, durationMs, turn });
+    // Warm-up, not recorded: JIT, connection pools, the first conversations. In quick mode only the first
+    // level of each side warms up (at 200 visitors one warm-up round alone takes several seconds).
+    if (!opts.quick || !warmed.has(name))
+      await runLoad({ concurrency, durationMs: Math.min(1500, durationMs / 2), turn });
+    warmed.add(name);
+    const cpuBefore = cpuMs(pid);
+    const load = await runLoad({ concurrency, durationMs, turn });
+    const cpuAfter = cpuMs(pid);
+    const r: Measured = {
+      ...load,
+      cpuMsPerTurn:
+        cpuBefore === null || cpuAfter === null || load.answered === 0
+          ? null
+          : round((cpuAfter - cpuBefore) / load.answered, 2),
+    };
     opts.log(
       `  ${name.padEnd(8)} c=${String(concurrency).padStart(3)}  ${r.answered} turns, ${r.failed} failed, ` +
-        `p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ${r.turnsPerSecond.toFixed(1)} turns/s`,
+        `p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ${r.turnsPerSecond.toFixed(1)} turns/s, ` +
+        `${r.cpuMsPerTurn ?? "?"} CPU ms/turn`,
     );
     return r;
   };
@@ -98,19 +122,22 @@ export async function benchChat(opts: {
   const out: ChatLevel[] = [];
   for (const [i, concurrency] of levels.entries()) {
     // Alternate which side goes first so a drifting machine load does not always favour the same one.
-    let ours: LoadResult;
-    let baseline: LoadResult;
+    let ours: Measured;
+    let baseline: Measured;
+    const michiPid = opts.app.child.pid;
     if (i % 2 === 0) {
-      baseline = await run("baseline", concurrency, baselineTurn);
-      ours = await run("michi", concurrency, oursTurn);
+      baseline = await run("baseline", concurrency, baselineTurn, opts.baselinePid);
+      ours = await run("michi", concurrency, oursTurn, michiPid);
     } else {
-      ours = await run("michi", concurrency, oursTurn);
-      baseline = await run("baseline", concurrency, baselineTurn);
+      ours = await run("michi", concurrency, oursTurn, michiPid);
+      baseline = await run("baseline", concurrency, baselineTurn, opts.baselinePid);
     }
+    const rss = opts.app.rssKb();
     out.push({
       concurrency,
       ours,
       baseline,
+      rssMb: rss === null ? null : round(rss / 1024, 1),
       overheadP50Ms: round(ours.latencyMs.p50 - baseline.latencyMs.p50),
       overheadP99Ms: round(ours.latencyMs.p99 - baseline.latencyMs.p99),
       throughputRatio: round(ours.turnsPerSecond / baseline.turnsPerSecond, 3),
@@ -126,5 +153,7 @@ export async function benchChat(opts: {
     baselineTurnsPerSecond: round(top.baseline.turnsPerSecond),
     throughputRatio: top.throughputRatio,
     throughputAtConcurrency: top.concurrency,
+    cpuMsPerTurn: top.ours.cpuMsPerTurn,
+    baselineCpuMsPerTurn: top.baseline.cpuMsPerTurn,
   };
 }

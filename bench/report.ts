@@ -37,6 +37,11 @@ export function printSummary(r: Results): void {
     ]);
     rows.push(["chat.baselineTurnsPerSecond", fmt(c.baselineTurnsPerSecond), "bare Node server, same turn"]);
     rows.push(["chat.throughputRatio", fmt(c.throughputRatio, "", 3), "michi / baseline"]);
+    rows.push([
+      "chat.cpuMsPerTurn",
+      fmt(c.cpuMsPerTurn, " ms", 2),
+      `server process CPU per turn; baseline ${fmt(c.baselineCpuMsPerTurn, " ms", 2)} (Postgres not included)`,
+    ]);
   }
   const s = r.streams;
   if (s) {
@@ -120,6 +125,8 @@ export function printSummary(r: Results): void {
           fmt(l.ours.turnsPerSecond),
           fmt(l.baseline.turnsPerSecond),
           fmt(l.throughputRatio, "", 3),
+          `${fmt(l.ours.cpuMsPerTurn, "", 2)} / ${fmt(l.baseline.cpuMsPerTurn, "", 2)}`,
+          fmt(l.rssMb, " MB", 0),
           `${l.ours.failed}/${l.baseline.failed}`,
         ]),
       )}`,

@@ -16,7 +16,6 @@ import { makeClient } from "./lib/client";
 import { cleanupAll, freePort, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
 import {
-  type App,
   freshDatabase,
   postgresUrl,
   snapshotBuild,
@@ -76,6 +75,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const log = (s: string) => console.log(s);
+  const section = (name: string) => log(`${name} (at ${Math.round((performance.now() - started) / 1000)} s)`);
   const has = (s: Section) => args.sections.has(s);
   const serverUrl = await postgresUrl();
   const results: Results = {
@@ -100,7 +100,7 @@ async function main() {
       : null;
 
   if (has("widget")) {
-    log("widget weight");
+    section("widget weight");
     results.widget = benchWidget(standalone);
   }
 
@@ -110,17 +110,24 @@ async function main() {
   if (world && standalone && (has("chat") || has("streams") || has("tokens"))) {
     const db = await freshDatabase("chat", serverUrl);
     await seedBench(db, world.fixtureOrigin);
-    const app: App = await startApp({ standalone, db, world, port: await freePort() });
+    // Streams first, on a fresh server: V8 grows its heap lazily after a load burst, so memory measured after
+    // the chat benchmark would say more about that burst than about held streams.
+    const app = await startApp({ standalone, db, world, port: await freePort() });
     const client = makeClient(app.url, app.origin);
     try {
+      if (has("streams")) {
+        section("live streams");
+        results.streams = await benchStreams({ app, world, client, quick: args.quick, log });
+      }
       if (has("chat")) {
-        log("chat overhead per turn (michi-chat vs bare baseline)");
+        section("chat overhead per turn (michi-chat vs bare baseline)");
         const baseline = await startBaseline(world);
         const baseClient = makeClient(baseline.url, baseline.url);
         try {
           results.chat = await benchChat({
             app,
             baselineUrl: baseline.url,
+            baselinePid: baseline.child.pid,
             world,
             ours: client,
             baseline: baseClient,
@@ -133,12 +140,8 @@ async function main() {
         }
       }
       if (has("tokens")) {
-        log("tokens");
+        section("tokens");
         results.tokens = await benchTokens({ world, client, log });
-      }
-      if (has("streams")) {
-        log("live streams");
-        results.streams = await benchStreams({ app, world, client, quick: args.quick, log });
       }
     } finally {
       client.close();
@@ -147,7 +150,7 @@ async function main() {
   }
 
   if (has("db")) {
-    log("database");
+    section("database");
     results.db = { notes: [] };
     if (serverUrl && standalone && world) {
       Object.assign(results.db, await benchQueriesPerTurn({ standalone, world, serverUrl, log }));
@@ -159,7 +162,7 @@ async function main() {
 
   if (has("faults")) {
     if (serverUrl && standalone && world) {
-      log("load and fault harness");
+      section("load and fault harness");
       results.faults = await benchFaults({ standalone, world, serverUrl, quick: args.quick, log });
     } else {
       results.skipped.push(

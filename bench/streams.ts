@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { visitorTokens } from "./chat-overhead";
 import type { Client, TurnResult } from "./lib/client";
@@ -73,6 +74,7 @@ export async function benchStreams(opts: {
     ]);
 
     const close = new AbortController();
+    setMaxListeners(n + 10, close.signal); // every open stream listens to it
     const cap = setTimeout(() => close.abort(), capMs);
     let open = 0;
     let peakOpen = 0;

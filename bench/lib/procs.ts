@@ -95,6 +95,23 @@ export function rssKb(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. Less noisy than wall
+ * time on a shared machine: other engineers' load delays a turn but does not make it cost more CPU.
+ * Assumes USER_HZ = 100, as on every Linux distribution.
+ */
+export function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `url` until it answers 200 or the deadline passes. */

@@ -11,6 +11,7 @@ import type { WorldInfo } from "./world";
 // Everything a benchmark talks to: the world process (fake model + tenant site), the baseline server, a fresh
 // database, and the production server (michi-server.mjs from a private copy of the standalone build).
 
+const BUILD_LOCK = "/tmp/michi-build.lock";
 export const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
 
 const work = mkdtempSync(path.join(tmpdir(), "michi-bench-"));
@@ -92,7 +93,12 @@ export function snapshotBuild(opts: { build: boolean; dir?: string }): string {
     `cp -a .next/standalone "${dest}"`,
   ];
   try {
-    execFileSync("flock", ["/tmp/michi-build.lock", "sh", "-c", steps.join(" && ")], {
+    execFileSync("flock", ["-n", BUILD_LOCK, "true"]);
+  } catch {
+    console.log(`bench: waiting for ${BUILD_LOCK} (another build or e2e run holds it)`);
+  }
+  try {
+    execFileSync("flock", [BUILD_LOCK, "sh", "-c", steps.join(" && ")], {
       cwd: ROOT,
       stdio: ["ignore", "inherit", "inherit"],
     });
