@@ -1,7 +1,8 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 
 // A labelled form control with its help text and error, wired for screen readers: the error and help are
-// referenced by aria-describedby and the control is marked aria-invalid when the error is set.
+// referenced by aria-describedby and the control is marked aria-invalid when the error is set. Required
+// fields carry the `required` attribute rather than a bare asterisk, and the label stays plain text.
 
 export type ControlProps = {
   id: string;
@@ -29,12 +30,6 @@ export function Field({ id, label, help, error, required, className, children }:
     <div className={className}>
       <label className="label" htmlFor={id}>
         {label}
-        {required ? (
-          <span aria-hidden="true" className="text-danger-600">
-            {" "}
-            *
-          </span>
-        ) : null}
       </label>
       {children({
         id,
