@@ -9,13 +9,22 @@ import { type FixtureSite, hang, hugeBody, redirectTo, startFixtureSite } from "
 // allowlist names it and the test CA is trusted, plus the ways a real site can misbehave.
 
 let site: FixtureSite;
+let other: FixtureSite;
 const hours = { open: true, nextChange: "18:00", internal: "x" };
 
 beforeAll(async () => {
   site = await startFixtureSite({
     routes: {
       "/api/hours/": hours,
-      "/echo": (req) => ({ body: { q: req.query.get("q"), accept: req.headers.accept, path: req.path } }),
+      "/echo": (req) => ({
+        body: {
+          q: req.query.get("q"),
+          accept: req.headers.accept,
+          path: req.path,
+          auth: req.headers.authorization ?? null,
+        },
+      }),
+      "/to-other": () => ({ status: 302, headers: { location: `${other.origin}/echo` }, body: "" }),
       "/hop1": redirectTo("/hop2"),
       "/hop2": redirectTo("/api/hours/"),
       "/loop": redirectTo("/loop"),
@@ -27,8 +36,14 @@ beforeAll(async () => {
       "/teapot": () => ({ status: 503, body: { error: "down" } }),
     },
   });
+  other = await startFixtureSite({
+    routes: { "/echo": (req) => ({ body: { auth: req.headers.authorization ?? null } }) },
+  });
 });
-afterAll(() => site?.close());
+afterAll(async () => {
+  await site?.close();
+  await other?.close();
+});
 
 const fetcher = () =>
   createGuardedFetcher({ allowHosts: [site.host], extraCaPem: site.caPem, timeoutMs: 20_000 });
@@ -83,6 +98,19 @@ describe("guarded fetch against an allowlisted https fixture", () => {
     expect(await worldError(f.getJson(`${site.origin}/loop`))).toMatch(/too many times/);
     expect(await worldError(f.getJson(`${site.origin}/to-metadata`))).toMatch(/not allowed/);
     expect(await worldError(f.getJson(`${site.origin}/to-plain-http`))).toMatch(/not allowed/);
+    await f.close();
+  });
+
+  it("sends a secret as a bearer credential to the configured origin, never across a redirect elsewhere", async () => {
+    const f = createGuardedFetcher({
+      allowHosts: [site.host, other.host],
+      extraCaPem: `${site.caPem}\n${other.caPem}`,
+      timeoutMs: 20_000,
+    });
+    expect((await f.getJson(`${site.origin}/echo`, { bearer: "tok-123" })).auth).toBe("Bearer tok-123");
+    expect((await f.getJson(`${site.origin}/echo`)).auth).toBeNull();
+    // The other origin answers, but without the credential.
+    expect(await f.getJson(`${site.origin}/to-other`, { bearer: "tok-123" })).toEqual({ auth: null });
     await f.close();
   });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -63,14 +64,18 @@ function isSpecial(v: unknown): v is Special {
 }
 
 async function certificates(): Promise<{ caPem: string; key: string; cert: string }> {
-  const ca = await generate([{ name: "commonName", value: "michi-chat test CA" }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-  });
+  // A distinct name per CA: with two fixture sites trusted at once, equal names would confuse chain building.
+  const ca = await generate(
+    [{ name: "commonName", value: `michi-chat test CA ${randomBytes(4).toString("hex")}` }],
+    {
+      keyType: "ec",
+      algorithm: "sha256",
+      extensions: [
+        { name: "basicConstraints", cA: true, critical: true },
+        { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+      ],
+    },
+  );
   const leaf = await generate([{ name: "commonName", value: "localhost" }], {
     keyType: "ec",
     algorithm: "sha256",

@@ -19,8 +19,13 @@ async function runPack(
   const pack = findPack(id)!;
   const parsed = configSchema(pack).parse(config);
   const requests: URL[] = [];
+  const bearers: (string | undefined)[] = [];
   const fetcher = {
-    async getJson(url: string, opts?: { query?: Record<string, string | number | undefined> }) {
+    async getJson(
+      url: string,
+      opts?: { query?: Record<string, string | number | undefined>; bearer?: string },
+    ) {
+      bearers.push(opts?.bearer);
       const u = new URL(url);
       for (const [k, v] of Object.entries(opts?.query ?? {}))
         if (v !== undefined) u.searchParams.set(k, String(v));
@@ -43,7 +48,7 @@ async function runPack(
       maxChars: 4000,
     }),
   );
-  return { record, body: JSON.parse(record.result), requests };
+  return { record, body: JSON.parse(record.result), requests, bearers };
 }
 
 const lorem = (n: number) =>
@@ -324,6 +329,28 @@ describe("check_stock", () => {
       expect(record.result).not.toContain(dropped);
     }
     expect(record.resultChars).toBeLessThan(1000);
+  });
+
+  it("sends the saved API key as a bearer credential only, never into the URL or the result", async () => {
+    const apiKey = "sk-stock-secret-42";
+    const { record, requests, bearers } = await runPack(
+      "check_stock",
+      { baseUrl: "https://shop.michi-cafe.com", apiKey },
+      { product: "kettle" },
+      { "/api/stock": { products } },
+    );
+    expect(bearers).toEqual([apiKey]);
+    expect(requests[0]!.toString()).not.toContain(apiKey);
+    expect(record.result).not.toContain(apiKey);
+    const without = await runPack(
+      "check_stock",
+      { baseUrl: "https://shop.michi-cafe.com" },
+      { product: "x" },
+      {
+        "/api/stock": { products: [] },
+      },
+    );
+    expect(without.bearers).toEqual([undefined]);
   });
 
   it("answers an empty search plainly", async () => {

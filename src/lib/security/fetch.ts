@@ -45,7 +45,12 @@ export type GuardedFetcherOptions = {
   rawConnect?: buildConnector.connector;
 };
 
-export type GetJsonOptions = { signal?: AbortSignal; query?: Record<string, string | number | undefined> };
+export type GetJsonOptions = {
+  signal?: AbortSignal;
+  query?: Record<string, string | number | undefined>;
+  /** A credential from a secret config field, sent as `Authorization: Bearer`, never past the first origin. */
+  bearer?: string;
+};
 
 export const DEFAULT_MAX_BYTES = 512 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 3;
@@ -175,14 +180,21 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
     }
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+    const firstOrigin = current.origin;
     for (let hop = 0; ; hop++) {
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "user-agent": "michi-chat tool pack",
+      };
+      // A redirect to another origin must not carry the tenant's credential along.
+      if (o.bearer && current.origin === firstOrigin) headers.authorization = `Bearer ${o.bearer}`;
       let res: Awaited<ReturnType<typeof fetch>>;
       try {
         res = await fetch(current, {
           dispatcher: agent,
           redirect: "manual",
           signal,
-          headers: { accept: "application/json", "user-agent": "michi-chat tool pack" },
+          headers,
         });
       } catch (err) {
         if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");

@@ -93,6 +93,12 @@ export const stock = definePack({
       default: 5,
     },
     {
+      key: "apiKey",
+      label: "API key",
+      type: "secret",
+      help: "Only if your stock service needs one: it is sent as a bearer token, encrypted at rest and never shown again.",
+    },
+    {
       key: "maxItems",
       label: "Most products per answer",
       type: "number",
@@ -107,6 +113,7 @@ export const stock = definePack({
     const data = await getJson(`${config.baseUrl}${config.path}`, {
       signal: ctx.signal,
       query: { [config.queryParam]: product },
+      bearer: config.apiKey,
     });
     const list = findList(data, ["products", "items", "results", "data"]);
     if (!list) throw new ToolWorldError("The stock service answered in a format we do not understand");
