@@ -49,6 +49,7 @@ const STYLE =
   let frame: HTMLIFrameElement | undefined;
   let isOpen = false;
   let pending: Cmd | undefined;
+  let wantFocus = false;
   const host = d.createElement("michi-chat");
   // Open, not closed: a closed root protects nothing from a page that runs scripts anyway, and an open one
   // lets accessibility tools and tests reach the launcher.
@@ -83,6 +84,7 @@ const STYLE =
     }
     draw();
     if (open && focus) {
+      wantFocus = true;
       frame?.focus();
       post({ type: "open", focus: true });
     }
@@ -102,7 +104,12 @@ const STYLE =
     const m = e.data as { michi?: string; type?: string } | null;
     if (e.origin !== base || !frame || e.source !== frame.contentWindow || m?.michi !== key) return;
     if (m.type === "close") set(false, true);
-    if (m.type === "ready" && isOpen) post({ type: "open", focus: d.activeElement === host });
+    // A frame focused while still blank can lose focus when its page arrives from another origin, so focus
+    // is handed over again once the panel says it is ready.
+    if (m.type === "ready" && isOpen) {
+      if (wantFocus) frame.focus();
+      post({ type: "open", focus: wantFocus });
+    }
   });
   button.onclick = () => set(!isOpen, true);
 

@@ -40,8 +40,11 @@ test("a visitor on another site asks if the shop is open: chip, streamed answer,
   const firstText = order.findIndex((s) => s.startsWith("text:"));
   expect(order.indexOf("typing")).toBeGreaterThanOrEqual(0);
   expect(order.indexOf("typing")).toBeLessThan(firstText);
-  expect(order.indexOf("chip:start")).toBeGreaterThanOrEqual(0);
-  expect(order.indexOf("chip:start")).toBeLessThan(firstText);
+  // The chip shows before any answer text. (When the pack answers within one frame, its start and done
+  // states reach the screen together, so the running state itself is not always observable.)
+  const firstChip = order.findIndex((x) => x.startsWith("chip:"));
+  expect(firstChip).toBeGreaterThanOrEqual(0);
+  expect(firstChip).toBeLessThan(firstText);
   // Streamed: the answer grew in several steps rather than arriving whole.
   expect(order.filter((s) => s.startsWith("text:")).length).toBeGreaterThan(3);
 
