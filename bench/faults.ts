@@ -23,6 +23,8 @@ export type FaultsResult = {
   failedSilently: number;
   lost: number;
   answersLost: number;
+  /** Turns whose answer text reached the visitor but was not stored (the database went away at the end). */
+  streamedNotStored: number;
   failures: Record<string, number>;
   healthAfter: number;
   turnAfterRecovery: boolean;
@@ -128,12 +130,14 @@ export async function benchFaults(opts: {
     let failedSilently = 0;
     let lost = 0;
     let answersLost = 0;
+    let streamedNotStored = 0;
     for (const { message, r } of turns) {
       if (r.status === 200) {
         accepted++;
         if (!userTexts.has(message)) lost++;
       }
       if (r.messageId && !ids.has(r.messageId)) answersLost++;
+      if (!r.messageId && r.events.some((e) => e.type === "delta")) streamedNotStored++;
       if (r.done) {
         answered++;
         continue;
@@ -151,6 +155,7 @@ export async function benchFaults(opts: {
       failedSilently,
       lost,
       answersLost,
+      streamedNotStored,
       failures,
       healthAfter,
       turnAfterRecovery: after.done,

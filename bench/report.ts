@@ -92,7 +92,8 @@ export function printSummary(r: Results): void {
     rows.push([
       "faults.lost",
       String(f.lost),
-      `accepted but not stored (must be 0); answers lost ${f.answersLost}`,
+      `accepted but not stored (must be 0); answers lost ${f.answersLost}; ` +
+        `${f.streamedNotStored} answers streamed, then not stored`,
     ]);
     rows.push([
       "faults.healthAfter",
@@ -114,6 +115,8 @@ export function printSummary(r: Results): void {
           "michi t/s",
           "base t/s",
           "ratio",
+          "CPU ms/turn",
+          "RSS",
           "failed",
         ],
         c.levels.map((l) => [
