@@ -101,7 +101,10 @@ export function BarChartFigure({
               labelStyle={{ color: "var(--text)", fontWeight: 600 }}
               formatter={(value) => fmt(value)}
             />
-            {series.length > 1 ? <Legend wrapperStyle={{ color: "var(--text)" }} /> : null}
+            {series.length > 1 ? (
+              // Legend text in the page's text colour: the series' mid-tones are too light to read as text.
+              <Legend formatter={(value) => <span style={{ color: "var(--text)" }}>{value}</span>} />
+            ) : null}
             {series.map((s) => (
               <Bar
                 key={s.key}
@@ -109,6 +112,7 @@ export function BarChartFigure({
                 name={s.label}
                 fill={s.color}
                 stackId={s.stack}
+                maxBarSize={56}
                 isAnimationActive={false}
               />
             ))}
