@@ -134,3 +134,63 @@ describe("revocation", () => {
     expect((await currentUser(t.handle))?.id).toBe(user.id);
   });
 });
+
+describe("GitHub sign-in", () => {
+  const emails = (list: unknown) =>
+    vi.fn(async () => new Response(JSON.stringify(list), { status: 200 })) as unknown as typeof fetch;
+
+  async function signInWithGithub(fetchImpl: typeof fetch, profileEmail: string) {
+    vi.stubGlobal("fetch", fetchImpl);
+    try {
+      const { callbacks } = authOptions();
+      const user = { id: "gh-42", email: profileEmail, name: "Octo Cat" };
+      const allowed = await callbacks!.signIn!({
+        user,
+        account: { provider: "github", type: "oauth", providerAccountId: "42", access_token: "gho_x" },
+      } as never);
+      const token =
+        allowed === true ? await callbacks!.jwt!({ token: {}, user, account: null } as never) : null;
+      return { allowed, token };
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  it("matches an existing account by its verified e-mail, whatever the profile says", async () => {
+    const r = await signInWithGithub(
+      emails([{ email: "SAM@shop.test", primary: true, verified: true }]),
+      "unverified-alias@example.com",
+    );
+    expect(r.allowed).toBe(true);
+    const row = await fresh();
+    expect(r.token).toMatchObject({ uid: row.id, sv: row.sessionVersion });
+  });
+
+  it("refuses when GitHub has no verified address", async () => {
+    const r = await signInWithGithub(
+      emails([{ email: "sam@shop.test", primary: true, verified: false }]),
+      "sam@shop.test",
+    );
+    expect(r.allowed).toBe("/signin?error=OAuthEmail");
+  });
+
+  it("creates an account only while sign-up is open", async () => {
+    const newcomer = emails([{ email: "newcomer@gh.test", primary: true, verified: true }]);
+    process.env.MICHI_ALLOW_SIGNUP = "false";
+    (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
+    try {
+      expect((await signInWithGithub(newcomer, "newcomer@gh.test")).allowed).toBe(
+        "/signin?error=OAuthAccount",
+      );
+      expect(
+        await t.handle.platform.select().from(users).where(eq(users.email, "newcomer@gh.test")),
+      ).toHaveLength(0);
+    } finally {
+      process.env.MICHI_ALLOW_SIGNUP = "true";
+      (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
+    }
+    expect((await signInWithGithub(newcomer, "newcomer@gh.test")).allowed).toBe(true);
+    const [created] = await t.handle.platform.select().from(users).where(eq(users.email, "newcomer@gh.test"));
+    expect(created).toMatchObject({ name: "Octo Cat", passwordHash: null, isOperator: false });
+  });
+});

@@ -73,9 +73,11 @@ export async function matchOrCreateOAuthUser(
   if (!allowCreate) return null;
   try {
     return await createUser(db, { email: input.email, name: input.name ?? "", passwordHash: null });
-  } catch {
-    // Two first sign-ins at once: the unique e-mail index lets one insert win.
-    return findUserByEmail(db, input.email);
+  } catch (e) {
+    // Two first sign-ins at once: the unique e-mail index lets one insert win; anything else is a fault.
+    const winner = await findUserByEmail(db, input.email);
+    if (winner) return winner;
+    throw e;
   }
 }
 
