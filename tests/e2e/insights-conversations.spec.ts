@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { fakeModelControl } from "../support/fake-model";
@@ -168,6 +169,29 @@ test("the Usage page shows the period's numbers and saves the retention", async 
   await expect(page.getByText("Saved: conversations are now kept for 120 days.")).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Keep conversations for (days)")).toHaveValue("120");
+});
+
+test("the Insights pages have no serious accessibility faults, in the light and the dark theme", async ({
+  browser,
+}) => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({ colorScheme });
+    const page = await context.newPage();
+    await signIn(page, E2E.operator);
+    for (const path of ["conversations", `conversations/${cafeConversation}`, "usage?days=7"]) {
+      await page.goto(`/admin/${E2E.cafe.slug}/${path}`);
+      // Open every trace (and the delete question) so their contents are checked too.
+      await page.locator("main details").evaluateAll((all) => {
+        for (const d of all) (d as HTMLDetailsElement).open = true;
+      });
+      const result = await new AxeBuilder({ page }).include("main").analyze();
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(
+        bad.map((v) => ({ page: path, colorScheme, id: v.id, nodes: v.nodes.map((n) => n.target) })),
+      ).toEqual([]);
+    }
+    await context.close();
+  }
 });
 
 test("an admin exports the range as CSV and deletes the conversation after confirming", async ({ page }) => {
