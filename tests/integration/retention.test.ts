@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { auditLog, conversations, messages, tenants, toolRuns } from "@/lib/db/schema";
 import { PURGE_LOCK, purgeExpiredConversations } from "@/lib/retention";
@@ -137,4 +138,23 @@ describe("retention purge", () => {
     expect(await remaining(a.id)).toHaveLength(2);
     expect(await remaining(b.id)).toHaveLength(1);
   });
+});
+
+describe("retention purge on a pool of one connection", () => {
+  it.runIf(!!process.env.DATABASE_URL)(
+    "finishes (the lock is taken inside each batch's transaction)",
+    async () => {
+      const c = await createTenant(t.handle.platform, { slug: "keep-1", name: "C" });
+      await t.handle.platform.update(tenants).set({ retentionDays: 1 }).where(eq(tenants.id, c.id));
+      const old = await conv(c.id, daysAgo(2));
+      const single = await createDb({ url: t.url!, poolMax: 1 });
+      try {
+        const result = await purgeExpiredConversations(single, { now: NOW });
+        expect(result.tenants).toEqual([{ tenantId: c.id, deleted: 1 }]);
+        expect(await remaining(c.id)).not.toContain(old);
+      } finally {
+        await single.close();
+      }
+    },
+  );
 });
