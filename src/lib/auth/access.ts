@@ -3,6 +3,7 @@ import type { DbHandle } from "../db/client";
 import { findTenantBySlug, SLUG_RE } from "../db/queries/tenants";
 import { findMembership, findUserById } from "../db/queries/users";
 import type { Role, tenants } from "../db/schema";
+import { noteTenant } from "../request-context";
 import { readSessionClaims, type SessionClaims } from "./claims";
 
 // Who is calling and what they may do in a tenant. Pure resolution: the page, action and route guards turn
@@ -82,6 +83,7 @@ export async function resolveTenantAccess(slug: string, minRole: Role): Promise<
   if (!tenant) return { kind: "not_found" };
   const membership = await findMembership(db.platform, tenant.id, user.id);
   if (!membership) return { kind: "not_found" };
+  noteTenant(tenant.id);
   const ctx: TenantContext = { user, tenant, role: membership.role, db };
   if (!roleAtLeast(membership.role, minRole)) return { kind: "forbidden", ctx, minRole };
   return { kind: "ok", ctx };
