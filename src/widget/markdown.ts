@@ -42,7 +42,7 @@ function pushText(out: MdNode[], s: string) {
 const LINK =
   /^\[([^\]\n]{1,500})\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\)){1,2000})>?(?:\s+"[^"\n]{0,200}")?\s*\)/;
 const BARE_URL = /^https:\/\/[^\s<>()[\]"'`]+/i;
-const ESCAPABLE = /^\\([\\`*_{}[\]()#+\-.!<>|~])/;
+const ESCAPABLE = /[\\`*_{}[\]()#+\-.!<>|~]/;
 
 /** Finds the closing delimiter for an emphasis run opened at `from`, or -1. */
 function closing(text: string, delim: string, from: number): number {
@@ -52,20 +52,27 @@ function closing(text: string, delim: string, from: number): number {
     const after = text[i + delim.length] ?? "";
     const wordAfter = delim[0] === "_" && /\w/.test(after);
     if (i > from && !/\s/.test(before) && !wordAfter && !(delim.length === 1 && after === delim)) return i;
-    i = text.indexOf(delim, i + delim.length);
+    // Step by one, so every occurrence is tried whatever the alignment (this keeps the "no closer after
+    // here" memo in parseInline sound).
+    i = text.indexOf(delim, i + 1);
   }
   return -1;
 }
 
+/** The next character that could start inline syntax, from `from` on. */
+const SPECIAL = /[\\`[*_hH!]/g;
+
 export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
   const out: MdNode[] = [];
+  // Where each emphasis delimiter was last found to have no closer: any later opener has none either.
+  // Without this, text full of unmatched "*" or "_" would take quadratic time on every streamed delta.
+  const noCloserFrom: Record<string, number> = {};
   let i = 0;
   while (i < text.length) {
-    const rest = text.slice(i);
     const ch = text[i] ?? "";
-    const esc = ESCAPABLE.exec(rest);
-    if (esc?.[1]) {
-      pushText(out, esc[1]);
+    const escaped = text[i + 1] ?? "";
+    if (ch === "\\" && ESCAPABLE.test(escaped)) {
+      pushText(out, escaped);
       i += 2;
       continue;
     }
@@ -79,7 +86,7 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
     }
     if (ch === "!" && text[i + 1] === "[") {
       // An image is never shown or fetched: only its alt text remains.
-      const m = LINK.exec(rest.slice(1));
+      const m = LINK.exec(text.slice(i + 1, i + 3000));
       if (m?.[1]) {
         pushText(out, m[1]);
         i += m[0].length + 1;
@@ -87,7 +94,7 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       }
     }
     if (!inLink && ch === "[") {
-      const m = LINK.exec(rest);
+      const m = LINK.exec(text.slice(i, i + 3000));
       if (m?.[1] && m[2]) {
         const href = safeHref(m[2]);
         const label = depth < MAX_DEPTH ? parseInline(m[1], depth + 1, true) : [m[1]];
@@ -99,7 +106,7 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       }
     }
     if (!inLink && (ch === "h" || ch === "H") && !/\w/.test(text[i - 1] ?? "")) {
-      const m = BARE_URL.exec(rest);
+      const m = BARE_URL.exec(text.slice(i, i + 2100));
       if (m) {
         const url = m[0].replace(/[.,;:!?]+$/, "");
         const href = safeHref(url);
@@ -115,8 +122,15 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       const delim = strong ? ch + ch : ch;
       const opensWord = ch === "_" && /\w/.test(text[i - 1] ?? "");
       const next = text[i + delim.length] ?? "";
-      if (!opensWord && next && !/\s/.test(next)) {
-        const end = closing(text, delim, i + delim.length);
+      const from = i + delim.length;
+      if (
+        !opensWord &&
+        next &&
+        !/\s/.test(next) &&
+        from < (noCloserFrom[delim] ?? Number.POSITIVE_INFINITY)
+      ) {
+        const end = closing(text, delim, from);
+        if (end === -1) noCloserFrom[delim] = from;
         if (end !== -1) {
           const inner = parseInline(text.slice(i + delim.length, end), depth + 1, inLink);
           out.push(el(strong ? "strong" : "em", inner));
@@ -126,10 +140,10 @@ export function parseInline(text: string, depth = 0, inLink = false): MdNode[] {
       }
     }
     // Plain run: up to the next character that could start something.
-    const m = /^[^\\`[*_hH!]+/.exec(rest);
-    const run = m ? m[0] : ch;
-    pushText(out, run);
-    i += run.length;
+    SPECIAL.lastIndex = i + 1;
+    const stop = SPECIAL.exec(text)?.index ?? text.length;
+    pushText(out, text.slice(i, stop));
+    i = stop;
   }
   return out;
 }

@@ -101,6 +101,8 @@ describe("markdown subset: hostile input", () => {
     expect(() => parseMarkdown(deep)).not.toThrow();
     expect(() => parseMarkdown("[".repeat(10_000))).not.toThrow();
     expect(() => parseMarkdown("_a ".repeat(10_000))).not.toThrow();
+    // Unmatched delimiters stay literal text.
+    expect(plainText(parseMarkdown("*a _b ".repeat(200)))).toBe("*a _b ".repeat(200).trim());
   });
 });
 
