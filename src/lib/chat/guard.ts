@@ -126,3 +126,18 @@ export async function parseChatBody(req: Request): Promise<ChatBody> {
     pageUrl: cleanPageUrl(parsed.data.pageUrl),
   };
 }
+
+/**
+ * The site a conversation came from, for the admin's transcript. The panel is an iframe on the platform's own
+ * origin, so the request's Origin names the platform; the host page it reports is the useful answer. It is only
+ * displayed, never used to allow anything (framing and CORS decide that).
+ */
+export function siteOrigin(pageUrl: string, requestOrigin: string): string {
+  try {
+    const u = new URL(pageUrl);
+    if (u.protocol === "https:" || u.protocol === "http:") return u.origin;
+  } catch {
+    // not a URL: fall back to the request's origin
+  }
+  return requestOrigin;
+}

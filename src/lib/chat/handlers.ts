@@ -15,6 +15,7 @@ import {
   markWidgetSeen,
   parseChatBody,
   requireVisitor,
+  siteOrigin,
   tenantForKey,
   type WidgetTenant,
 } from "./guard";
@@ -130,7 +131,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
       tenantId: tenant.id,
       visitorId: visitor.visitorId,
       conversationId: body.conversationId,
-      origin: found.origin,
+      origin: siteOrigin(body.pageUrl, found.origin),
       pageUrl: body.pageUrl,
       locale: lang ?? body.lang?.slice(0, 35) ?? "",
       message: body.message,
