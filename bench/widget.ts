@@ -57,7 +57,9 @@ export function benchWidget(standalone: string | null): WidgetResult {
   const panel = Object.values(manifest).map((p) => weigh(dir, p.slice(1)));
   const sum = (ws: Weight[], k: "gzip" | "brotli") => ws.reduce((a, w) => a + w[k], 0);
   return {
-    source: path.relative(ROOT, dir) || dir,
+    source: dir.startsWith(ROOT)
+      ? path.relative(ROOT, dir)
+      : "the production build (.next/standalone/public)",
     loader,
     panel,
     loaderGzipBytes: loader.gzip,
