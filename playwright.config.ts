@@ -6,6 +6,8 @@ const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Its own folder: Playwright empties outputDir on start, and test-results/ also holds the Vitest report.
+  outputDir: "test-results/e2e-artifacts",
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -12,7 +12,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("Bot settings: a bad colour is explained, the rest kept; a good one saves", async ({ page }) => {
-  await page.goto(`/admin/${E2E.cafe.slug}/bot`);
+  await page.goto(`/admin/${E2E.lab.slug}/bot`);
   await page.getByLabel("Name visitors see").fill("Café Bot");
   const colour = page.getByRole("textbox", { name: "Theme colour", exact: true });
   await colour.fill("teal");

@@ -24,5 +24,7 @@ export const E2E = {
   /** The tenant the widget specs embed: get_opening_status on the fixture site, host page origin allowed. */
   cafe: { slug: "e2e-cafe", widgetKey: "wk_e2e_cafe_key_0001" },
   other: { slug: "other-shop", widgetKey: "wk_e2e_other_key_001" },
+  /** A tenant only the settings specs change, so their edits never reach what the widget specs expect. */
+  lab: { slug: "e2e-lab", widgetKey: "wk_e2e_lab_key_000001" },
   models: ["fake-small", "fake-large"],
 } as const;

@@ -83,13 +83,15 @@ export function App({ cfg, session, bridge }: Props) {
 
   useEffect(() => session.keepFresh(), [session]);
 
-  useEffect(
-    () =>
-      bridge.listen((m) => {
-        if (m.type === "open" && m.focus) input.current?.focus();
-      }),
-    [bridge],
-  );
+  useEffect(() => {
+    const stop = bridge.listen((m) => {
+      if (m.type === "open" && m.focus) input.current?.focus();
+    });
+    // Announced only once listening: effects run after paint, so a "ready" sent at mount could be answered
+    // before anyone hears it, and the panel would open without focus.
+    bridge.send("ready");
+    return stop;
+  }, [bridge]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -22,5 +22,4 @@ if (node?.textContent && app) {
   );
   const bridge = createBridge(cfg.key, cfg.parentOrigin);
   render(<App cfg={cfg} session={session} bridge={bridge} />, app);
-  bridge.send("ready");
 }
