@@ -384,4 +384,35 @@ describe("the database is unreachable at the start of a turn", () => {
     expect(rows.conversations).toHaveLength(0);
     expect(rows.messages).toHaveLength(0);
   });
+
+  it("keeps the visitor's message and says so plainly when the answer cannot be stored at the end", async () => {
+    const real = w.db;
+    let down = false;
+    // The database goes away while the turn runs: the pack flips it, then the model answers.
+    const dropping: DbHandle = {
+      ...real,
+      forTenant: (tenantId, fn) =>
+        down ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.forTenant(tenantId, fn),
+    };
+    const dropper = testPack("drop_db", async () => {
+      down = true;
+      return { ok: true };
+    });
+    const { res, events, rows } = await turn(
+      [toolCall("drop_db"), { type: "text", text: "All good." }],
+      [dropper],
+      { db: async () => dropping },
+    );
+    expect(res.status).toBe(200);
+    expect(textOf(events)).toBe("All good.");
+    const last = events.at(-1)!;
+    expect(last.event).toBe("error");
+    expect(last.data).toMatchObject({
+      code: "db_unavailable",
+      message: expect.stringMatching(/could not save/),
+    });
+    expect(last.data.conversationId).toEqual(expect.any(String));
+    const stored = await rows();
+    expect(stored.messages.map((m) => [m.role, m.status])).toEqual([["user", "complete"]]);
+  });
 });

@@ -112,10 +112,15 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       runs: result.runs,
     }));
   } catch (err) {
+    // The visitor's message is stored and they have read the answer; only its record failed.
     turn.log.error({ err }, "chat turn could not be stored");
     emit({
       type: "error",
-      data: { code: "internal", message: "Something went wrong on our side. Please try again." },
+      data: {
+        code: "db_unavailable",
+        message: "We could not save this answer. Please try again in a moment.",
+        conversationId: turn.conversationId,
+      },
     });
     return result;
   }
