@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
+import { OneTimePassword } from "@/components/ui/OneTimePassword";
 import type { ActionState } from "@/lib/auth/action";
 
 type Action = (prev: ActionState, fd: FormData) => Promise<ActionState>;
@@ -13,16 +14,7 @@ export function CreateTenantForm({ action }: { action: Action }) {
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <FormMessage state={state} />
-      {state.data?.oneTimePassword ? (
-        <div className="rounded-lg border border-[var(--border)] p-3">
-          <p className="text-sm">
-            One-time password for <strong>{state.data.email}</strong>:
-          </p>
-          <output className="mt-1 block select-all font-mono text-lg" aria-label="One-time password">
-            {state.data.oneTimePassword}
-          </output>
-        </div>
-      ) : null}
+      <OneTimePassword email={state.data?.email} password={state.data?.oneTimePassword} />
       <div className="grid gap-4 sm:grid-cols-3">
         <InputField
           id="new-name"

@@ -1,8 +1,9 @@
 "use client";
 
-import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { useActionState, useState } from "react";
 import { Field } from "@/components/ui/Field";
 import { FormMessage } from "@/components/ui/FormError";
+import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState } from "@/lib/auth/action";
 import { BOT_LIMITS, LANGUAGE_LABELS, STARTER_NAMES } from "./constants";
 
@@ -16,24 +17,11 @@ type Props = {
 export function BotForm({ action, values, models, canEdit }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
   const [color, setColor] = useState(values.color ?? "");
-  const formRef = useRef<HTMLFormElement>(null);
+  const { formRef, onSubmit } = useKeptForm(state, formAction);
   const errors = state.ok === false ? (state.fieldErrors ?? {}) : {};
   const v = (name: string) => values[name] ?? "";
   // The stored model may have been withdrawn by the operator; then the default is preselected.
   const model = models.includes(v("model")) ? v("model") : "";
-
-  useEffect(() => {
-    if (state.ok === false && state.fieldErrors) {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    }
-  }, [state]);
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    // Submitting by hand keeps what was typed: React resets a form only when it owns the submission.
-    e.preventDefault();
-    const fd = new FormData(e.currentTarget);
-    startTransition(() => formAction(fd));
-  }
 
   return (
     <form ref={formRef} key={JSON.stringify(values)} onSubmit={onSubmit} noValidate className="space-y-6">

@@ -1,7 +1,8 @@
 "use client";
 
-import { type FormEvent, startTransition, useActionState, useEffect, useRef } from "react";
+import { useActionState } from "react";
 import { FormMessage } from "@/components/ui/FormError";
+import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState } from "@/lib/auth/action";
 
 type Props = {
@@ -13,7 +14,6 @@ type Props = {
 
 export function DomainsForm({ action, domains, canEdit, max }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
-  const ref = useRef<HTMLTextAreaElement>(null);
   const errors = state.ok === false ? (state.fieldErrors ?? {}) : {};
   const lineErrors = Object.entries(errors)
     .filter(([k]) => k.startsWith("siteDomains.line"))
@@ -21,25 +21,15 @@ export function DomainsForm({ action, domains, canEdit, max }: Props) {
   const invalid = !!errors.siteDomains || lineErrors.length > 0;
   const describedBy = ["domains-help", invalid ? "domains-error" : null].filter(Boolean).join(" ");
 
-  useEffect(() => {
-    if (state.ok === false && state.fieldErrors) ref.current?.focus();
-  }, [state]);
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    // Submitting by hand keeps what was typed: React resets a form only when it owns the submission.
-    e.preventDefault();
-    const fd = new FormData(e.currentTarget);
-    startTransition(() => formAction(fd));
-  }
+  const { formRef, onSubmit } = useKeptForm(state, formAction);
 
   return (
-    <form key={domains.join("\n")} onSubmit={onSubmit} noValidate className="space-y-3">
+    <form ref={formRef} key={domains.join("\n")} onSubmit={onSubmit} noValidate className="space-y-3">
       <fieldset disabled={!canEdit}>
         <label htmlFor="siteDomains" className="label">
           Your site&apos;s domains
         </label>
         <textarea
-          ref={ref}
           id="siteDomains"
           name="siteDomains"
           className="input font-mono"

@@ -1,9 +1,10 @@
 "use client";
 
-import { type FormEvent, startTransition, useActionState, useEffect, useRef } from "react";
+import { useActionState } from "react";
 import { ConfigFields } from "@/components/config-form/ConfigFields";
 import { errorsByField, type FieldValues, fieldName } from "@/components/config-form/form-data";
 import { FormMessage } from "@/components/ui/FormError";
+import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState } from "@/lib/auth/action";
 import type { PackView } from "./service";
 import { TestPanel } from "./TestPanel";
@@ -28,25 +29,12 @@ function startingValues(pack: PackView, state: ActionState): { values: FieldValu
 
 export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
   const [state, formAction, pending] = useActionState(saveAction, {});
-  const formRef = useRef<HTMLFormElement>(null);
+  const { formRef, onSubmit } = useKeptForm(state, formAction);
   const idPrefix = `pack-${pack.id}`;
   const start = startingValues(pack, state);
   // A new saved state from the server remounts the inputs; a failed save changes nothing on the server, so
   // the inputs stay as typed.
   const formKey = JSON.stringify([pack.enabled, pack.values, pack.secrets]);
-
-  useEffect(() => {
-    if (state.ok === false && state.fieldErrors) {
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    }
-  }, [state]);
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    // Submitting by hand keeps what was typed: React resets a form only when it owns the submission.
-    e.preventDefault();
-    const fd = new FormData(e.currentTarget);
-    startTransition(() => formAction(fd));
-  }
 
   const titleId = `${idPrefix}-title`;
   return (
