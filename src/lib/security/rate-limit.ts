@@ -29,19 +29,39 @@ export type Limiter = {
 const g = globalThis as unknown as {
   __michiLimiters?: Map<string, Promise<RateLimiterAbstract>>;
   __michiRedis?: unknown;
+  __michiRedisReady?: Promise<unknown>;
 };
+
+/**
+ * One Redis client per process, connected before its first use: without an offline queue (so a Redis outage
+ * fails fast instead of piling up requests) a command sent while still connecting would fail.
+ */
+async function redisClient(url: string): Promise<unknown> {
+  if (!g.__michiRedisReady) {
+    const pending = import("ioredis").then(async ({ Redis }) => {
+      const client = new Redis(url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+      });
+      client.on("error", () => {}); // reported through the failing commands; the insurance limiter takes over
+      await client.connect();
+      g.__michiRedis = client;
+      return client;
+    });
+    g.__michiRedisReady = pending;
+    pending.catch(() => {
+      if (g.__michiRedisReady === pending) g.__michiRedisReady = undefined;
+    });
+  }
+  return g.__michiRedisReady;
+}
 
 async function storeOptions(): Promise<
   { kind: "memory" } | { kind: "redis"; client: unknown } | { kind: "postgres"; client: unknown }
 > {
   const e = env();
-  if (e.REDIS_URL) {
-    if (!g.__michiRedis) {
-      const { Redis } = await import("ioredis");
-      g.__michiRedis = new Redis(e.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    }
-    return { kind: "redis", client: g.__michiRedis };
-  }
+  if (e.REDIS_URL) return { kind: "redis", client: await redisClient(e.REDIS_URL) };
   const db = await getDb();
   if (db.raw.kind === "pg") return { kind: "postgres", client: db.raw.pool };
   return { kind: "memory" };
@@ -55,8 +75,15 @@ async function build(spec: LimiterSpec): Promise<RateLimiterAbstract> {
     blockDuration: spec.blockDurationSec ?? 0,
   };
   const store = await storeOptions();
-  if (store.kind === "redis")
-    return new RateLimiterRedis({ ...base, storeClient: store.client } as IRateLimiterStoreOptions);
+  if (store.kind === "redis") {
+    // While Redis is unreachable each instance keeps limiting on its own rather than failing every request.
+    const insuranceLimiter = new RateLimiterMemory(base);
+    return new RateLimiterRedis({
+      ...base,
+      storeClient: store.client,
+      insuranceLimiter,
+    } as IRateLimiterStoreOptions);
+  }
   if (store.kind === "postgres") {
     return new Promise((resolve, reject) => {
       const limiter: RateLimiterPostgres = new RateLimiterPostgres(
