@@ -251,6 +251,7 @@ describe("limits", () => {
     const second = await chat(t.widgetKey, { message: "me too" }, { token: await w.token(t.widgetKey) });
     expect(second.status).toBe(429);
     expect(second.headers.get("retry-after")).toBeTruthy();
+    expect((await w.rows(t.id)).messages.map((m) => m.content)).not.toContain("me too");
     leave.abort();
     await readEvents(first);
     // The slot is free again once the first stream ended.
@@ -293,6 +294,23 @@ describe("limits", () => {
       addUsage(tx, { tenantId: t.id, month: usageMonth(), promptTokens: 10_000_000, completionTokens: 0 }),
     );
     expect(await budgetStatus(w.db, t.id)).toMatchObject({ limit: null, remaining: null, exhausted: false });
+    const res = await chat(t.widgetKey, { message: "still open?" }, { token: await w.token(t.widgetKey) });
+    expect(res.status).toBe(200);
+    expect(textOf(await readEvents(res))).toMatch(/You said/);
+  });
+
+  it("frees the stream slot of a turn refused while it opens (a conversation that is not the visitor's)", async () => {
+    const t = await w.tenant({ rateLimits: { maxStreams: 1 } });
+    const owner = await w.token(t.widgetKey);
+    const first = await readEvents(await chat(t.widgetKey, { message: "hello" }, { token: owner }));
+    const conversationId = first.at(-1)!.data.conversationId as string;
+    const stranger = await w.token(t.widgetKey);
+    const refused = await chat(t.widgetKey, { conversationId, message: "let me in" }, { token: stranger });
+    expect(refused.status).toBe(404);
+    // With the only slot leaked, this would be a 429.
+    const next = await chat(t.widgetKey, { message: "a chat of my own" }, { token: stranger });
+    expect(next.status).toBe(200);
+    await readEvents(next);
   });
 });
 

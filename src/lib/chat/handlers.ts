@@ -19,21 +19,15 @@ import {
   tenantForKey,
   type WidgetTenant,
 } from "./guard";
-import {
-  acquireStreamSlot,
-  budgetExhausted,
-  budgetStatus,
-  limitSettings,
-  takeRatePoints,
-  takeSessionPoint,
-} from "./limits";
+import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
 import { createModelClient, modelStatus, resolveModel } from "./model";
-import { startTurn } from "./persist";
+import { openTurn } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. Order of checks: key → origin → tenant status → token →
-// body → model → limits → budget → stream slot → the visitor's message is stored → the stream starts.
+// body → model → limits → budget → stream slot → packs → the visitor's message is stored → the stream starts
+// (budget to message in one transaction, see openTurn).
 
 export type WidgetDeps = {
   db: () => Promise<DbHandle>;
@@ -119,24 +113,27 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     const settings = limitSettings(e, tenant.rateLimits);
     const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
     await dbStep(() => takeRatePoints(settings, { tenantId: tenant.id, visitorId: visitor.visitorId, ip }));
-    const budget = await dbStep(() =>
-      budgetStatus(db, tenant.id, { defaultBudget: e.MICHI_DEFAULT_MONTHLY_TOKENS }),
-    );
-    if (budget.exhausted) throw budgetExhausted();
-
-    release = acquireStreamSlot(tenant.id, settings.maxStreams);
-    const enabled = await dbStep(() => deps.packs.loadEnabled(db, tenant.id));
     const lang = pickLang(body.lang, tenant.bot.language);
-    const start = await startTurn(db, {
-      tenantId: tenant.id,
-      visitorId: visitor.visitorId,
-      conversationId: body.conversationId,
-      origin: siteOrigin(body.pageUrl, found.origin),
-      pageUrl: body.pageUrl,
-      locale: lang ?? body.lang?.slice(0, 35) ?? "",
-      message: body.message,
-      historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
-    });
+    const start = await openTurn(
+      db,
+      {
+        tenantId: tenant.id,
+        visitorId: visitor.visitorId,
+        conversationId: body.conversationId,
+        origin: siteOrigin(body.pageUrl, found.origin),
+        pageUrl: body.pageUrl,
+        locale: lang ?? body.lang?.slice(0, 35) ?? "",
+        message: body.message,
+        historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
+        budget: tenant.monthlyTokenBudget ?? e.MICHI_DEFAULT_MONTHLY_TOKENS,
+      },
+      {
+        admit: () => {
+          release = acquireStreamSlot(tenant.id, settings.maxStreams);
+        },
+        loadEnabled: deps.packs.loadEnabled,
+      },
+    );
 
     const slot = release;
     const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
@@ -149,7 +146,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             client: (deps.modelClient ?? createModelClient)(e),
             model: resolveModel(tenant.bot, status.models),
             packs: deps.packs,
-            enabled,
+            enabled: start.enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
             conversationId: start.conversationId,
             history: start.history,

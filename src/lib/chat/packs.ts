@@ -1,9 +1,9 @@
-import { chipLabel, loadEnabledPacks, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
+import { chipLabel, loadEnabledPacksIn, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
 import type { PackDeps } from "./turn";
 
 /** The registered packs (ALL_PACKS) behind the production endpoint; tests pass their own PackDeps instead. */
 export const platformPacks: PackDeps = {
-  loadEnabled: (db, tenantId) => loadEnabledPacks(db, tenantId),
+  loadEnabled: (tx, tenantId) => loadEnabledPacksIn(tx, tenantId),
   toolDefinitions,
   promptHints,
   chipLabel,

@@ -1,4 +1,4 @@
-import type { DbHandle } from "../db";
+import type { DbHandle, TenantTx } from "../db";
 import {
   createConversation,
   findVisitorConversation,
@@ -7,14 +7,16 @@ import {
   recentMessages,
   touchConversation,
 } from "../db/queries/conversations";
-import { addUsage, usageMonth } from "../db/queries/usage";
+import { addUsage, monthUsage, usageMonth } from "../db/queries/usage";
 import type { MessageStatus, ToolOutcome } from "../db/schema";
 import { AppError, isAppError } from "../errors";
 import { boundHistory, type HistoryMessage } from "./history";
+import { budgetExhausted, budgetFrom } from "./limits";
+import type { EnabledPack } from "./loop";
 
-// A turn touches the database twice, each time in one short transaction: before the model is called (the
-// visitor's message) and after the answer ended (the answer, its tool runs and the usage). No transaction is
-// ever held across the model stream: on PGlite there is a single connection.
+// A turn touches the database twice, each time in one short transaction: before the model is called (budget,
+// packs, the visitor's message) and after the answer ended (the answer, its tool runs and the usage). No
+// transaction is ever held across the model stream: on PGlite there is a single connection.
 
 const HISTORY_ROWS = 100;
 
@@ -28,56 +30,76 @@ export function dbUnavailable(): AppError {
   return new AppError("db_unavailable", "The chat is unavailable right now. Please try again in a moment.");
 }
 
-/** Stores the visitor's message (creating the conversation when needed) and reads the history before it. */
-export async function startTurn(
+type VisitorMessage = {
+  tenantId: string;
+  visitorId: string;
+  conversationId?: string;
+  origin: string;
+  pageUrl: string;
+  locale: string;
+  message: string;
+  historyMaxChars: number;
+};
+
+export type TurnOpen = TurnStart & { enabled: EnabledPack[] };
+
+/**
+ * Opens a turn in one tenant transaction: the month's budget, then the enabled packs, then the visitor's
+ * message (creating the conversation when needed) and the history before it. One transaction, not three,
+ * saves two rounds of begin/set_config/commit per turn (npm run bench). `budget` is the setting in force,
+ * from the tenant row the guard loaded (0 = no budget). `admit` runs once the budget allows the turn and
+ * before anything is stored: the handler reserves the stream slot there, so a refusal (budget, slot, foreign
+ * conversation, database fault) rolls back and stores nothing.
+ */
+export async function openTurn(
   db: DbHandle,
-  input: {
-    tenantId: string;
-    visitorId: string;
-    conversationId?: string;
-    origin: string;
-    pageUrl: string;
-    locale: string;
-    message: string;
-    historyMaxChars: number;
-  },
-): Promise<TurnStart> {
+  input: VisitorMessage & { budget: number; now?: Date },
+  steps: { admit: () => void; loadEnabled: (tx: TenantTx, tenantId: string) => Promise<EnabledPack[]> },
+): Promise<TurnOpen> {
   try {
     return await db.forTenant(input.tenantId, async (tx) => {
-      let conversationId = input.conversationId;
-      if (conversationId) {
-        const found = await findVisitorConversation(tx, conversationId, input.visitorId);
-        // Someone else's conversation looks exactly like a missing one.
-        if (!found)
-          throw new AppError("not_found", "This conversation was not found. Please start a new one.");
-        await touchConversation(tx, conversationId);
-      } else {
-        const created = await createConversation(tx, {
-          tenantId: input.tenantId,
-          visitorId: input.visitorId,
-          origin: input.origin,
-          pageUrl: input.pageUrl,
-          locale: input.locale,
-        });
-        conversationId = created.id;
-      }
-      const earlier = input.conversationId ? await recentMessages(tx, conversationId, HISTORY_ROWS) : [];
-      const user = await insertMessage(tx, {
-        tenantId: input.tenantId,
-        conversationId,
-        role: "user",
-        content: input.message,
-      });
-      return {
-        conversationId,
-        userMessageId: user.id,
-        history: boundHistory(earlier, input.historyMaxChars),
-      };
+      const month = usageMonth(input.now);
+      const usage = await monthUsage(tx, input.tenantId, month);
+      if (budgetFrom(month, input.budget, usage.totalTokens).exhausted) throw budgetExhausted();
+      steps.admit();
+      const enabled = await steps.loadEnabled(tx, input.tenantId);
+      return { ...(await storeVisitorMessage(tx, input)), enabled };
     });
   } catch (err) {
     if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
+}
+
+async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise<TurnStart> {
+  let conversationId = input.conversationId;
+  if (conversationId) {
+    const found = await findVisitorConversation(tx, conversationId, input.visitorId);
+    // Someone else's conversation looks exactly like a missing one.
+    if (!found) throw new AppError("not_found", "This conversation was not found. Please start a new one.");
+    await touchConversation(tx, conversationId);
+  } else {
+    const created = await createConversation(tx, {
+      tenantId: input.tenantId,
+      visitorId: input.visitorId,
+      origin: input.origin,
+      pageUrl: input.pageUrl,
+      locale: input.locale,
+    });
+    conversationId = created.id;
+  }
+  const earlier = input.conversationId ? await recentMessages(tx, conversationId, HISTORY_ROWS) : [];
+  const user = await insertMessage(tx, {
+    tenantId: input.tenantId,
+    conversationId,
+    role: "user",
+    content: input.message,
+  });
+  return {
+    conversationId,
+    userMessageId: user.id,
+    history: boundHistory(earlier, input.historyMaxChars),
+  };
 }
 
 export type RunToStore = {

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { DbHandle } from "../db";
+import type { DbHandle, TenantTx } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
@@ -13,7 +13,8 @@ import { buildSystemPrompt } from "./prompt";
 
 /** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
 export type PackDeps = {
-  loadEnabled: (db: DbHandle, tenantId: string) => Promise<EnabledPack[]>;
+  /** Runs inside the turn's opening transaction, so the packs cost no begin/commit of their own. */
+  loadEnabled: (tx: TenantTx, tenantId: string) => Promise<EnabledPack[]>;
   toolDefinitions: (enabled: EnabledPack[]) => ToolDefinition[];
   promptHints: (enabled: EnabledPack[]) => string[];
   chipLabel: (pack: ToolPack, lang?: Lang) => string;

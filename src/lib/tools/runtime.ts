@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { DbHandle } from "../db/client";
+import type { DbHandle, TenantTx } from "../db/client";
 import { listPackConfigs } from "../db/queries/packs";
 import { env } from "../env";
 import { type Logger, log } from "../log";
@@ -95,13 +95,25 @@ export function parseStoredConfig(
   return configSchema(pack).parse(merged);
 }
 
-/** The packs a tenant has enabled, ready to run. A row that no longer parses is skipped and logged. */
+/** The packs a tenant has enabled, in its own transaction (for callers that have none open). */
 export async function loadEnabledPacks(
   db: DbHandle,
   tenantId: string,
   packs: readonly ToolPack[] = ALL_PACKS,
 ): Promise<EnabledPack[]> {
-  const rows = await db.forTenant(tenantId, (tx) => listPackConfigs(tx));
+  return db.forTenant(tenantId, (tx) => loadEnabledPacksIn(tx, tenantId, packs));
+}
+
+/**
+ * The packs a tenant has enabled, ready to run, read in the caller's transaction (a chat turn reads them in
+ * the one that stores the visitor's message). A row that no longer parses is skipped and logged.
+ */
+export async function loadEnabledPacksIn(
+  tx: TenantTx,
+  tenantId: string,
+  packs: readonly ToolPack[] = ALL_PACKS,
+): Promise<EnabledPack[]> {
+  const rows = await listPackConfigs(tx);
   const out: EnabledPack[] = [];
   for (const row of rows) {
     if (!row.enabled) continue;
