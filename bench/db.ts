@@ -6,10 +6,9 @@ import { createTenant } from "../src/lib/db/queries/tenants";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
-import { type PgProxy, startPgProxy } from "./lib/pg-proxy";
-import { freePort } from "./lib/procs";
-import { KEYS, seedBench } from "./lib/seed";
-import { type BenchDb, freshDatabase, startApp, type World } from "./lib/servers";
+import type { PgProxy } from "./lib/pg-proxy";
+import { KEYS } from "./lib/seed";
+import { type BenchDb, freshDatabase, startProxiedApp, type World } from "./lib/servers";
 import { median, round } from "./lib/stats";
 
 // The database side of a turn and of the Usage page.
@@ -34,16 +33,11 @@ export async function benchQueriesPerTurn(opts: {
   serverUrl: string;
   log: (s: string) => void;
 }): Promise<QueriesResult> {
-  const db = await freshDatabase("queries", opts.serverUrl);
-  if (db.kind !== "pg") throw new Error("unreachable");
-  await seedBench(db, opts.world.fixtureOrigin);
-  const proxy = await startPgProxy(db.url);
-  const app = await startApp({
+  const { proxy, app } = await startProxiedApp({
+    label: "queries",
     standalone: opts.standalone,
-    db,
-    databaseUrl: proxy.url,
     world: opts.world,
-    port: await freePort(),
+    serverUrl: opts.serverUrl,
   });
   const client = makeClient(app.url, app.origin);
   try {

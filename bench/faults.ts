@@ -2,10 +2,9 @@ import pg from "pg";
 import { fakeModelControl, type Step } from "../tests/support/fake-model";
 import { CHAT_RULES, visitorTokens } from "./chat-overhead";
 import { makeClient, type TurnResult } from "./lib/client";
-import { startPgProxy } from "./lib/pg-proxy";
-import { freePort, sleep } from "./lib/procs";
-import { KEYS, seedBench } from "./lib/seed";
-import { freshDatabase, startApp, type World } from "./lib/servers";
+import { sleep } from "./lib/procs";
+import { KEYS } from "./lib/seed";
+import { startProxiedApp, type World } from "./lib/servers";
 
 // Load under faults: visitors keep chatting while the fake model answers 429s, 5xx and stalls, and a TCP proxy
 // in front of Postgres drops every connection for a few seconds. Afterwards every turn is checked against the
@@ -38,16 +37,11 @@ export async function benchFaults(opts: {
   quick: boolean;
   log: (s: string) => void;
 }): Promise<FaultsResult> {
-  const db = await freshDatabase("faults", opts.serverUrl);
-  if (db.kind !== "pg") throw new Error("unreachable");
-  await seedBench(db, opts.world.fixtureOrigin);
-  const proxy = await startPgProxy(db.url);
-  const app = await startApp({
+  const { db, proxy, app } = await startProxiedApp({
+    label: "faults",
     standalone: opts.standalone,
-    db,
-    databaseUrl: proxy.url,
     world: opts.world,
-    port: await freePort(),
+    serverUrl: opts.serverUrl,
     // Stalls must end within the run: a short idle timeout, a bounded total.
     env: { MICHI_MODEL_IDLE_TIMEOUT_MS: "1500", MICHI_MODEL_TIMEOUT_MS: "10000", DATABASE_POOL_MAX: "10" },
   });

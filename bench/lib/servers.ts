@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild, waitHttp } from "./procs";
+import { type PgProxy, startPgProxy } from "./pg-proxy";
+import { freePort, onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild, waitHttp } from "./procs";
+import { seedBench } from "./seed";
 import type { WorldInfo } from "./world";
 
 // Everything a benchmark talks to: the world process (fake model + tenant site), the baseline server, a fresh
@@ -198,4 +200,30 @@ export function logTail(file: string, lines = 30): string {
   } catch {
     return "(no server log)";
   }
+}
+
+/**
+ * A fresh seeded Postgres database and the production server talking to it through a TCP proxy, so a bench can
+ * count the statements it sends or drop its connections.
+ */
+export async function startProxiedApp(opts: {
+  label: string;
+  standalone: string;
+  world: World;
+  serverUrl: string;
+  env?: Record<string, string>;
+}): Promise<{ db: { kind: "pg"; url: string }; proxy: PgProxy; app: App }> {
+  const db = await freshDatabase(opts.label, opts.serverUrl);
+  if (db.kind !== "pg") throw new Error("the proxied app needs Postgres");
+  await seedBench(db, opts.world.fixtureOrigin);
+  const proxy = await startPgProxy(db.url);
+  const app = await startApp({
+    standalone: opts.standalone,
+    db,
+    databaseUrl: proxy.url,
+    world: opts.world,
+    port: await freePort(),
+    env: opts.env,
+  });
+  return { db, proxy, app };
 }
