@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "@/lib/db/client";
 import { limiter } from "@/lib/security/rate-limit";
 import { freshDb, type TestDb } from "../support/db";
 
@@ -74,6 +76,23 @@ describe("rate-limit stores", () => {
     if (t.handle.kind !== "pg") return; // PGlite runs in one process: memory is the store there
     chooseStore({ REDIS_URL: undefined });
     await behaves(true);
+  });
+
+  it("on Postgres, limiters created at the same moment all work: the table comes from the migrations", async () => {
+    if (t.handle.kind !== "pg") return;
+    const [row] = await rowsOf<{ t: string | null }>(
+      t.handle.platform,
+      sql`select to_regclass('rate_limits')::text as t`,
+    );
+    expect(row?.t).toBe("rate_limits");
+    chooseStore({ REDIS_URL: undefined });
+    const tag = randomBytes(4).toString("hex");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        limiter({ keyPrefix: `c${i}_${tag}`, points: 1, durationSec: 60 }).take("k"),
+      ),
+    );
+    expect(results).toEqual(Array(8).fill(null));
   });
 
   it("uses memory on the embedded database", async () => {

@@ -85,17 +85,15 @@ async function build(spec: LimiterSpec): Promise<RateLimiterAbstract> {
     } as IRateLimiterStoreOptions);
   }
   if (store.kind === "postgres") {
-    return new Promise((resolve, reject) => {
-      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-        {
-          ...base,
-          storeClient: store.client,
-          tableName: "rate_limits",
-          storeType: "pool",
-        } as IRateLimiterStoreOptions,
-        (err?: Error) => (err ? reject(err) : resolve(limiter)),
-      );
-    });
+    // The table comes from a migration (schema/core.ts): left to the library, limiters built at the same moment
+    // raced on CREATE TABLE and one request failed.
+    return new RateLimiterPostgres({
+      ...base,
+      storeClient: store.client,
+      tableName: "rate_limits",
+      storeType: "pool",
+      tableCreated: true,
+    } as IRateLimiterStoreOptions);
   }
   return new RateLimiterMemory(base);
 }

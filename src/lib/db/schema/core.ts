@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -10,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
 } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -105,3 +107,13 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_tenant_created_idx").on(t.tenantId, t.createdAt.desc(), t.id)],
 );
+
+/**
+ * Counters of rate-limiter-flexible's Postgres store (the shape that library expects), created by a migration so
+ * the library never runs CREATE TABLE itself: limiters built at the same moment raced on it. Platform data.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: varchar("key", { length: 255 }).primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});
