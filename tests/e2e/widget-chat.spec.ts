@@ -87,7 +87,9 @@ test("the stored turn holds its tool run (admin export)", async ({ page }) => {
   expect(text).toContain(OPEN_ANSWER);
 });
 
-test("an error shows the message and a Retry that sends the question again", async ({ page }) => {
+test("an error shows the message and a Retry that answers the stored question, not a copy of it", async ({
+  page,
+}) => {
   await model.setRules([{ match: "flaky", steps: [{ type: "http_error", status: 400 }] }]);
   await page.goto(host.url({ key: CAFE }));
   await page.getByRole("button", { name: "Open chat" }).click();
@@ -101,6 +103,47 @@ test("an error shows the message and a Retry that sends the question again", asy
   await retry.click();
   await expect(panel.locator(".msg.bot .bubble").last()).toHaveText("Fine now.");
   await expect(panel.getByRole("button", { name: "Retry" })).toHaveCount(0);
+  // The retry answered the stored question: the model saw it once, and the stored conversation holds it once.
+  const asked = (await model.requests()).at(-1)?.body.messages.filter((m) => m.role === "user");
+  expect(asked?.map((m) => m.content)).toEqual(["flaky question"]);
+  await page.reload();
+  await page.getByRole("button", { name: "Open chat" }).click();
+  await expect(panelOf(page).locator(".msg.bot .bubble").last()).toHaveText("Fine now.");
+  await expect(panelOf(page).locator(".msg.me")).toHaveText(["You: flaky question"]);
+});
+
+test("a reload while the answer still streams brings the conversation back, and it goes on", async ({
+  page,
+}) => {
+  // 300 words 200 ms apart outlast the test's own timeout, so the reload always lands mid-answer, however
+  // busy the machine: the panel can only know the conversation from the stream's first event.
+  const words = Array.from({ length: 300 }, (_, i) => `word${i + 1}`).join(" ");
+  await model.setRules([
+    { match: "tell me slowly", steps: [{ type: "slow_text", text: words, chunkDelayMs: 200 }] },
+  ]);
+  await page.goto(host.url({ key: CAFE }));
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const panel = panelOf(page);
+  await panel.getByRole("textbox", { name: "Your message" }).fill("tell me slowly");
+  await panel.getByRole("textbox", { name: "Your message" }).press("Enter");
+  await expect(panel.locator(".msg.bot .bubble").last()).toContainText("word1");
+
+  await page.reload();
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const again = panelOf(page);
+  await expect(again.locator(".msg.me")).toHaveText(["You: tell me slowly"]);
+  await again.getByRole("textbox", { name: "Your message" }).fill("thank you");
+  await again.getByRole("textbox", { name: "Your message" }).press("Enter");
+  await expect(again.locator(".msg.bot .bubble").last()).toHaveText("You said: thank you");
+  const history = (await model.requests()).at(-1)?.body.messages.map((m) => m.content);
+  expect(history).toContain("tell me slowly");
+
+  // The answer cut short by the reload was stored as far as it went, and comes back with the rest.
+  await page.reload();
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const third = panelOf(page);
+  await expect(third.locator(".msg.me")).toHaveText(["You: tell me slowly", "You: thank you"]);
+  await expect(third.locator(".msg.bot .bubble").filter({ hasText: /^word1 word2/ })).toHaveCount(1);
 });
 
 const XSS = [

@@ -4,6 +4,11 @@
 export type ChipState = "start" | "done" | "error";
 
 export type ChatEvent =
+  /**
+   * Always the first event, sent once the visitor's message is stored: the widget keeps the conversation at
+   * once (a reload mid-answer finds it again) and can retry this very message instead of storing it twice.
+   */
+  | { type: "start"; data: { conversationId: string; visitorMessageId: string } }
   | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
   | { type: "delta"; data: { text: string } }
   | { type: "done"; data: { conversationId: string; messageId: string } }

@@ -74,12 +74,21 @@ const BODY_MAX_BYTES = 16 * 1024;
 
 const chatBodySchema = z.object({
   conversationId: z.uuid().optional(),
-  message: z.string(),
+  message: z.string().optional(),
+  /** Retry: the id of the visitor's stored message to answer again (its text is taken from the store). */
+  retryOf: z.uuid().optional(),
   lang: z.string().max(35).optional(),
   pageUrl: z.string().max(4096).optional(),
 });
 
-export type ChatBody = { conversationId?: string; message: string; lang?: string; pageUrl: string };
+export type ChatBody = {
+  conversationId?: string;
+  /** Empty on a retry: the stored message is answered again. */
+  message: string;
+  retryOf?: string;
+  lang?: string;
+  pageUrl: string;
+};
 
 /** Keeps only the page's origin and path: query strings often carry personal data. */
 function cleanPageUrl(raw: string | undefined): string {
@@ -113,8 +122,18 @@ export async function parseChatBody(req: Request): Promise<ChatBody> {
   }
   const parsed = chatBodySchema.safeParse(json);
   if (!parsed.success) throw bad("The request is not valid.");
+  if (parsed.data.retryOf) {
+    if (!parsed.data.conversationId) throw bad("A retry needs its conversation.", "conversationId");
+    return {
+      conversationId: parsed.data.conversationId,
+      message: "",
+      retryOf: parsed.data.retryOf,
+      lang: parsed.data.lang,
+      pageUrl: cleanPageUrl(parsed.data.pageUrl),
+    };
+  }
   // Postgres text cannot hold NUL; other control characters are harmless and kept.
-  const message = parsed.data.message.replaceAll("\u0000", "").trim();
+  const message = (parsed.data.message ?? "").replaceAll("\u0000", "").trim();
   if (!message) throw bad("Please type a message.", "message");
   if (message.length > CHAT_MESSAGE_MAX) {
     throw bad(`Messages can be at most ${CHAT_MESSAGE_MAX.toLocaleString("en")} characters.`, "message");

@@ -124,6 +124,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
         pageUrl: body.pageUrl,
         locale: lang ?? body.lang?.slice(0, 35) ?? "",
         message: body.message,
+        retryOf: body.retryOf,
         historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
         budget: tenant.monthlyTokenBudget ?? e.MICHI_DEFAULT_MONTHLY_TOKENS,
       },
@@ -138,8 +139,12 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     const slot = release;
     const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
     const stream = eventStream(
-      (emit, signal) =>
-        executeTurn(
+      (emit, signal) => {
+        emit({
+          type: "start",
+          data: { conversationId: start.conversationId, visitorMessageId: start.userMessageId },
+        });
+        return executeTurn(
           {
             db,
             env: e,
@@ -150,7 +155,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
             conversationId: start.conversationId,
             history: start.history,
-            message: body.message,
+            message: start.message,
             lang,
             log: turnLog,
           },
@@ -158,7 +163,8 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
           signal,
         )
           .then(() => undefined)
-          .finally(slot),
+          .finally(slot);
+      },
       { signal: req.signal },
     );
     release = undefined; // the stream owns the slot now

@@ -23,6 +23,8 @@ const HISTORY_ROWS = 100;
 export type TurnStart = {
   conversationId: string;
   userMessageId: string;
+  /** The visitor's words the model answers: as sent, or as stored when retrying. */
+  message: string;
   history: HistoryMessage[];
 };
 
@@ -38,6 +40,8 @@ type VisitorMessage = {
   pageUrl: string;
   locale: string;
   message: string;
+  /** Answer this stored visitor message again instead of storing `message` (the widget's Retry). */
+  retryOf?: string;
   historyMaxChars: number;
 };
 
@@ -89,6 +93,7 @@ async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise
     conversationId = created.id;
   }
   const earlier = input.conversationId ? await recentMessages(tx, conversationId, HISTORY_ROWS) : [];
+  if (input.retryOf) return retryStart(conversationId, input.retryOf, earlier, input.historyMaxChars);
   const user = await insertMessage(tx, {
     tenantId: input.tenantId,
     conversationId,
@@ -98,7 +103,35 @@ async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise
   return {
     conversationId,
     userMessageId: user.id,
+    message: input.message,
     history: boundHistory(earlier, input.historyMaxChars),
+  };
+}
+
+/**
+ * A retry answers the conversation's newest visitor message again, without storing it a second time. Only
+ * that message qualifies (an older one would get its answer out of order), only in this visitor's own
+ * conversation (checked before, under the tenant's RLS), and only while no complete answer follows it.
+ */
+function retryStart(
+  conversationId: string,
+  retryOf: string,
+  newestFirst: Awaited<ReturnType<typeof recentMessages>>,
+  historyMaxChars: number,
+): TurnStart {
+  const at = newestFirst.findIndex((m) => m.role === "user");
+  const question = newestFirst[at];
+  if (!question || question.id !== retryOf) {
+    throw new AppError("not_found", "This message cannot be sent again. Please type it anew.");
+  }
+  if (newestFirst.slice(0, at).some((m) => m.status === "complete")) {
+    throw new AppError("conflict", "This message has been answered already.");
+  }
+  return {
+    conversationId,
+    userMessageId: question.id,
+    message: question.content,
+    history: boundHistory(newestFirst.slice(at + 1), historyMaxChars),
   };
 }
 

@@ -3,6 +3,7 @@ import { createParser } from "eventsource-parser";
 
 export type ChipState = "start" | "done" | "error";
 export type StreamEvent =
+  | { type: "start"; conversationId: string; visitorMessageId: string }
   | { type: "chip"; callId: string; label: string; state: ChipState }
   | { type: "delta"; text: string }
   | { type: "done"; conversationId: string; messageId: string }
@@ -31,6 +32,8 @@ export function toEvent(name: string | undefined, data: string): StreamEvent | n
   } catch {
     return null;
   }
+  if (name === "start" && str(d.conversationId) && str(d.visitorMessageId))
+    return { type: "start", conversationId: d.conversationId, visitorMessageId: d.visitorMessageId };
   if (name === "delta" && str(d.text)) return { type: "delta", text: d.text };
   if (
     name === "chip" &&

@@ -12,8 +12,10 @@ export type Msg = {
   chips: Chip[];
   status: "pending" | "done" | "error";
   error?: string;
-  /** For a reply: the visitor's words it answers, so Retry can send them again. */
+  /** For a reply: the visitor's words it answers, so Retry can send them again if they were never stored. */
   prompt?: string;
+  /** For a reply: the stored visitor message it answers (from the stream's first event); Retry reuses it. */
+  question?: string;
 };
 
 let seq = 0;
@@ -70,8 +72,16 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
   }, [session, base]);
 
   const run = useCallback(
-    async (prompt: string) => {
-      const reply: Msg = { id: nextId(), role: "assistant", text: "", chips: [], status: "pending", prompt };
+    async (prompt: string, question?: string) => {
+      const reply: Msg = {
+        id: nextId(),
+        role: "assistant",
+        text: "",
+        chips: [],
+        status: "pending",
+        prompt,
+        question,
+      };
       setMsgs((ms) => [...ms, reply]);
       setBusy(true);
       const ctl = new AbortController();
@@ -89,12 +99,16 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
           token,
           {
             conversationId: session.conversationId(),
-            message: prompt,
+            ...(question ? { retryOf: question } : { message: prompt }),
             lang: cfg.lang,
             pageUrl: cfg.pageUrl || undefined,
           },
           (e) => {
-            if (e.type === "delta") {
+            if (e.type === "start") {
+              // Kept at once, not at the end: a reload or a link followed mid-answer finds the conversation.
+              session.setConversation(e.conversationId);
+              update(reply.id, (m) => ({ ...m, question: e.visitorMessageId }));
+            } else if (e.type === "delta") {
               text += e.text;
               update(reply.id, (m) => ({ ...m, text }));
             } else if (e.type === "chip") {
@@ -122,6 +136,9 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
         if (!settled) fail(cfg.t.offline);
       } catch (e) {
         if (ctl.signal.aborted) return;
+        // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
+        if (question && e instanceof HttpError && (e.status === 404 || e.status === 409))
+          update(reply.id, (m) => ({ ...m, question: undefined }));
         if (e instanceof HttpError && e.status === 404 && session.conversationId()) {
           // The stored conversation is gone (retention, another visitor id): start a new one.
           session.setConversation(undefined);
@@ -153,7 +170,8 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
       const failed = msgs.find((m) => m.id === replyId);
       if (!failed?.prompt || busy) return;
       setMsgs((ms) => ms.filter((m) => m.id !== replyId));
-      void run(failed.prompt);
+      // A question the server stored is answered again by its id; one that never reached it is sent anew.
+      void run(failed.prompt, failed.question);
     },
     [msgs, busy, run],
   );
