@@ -143,7 +143,8 @@ test("a reload while the answer still streams brings the conversation back, and 
   await page.getByRole("button", { name: "Open chat" }).click();
   const third = panelOf(page);
   await expect(third.locator(".msg.me")).toHaveText(["You: tell me slowly", "You: thank you"]);
-  await expect(third.locator(".msg.bot .bubble").filter({ hasText: /^word1 word2/ })).toHaveCount(1);
+  // The fake model streams a few characters at a time, so the stored part ends anywhere after "word1".
+  await expect(third.locator(".msg.bot .bubble").filter({ hasText: /^word1/ })).toHaveCount(1);
 });
 
 const XSS = [
