@@ -26,9 +26,10 @@ function shred(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
 describe("widget SSE client", () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it("parses chip, delta and done events across arbitrary chunk boundaries", async () => {
+  it("parses start, chip, delta and done events across arbitrary chunk boundaries", async () => {
     const wire =
       ": keep-alive\n\n" +
+      'event: start\ndata: {"conversationId":"c-9","visitorMessageId":"m-0"}\n\n' +
       'event: chip\ndata: {"callId":"c1","label":"Checking if we\'re open","state":"start"}\n\n' +
       'event: chip\r\ndata: {"callId":"c1","label":"Checking if we\'re open","state":"done"}\r\n\r\n' +
       'event: delta\ndata: {"text":"営業中です"}\n\n' +
@@ -49,6 +50,7 @@ describe("widget SSE client", () => {
     await postStream("/api/widget/k/chat", "tok", { message: "hi" }, (e) => events.push(e));
     expect(new Headers(seenInit?.headers).get("authorization")).toBe("Bearer tok");
     expect(events).toEqual([
+      { type: "start", conversationId: "c-9", visitorMessageId: "m-0" },
       { type: "chip", callId: "c1", label: "Checking if we're open", state: "start" },
       { type: "chip", callId: "c1", label: "Checking if we're open", state: "done" },
       { type: "delta", text: "営業中です" },
@@ -80,6 +82,7 @@ describe("widget SSE client", () => {
     expect(toEvent("chip", '{"callId":"a","label":"x","state":"exploded"}')).toBeNull();
     expect(toEvent("html", '{"text":"<b>"}')).toBeNull();
     expect(toEvent("delta", "not json")).toBeNull();
+    expect(toEvent("start", '{"conversationId":"c-9"}')).toBeNull();
     expect(toEvent(undefined, '{"text":"x"}')).toBeNull();
     expect(toEvent("error", '{"code":"model_unavailable","message":"Try again"}')).toEqual({
       type: "error",
