@@ -3,11 +3,12 @@ import { redirect } from "next/navigation";
 // Characters that make a browser or a proxy read a path as something else: control characters (the URL
 // parser drops tabs and newlines, so "/\t/evil.test" would become "//evil.test"), backslashes (read as "/"
 // in http URLs) and encoded slashes (decoded by some proxies before routing).
-const AMBIGUOUS = /[\u0000-\u001f\u007f\\]|%2f|%5c/i;
+const AMBIGUOUS = /\\|%2f|%5c/i;
+const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /** A path is same-origin only if it starts with one "/" and the next character cannot start an authority. */
 function isLocalPath(path: string): boolean {
-  return path.startsWith("/") && !path.startsWith("//") && !AMBIGUOUS.test(path);
+  return path.startsWith("/") && !path.startsWith("//") && !AMBIGUOUS.test(path) && !hasControl(path);
 }
 
 /**
