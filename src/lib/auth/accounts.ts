@@ -123,14 +123,11 @@ export async function findOrCreateUser(
   user: NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
   oneTimePassword: string | null;
 }> {
+  const oneTimePassword = generatePassword();
+  // Hashed before the lookup, so finding an account takes as long as creating one.
+  const passwordHash = await hashPassword(oneTimePassword);
   const existing = await findUserByEmail(db, email);
   if (existing) return { user: existing, oneTimePassword: null };
-  const oneTimePassword = generatePassword();
-  const user = await createUser(db, {
-    email,
-    name: "",
-    passwordHash: await hashPassword(oneTimePassword),
-    mustChangePassword: true,
-  });
+  const user = await createUser(db, { email, name: "", passwordHash, mustChangePassword: true });
   return { user, oneTimePassword };
 }
