@@ -11,8 +11,8 @@ import {
 import { type Role, tenants } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
-import type { TenantContext } from "./access";
 import { limiter } from "../security/rate-limit";
+import type { TenantContext } from "./access";
 import { findOrCreateUser } from "./accounts";
 import { generatePassword } from "./password";
 
@@ -25,7 +25,8 @@ const LAST_OWNER = "A business needs at least one owner. Make someone else an ow
 
 // Adding members is how an owner could probe which e-mails have accounts; a ceiling per owner bounds that.
 const ADDS_PER_HOUR = 20;
-const addsPerOwner = () => limiter({ keyPrefix: "team_add_user", points: ADDS_PER_HOUR, durationSec: 60 * 60 });
+const addsPerOwner = () =>
+  limiter({ keyPrefix: "team_add_user", points: ADDS_PER_HOUR, durationSec: 60 * 60 });
 
 /**
  * Adds a member, creating their account when the e-mail has none. The answer is the same either way, a
