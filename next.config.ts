@@ -44,7 +44,12 @@ const nextConfig: NextConfig = {
       },
       {
         source: "/widget.js",
-        headers: [{ key: "Cache-Control", value: "public, max-age=300, stale-while-revalidate=86400" }],
+        headers: [
+          { key: "Cache-Control", value: "public, max-age=300, stale-while-revalidate=86400" },
+          // Host pages load it cross-site with <script>; nosniff makes browsers refuse it as a script unless
+          // it is served as JavaScript, and refuse to guess a type for anything else under this name.
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
       },
     ];
   },

@@ -28,6 +28,10 @@ describe("isPublicUnicast", () => {
     ["100.64.0.1", false],
     ["100.100.100.200", false],
     ["169.254.169.254", false],
+    ["168.63.129.16", false], // Azure WireServer
+    ["64:ff9b::a83f:8110", false], // the same through NAT64
+    ["168.63.129.15", true],
+    ["168.63.129.17", true],
     ["0.0.0.0", false],
     ["0.1.2.3", false],
     ["224.0.0.251", false],

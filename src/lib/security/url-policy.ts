@@ -32,13 +32,19 @@ export const MESSAGES = {
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
+// Cloud metadata and control endpoints that sit on otherwise public unicast addresses. Azure's WireServer
+// (168.63.129.16) answers every VM on that fixed address and hands out guest-agent configuration:
+// https://learn.microsoft.com/en-us/azure/virtual-network/what-is-ip-address-168-63-129-16
+// (169.254.169.254, 100.100.100.200 and fd00:ec2::254 already fall in link-local, CGNAT and ULA ranges.)
+const METADATA_V4 = [ipaddr.parseCIDR("168.63.129.16/32")];
+
 function isPublicV4(v4: ipaddr.IPv4): boolean {
-  return v4.range() === "unicast";
+  return v4.range() === "unicast" && !METADATA_V4.some((cidr) => v4.match(cidr));
 }
 
 /**
  * True only for addresses on the public internet. Everything else is refused: loopback, private, CGNAT,
- * link-local and cloud metadata, multicast, reserved, 0.0.0.0/8, IPv4-mapped/compatible IPv6, NAT64 pointing
+ * link-local and cloud metadata (Azure's WireServer included), multicast, reserved, 0.0.0.0/8, IPv4-mapped/compatible IPv6, NAT64 pointing
  * inside, 6to4, Teredo, unique-local and anything outside 2000::/3.
  */
 export function isPublicUnicast(ip: string): boolean {
