@@ -8,6 +8,8 @@ vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.hea
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
 const { signUpAction } = await import("@/app/signup/actions");
+const { default: SignInPage } = await import("@/app/signin/page");
+const { renderToStaticMarkup } = await import("react-dom/server");
 const { currentUser } = await import("@/lib/auth/access");
 const { sessionCookieName } = await import("@/lib/auth/session-cookie");
 const { authenticate } = await import("@/lib/auth/credentials");
@@ -81,6 +83,11 @@ describe("sign-up", () => {
     );
     expect(taken).toEqual(fresh);
     expect(taken).toEqual({ kind: "redirect", url: "/signin?signedUp=1" });
+    // Where both land: one text that is true in both cases.
+    const page = await SignInPage({ searchParams: Promise.resolve({ signedUp: "1" }) });
+    expect(renderToStaticMarkup(page)).toContain(
+      "Sign in with your e-mail and the password you chose to open your business. If this e-mail already had a michi-chat account, sign in with that account&#x27;s password instead.",
+    );
     expect(cookieJar.get(sessionCookieName())).toBeUndefined();
     expect(await t.handle.platform.select().from(tenants).where(eq(tenants.name, "Another"))).toHaveLength(0);
     // The existing account is untouched: same password hash, same name.
