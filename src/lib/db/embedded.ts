@@ -45,7 +45,9 @@ function spawn(dataDir: string | null, mode: "serve" | "init") {
   const first = new Promise<FromWorker>((resolve, reject) => {
     worker.once("message", resolve);
     worker.once("error", reject);
-    void exited.then((code) => reject(new Error(`the embedded database stopped while starting (code ${code})`)));
+    void exited.then((code) =>
+      reject(new Error(`the embedded database stopped while starting (code ${code})`)),
+    );
   });
   return { worker, exited, first };
 }

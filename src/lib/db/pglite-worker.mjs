@@ -27,7 +27,9 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 // Message types (first byte) after which the client waits for the server: the end of a unit.
-const UNIT_END = new Set([0x53 /* Sync */, 0x51 /* Query */, 0x48 /* Flush */, 0x63 /* CopyDone */, 0x66 /* CopyFail */]);
+const UNIT_END = new Set([
+  0x53 /* Sync */, 0x51 /* Query */, 0x48 /* Flush */, 0x63 /* CopyDone */, 0x66 /* CopyFail */,
+]);
 const TERMINATE = 0x58;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
@@ -103,7 +105,7 @@ async function run(unit) {
 function holdsBackend(data) {
   let last = -1;
   for (let pos = 0; pos + 5 <= data.length; pos += 1 + data.readInt32BE(pos + 1)) last = pos;
-  return !(last >= 0 && data[last] === READY_FOR_QUERY && data[last + 5] === 0x49 /* I */);
+  return !((last >= 0 && data[last] === READY_FOR_QUERY && data[last + 5] === 0x49) /* I */);
 }
 
 /** Ends whatever a vanished connection left open: its extended-protocol sequence, then its transaction. */
@@ -131,7 +133,8 @@ function onData(conn, chunk) {
       const code = b.readInt32BE(4);
       conn.buf = b.subarray(len);
       if (code === SSL_REQUEST || code === GSSENC_REQUEST) conn.socket.write("N");
-      else if (code === CANCEL_REQUEST) conn.socket.end(); // nothing runs long enough to cancel here
+      else if (code === CANCEL_REQUEST)
+        conn.socket.end(); // nothing runs long enough to cancel here
       else {
         conn.started = true;
         queue.push({ conn, bytes: Buffer.from(b.subarray(0, len)), startup: true });
