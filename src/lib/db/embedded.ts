@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { log } from "../log";
 
 // The embedded database (PGlite) runs in a worker thread and serves the Postgres wire protocol on a private
 // Unix socket (src/lib/db/pglite-worker.mjs), so every query runs off the main event loop and the app reaches
@@ -69,6 +70,10 @@ export async function startEmbedded(dataDir: string | null): Promise<EmbeddedSer
   // Running on its own thread, the database must not keep the process alive once the app is done with it.
   worker.unref();
   let stopping: Promise<void> | null = null;
+  void exited.then((code) => {
+    // Queries now fail with connection errors (the app answers db_unavailable); say why once, plainly.
+    if (!stopping) log().error({ code }, "the embedded database worker stopped; restart the server");
+  });
   return {
     host: ready.host,
     port: ready.port,

@@ -93,6 +93,8 @@ async function run(unit) {
     );
   } catch (err) {
     console.error("pglite: a statement failed inside the engine", err);
+    // Whatever it left open is released when the close is seen (release() below).
+    owner = unit.conn;
     unit.conn.socket.destroy();
     return;
   }
@@ -129,6 +131,10 @@ function onData(conn, chunk) {
     if (!conn.started) {
       if (b.length < 8) break;
       const len = b.readInt32BE(0);
+      if (len < 8) {
+        conn.socket.destroy(); // not a Postgres client
+        break;
+      }
       if (b.length < len) break;
       const code = b.readInt32BE(4);
       conn.buf = b.subarray(len);
