@@ -1,6 +1,6 @@
 import { describeLevel, type Measured, measureLevel, michiSide } from "./chat-overhead";
 import { makeClient } from "./lib/client";
-import { freePort, sleep } from "./lib/procs";
+import { sleep } from "./lib/procs";
 import { seedBench } from "./lib/seed";
 import { freshDatabase, startApp, type World } from "./lib/servers";
 import { round } from "./lib/stats";
@@ -27,7 +27,7 @@ export async function benchChatPglite(opts: {
   const durationMs = opts.quick ? 3000 : 10_000;
   const db = await freshDatabase("pglite-chat", null);
   await seedBench(db, opts.world.fixtureOrigin);
-  const app = await startApp({ standalone: opts.standalone, db, world: opts.world, port: await freePort() });
+  const app = await startApp({ standalone: opts.standalone, db, world: opts.world });
   const sessions = makeClient(app.url, app.origin);
   try {
     // Start-up work (migrations check, seed check, the tokenizer warming) settles within a few seconds.
