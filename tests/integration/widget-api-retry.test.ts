@@ -89,7 +89,11 @@ describe("the first event and Retry", () => {
     // A fresh failed turn whose message would qualify for its own visitor.
     const mine = startOf(
       await readEvents(
-        await call(tenant.widgetKey, { conversationId: failed.conversationId, message: "flaky again" }, token),
+        await call(
+          tenant.widgetKey,
+          { conversationId: failed.conversationId, message: "flaky again" },
+          token,
+        ),
       ),
     );
     const count = (await w.rows(tenant.id)).messages.length;
@@ -104,7 +108,9 @@ describe("the first event and Retry", () => {
     expect(foreign.status).toBe(404);
 
     // The same visitor, naming that message from another conversation of their own.
-    const own = startOf(await readEvents(await call(tenant.widgetKey, { message: "flaky elsewhere" }, token)));
+    const own = startOf(
+      await readEvents(await call(tenant.widgetKey, { message: "flaky elsewhere" }, token)),
+    );
     const elsewhere = await call(
       tenant.widgetKey,
       { conversationId: own.conversationId, retryOf: mine.visitorMessageId },
