@@ -33,6 +33,7 @@ test.describe("two instances on one Postgres", () => {
       OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
       OPENAI_API_KEY: "e2e",
       MICHI_MODELS: "fake-small",
+      MICHI_DEMO: "true", // the test chats through the demo tenant's widget key
       MICHI_RATE_VISITOR_PER_MIN: "3",
       MICHI_LOG_LEVEL: "info",
     };
