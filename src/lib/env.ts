@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseProviders, presetSchema, type ProviderConfig } from "./env-providers";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
 
@@ -84,7 +85,9 @@ export const envSchema = z.object({
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: z.url("must be a URL").optional(),
+  OPENAI_PRESET: presetSchema,
   MICHI_MODELS: list,
+  MICHI_PROVIDERS: list,
   MICHI_MAX_TOOL_ROUNDS: int(4, 1, 10),
   MICHI_MAX_OUTPUT_TOKENS: int(800, 16, 32000),
   MICHI_MODEL_TIMEOUT_MS: int(60_000, 1000, 600_000),
@@ -123,6 +126,8 @@ export type Env = Omit<
   MICHI_PUBLIC_URL: string;
   MICHI_ALLOW_SIGNUP: boolean;
   isProduction: boolean;
+  /** The named providers of MICHI_PROVIDERS (the default one is read from OPENAI_* by providerFor). */
+  providers: ProviderConfig[];
 };
 
 export class EnvError extends Error {
@@ -163,6 +168,8 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     secretKey ??= generated.secretKey;
     authSecret ??= generated.authSecret;
   }
+  const named = parseProviders(source, e.MICHI_PROVIDERS);
+  problems.push(...named.problems);
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
   const allowSignup =
@@ -176,6 +183,7 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     MICHI_PUBLIC_URL: e.MICHI_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     MICHI_ALLOW_SIGNUP: allowSignup,
     isProduction,
+    providers: named.providers,
   };
 }
 

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import { type DialectSetting, playDialect } from "./fake-model-dialect";
 import {
   bodySchema,
   type FakeChatBody,
@@ -38,6 +39,8 @@ export type FakeModel = {
   requests: RecordedRequest[];
   setRules(rules: Rule[]): void;
   enqueue(...responses: Step[]): void;
+  /** Speak a provider's dialect (tests/support/dialects), or plain OpenAI again with null. */
+  setDialect(setting: DialectSetting | null): void;
   reset(): void;
   close(): Promise<void>;
 };
@@ -76,7 +79,8 @@ async function play({ res, body, step, closed }: Play) {
     const errBody = step.body ?? {
       error: { message: `fake model error ${step.status}`, type: "fake_error", code: String(step.status) },
     };
-    sendJson(res, step.status, errBody, { "retry-after-ms": String(step.retryAfterMs ?? 1) });
+    const wait = step.headers ?? { "retry-after-ms": String(step.retryAfterMs ?? 1) };
+    sendJson(res, step.status, errBody, wait);
     return;
   }
   if (step.type === "text" && step.delayMs) await sleep(step.delayMs);
@@ -168,6 +172,7 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
   const host = opts.host ?? "127.0.0.1";
   let rules: Rule[] = [];
   const queue: Step[] = [];
+  let dialect: DialectSetting | null = null;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
 
@@ -214,7 +219,9 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
       res.on("close", () => {
         gone = true;
       });
-      await play({ res, body: parsed.data, step, closed: () => gone || res.destroyed });
+      const closed = () => gone || res.destroyed;
+      if (parsed.data.stream && (await playDialect(res, parsed.data, step, dialect, closed))) return;
+      await play({ res, body: parsed.data, step, closed });
     } catch (err) {
       if (!res.headersSent) sendJson(res, 400, { error: { message: String(err), type: "fake_model_error" } });
       else res.destroy();
@@ -241,7 +248,11 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
     enqueue(...steps) {
       queue.push(...steps);
     },
+    setDialect(setting) {
+      dialect = setting;
+    },
     reset() {
+      dialect = null;
       rules = [];
       queue.length = 0;
       requests.length = 0;

@@ -20,7 +20,7 @@ import {
   type WidgetTenant,
 } from "./guard";
 import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
-import { createModelClient, modelStatus, resolveModel } from "./model";
+import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
 import { openTurn } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
@@ -33,7 +33,7 @@ export type WidgetDeps = {
   db: () => Promise<DbHandle>;
   env: () => Env;
   packs: PackDeps;
-  modelClient?: (e: Env) => OpenAI;
+  modelClient?: (e: Env, model: string) => OpenAI;
 };
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
@@ -136,6 +136,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     );
 
     const slot = release;
+    const model = resolveModel(tenant.bot, status.models);
     const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
     const stream = eventStream(
       (emit, signal) =>
@@ -143,8 +144,9 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
           {
             db,
             env: e,
-            client: (deps.modelClient ?? createModelClient)(e),
-            model: resolveModel(tenant.bot, status.models),
+            client: (deps.modelClient ?? createModelClient)(e, model),
+            model,
+            ...modelProfile(e, model),
             packs: deps.packs,
             enabled: start.enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },

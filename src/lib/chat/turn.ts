@@ -8,6 +8,7 @@ import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
+import type { Profile } from "./providers";
 import { finishTurn } from "./persist";
 import { buildSystemPrompt } from "./prompt";
 
@@ -26,6 +27,9 @@ export type Turn = {
   env: Env;
   client: OpenAI;
   model: string;
+  /** The model server's profile and learned-adaptation key (see providers.ts); generic when absent. */
+  profile?: Profile;
+  serverKey?: string;
   packs: PackDeps;
   enabled: EnabledPack[];
   tenant: { id: string; name: string; bot: BotSettings };
@@ -74,6 +78,8 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         idleTimeoutMs: e.MICHI_MODEL_IDLE_TIMEOUT_MS,
         toolTimeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
         toolMaxChars: e.MICHI_TOOL_RESULT_MAX_CHARS,
+        profile: turn.profile,
+        serverKey: turn.serverKey,
       },
       {
         tenantId: turn.tenant.id,
@@ -135,6 +141,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       promptTokens: result.usage.promptTokens,
       completionTokens: result.usage.completionTokens,
       usageEstimated: result.usageEstimated,
+      ...(result.toolsDropped ? { toolsDropped: result.toolsDropped } : {}),
       ms: Date.now() - started,
       ...(e.MICHI_LOG_CONTENT ? { content: { message: turn.message, answer: result.text } } : {}),
     },

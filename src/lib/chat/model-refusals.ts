@@ -1,0 +1,79 @@
+import type { Profile } from "./providers";
+
+// Reading a model server's refusal. Errors are inspected by shape, never by `instanceof`: the SDK's error
+// classes may come from another bundle copy (see src/lib/errors.ts brands).
+
+export type HttpFailure = { status: number; text: string; retryAfterMs: number | null };
+
+/** The HTTP side of an SDK error, or null when it is not an HTTP answer (network, abort, bug). */
+export function httpFailure(err: unknown): HttpFailure | null {
+  if (typeof err !== "object" || err === null) return null;
+  const e = err as { status?: unknown; message?: unknown; error?: unknown; headers?: unknown };
+  if (typeof e.status !== "number") return null;
+  const body = e.error === undefined ? "" : JSON.stringify(e.error);
+  const text = `${typeof e.message === "string" ? e.message : ""} ${body}`.slice(0, 2000);
+  return { status: e.status, text, retryAfterMs: retryAfter(e.headers) };
+}
+
+function header(headers: unknown, name: string): string | null {
+  if (!headers || typeof headers !== "object") return null;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+  const v = (headers as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : null;
+}
+
+/** retry-after-ms (OpenAI, Azure), else retry-after in seconds or as an HTTP date. */
+export function retryAfter(headers: unknown, now = Date.now()): number | null {
+  const ms = Number(header(headers, "retry-after-ms"));
+  if (header(headers, "retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const ra = header(headers, "retry-after");
+  if (ra === null) return null;
+  const secs = Number(ra);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(ra);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+export type Sent = {
+  outputParam: Profile["outputParam"];
+  streamOptions: boolean;
+  tools: boolean;
+  echoedReasoning: boolean;
+};
+
+/** The one change that may get a refused request through, or null when the refusal is not about a parameter. */
+export type Adaptation =
+  | { kind: "outputParam"; to: Profile["outputParam"]; note: string }
+  | { kind: "streamOptions"; note: string }
+  | { kind: "echoReasoning"; note: string }
+  | { kind: "tools"; note: string; reason: string };
+
+const TOOLS_REFUSED =
+  /tool choice|tool_choice|enable-auto-tool-choice|tool-call-parser|--jinja|does not support tools|tools? (are|is) not supported|tools param|not support(ed)? (function|tool)/i;
+
+export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
+  // 400/422 name the parameter; llama-server without --jinja answers 500, Ollama 400, vLLM 400.
+  if (f.status < 400 || f.status === 401 || f.status === 403 || f.status === 404 || f.status === 429) return null;
+  const t = f.text;
+  if (sent.outputParam === "max_tokens" && /max_tokens/.test(t) && (f.status < 500 || /unsupported/i.test(t))) {
+    return {
+      kind: "outputParam",
+      to: "max_completion_tokens",
+      note: "sends max_completion_tokens (the server refused max_tokens)",
+    };
+  }
+  if (sent.outputParam === "max_completion_tokens" && /max_completion_tokens/.test(t)) {
+    return { kind: "outputParam", to: "max_tokens", note: "sends max_tokens (the server refused max_completion_tokens)" };
+  }
+  if (sent.streamOptions && /stream_options|include_usage/.test(t)) {
+    return { kind: "streamOptions", note: "stops asking for usage in the stream (the server refused stream_options)" };
+  }
+  if (sent.echoedReasoning && /reasoning_content/.test(t)) {
+    return { kind: "echoReasoning", note: "stops sending reasoning_content back (the server refused it)" };
+  }
+  if (sent.tools && TOOLS_REFUSED.test(t)) {
+    const reason = t.replace(/\s+/g, " ").trim().slice(0, 240);
+    return { kind: "tools", note: "answers without tools (the server refused them)", reason };
+  }
+  return null;
+}
