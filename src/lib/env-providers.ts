@@ -83,7 +83,8 @@ export function parseProviders(
       MODELS: source[`${prefix}MODELS`],
     });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(`${prefix}${issue.path.join(".")}: ${issue.message}`);
+      for (const issue of parsed.error.issues)
+        problems.push(`${prefix}${issue.path.join(".")}: ${issue.message}`);
       continue;
     }
     providers.push({

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseProviders, presetSchema, type ProviderConfig } from "./env-providers";
+import { type ProviderConfig, parseProviders, presetSchema } from "./env-providers";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
 

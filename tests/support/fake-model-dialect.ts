@@ -34,12 +34,20 @@ export async function playDialect(
   const wantUsage = body.stream_options?.include_usage === true;
   const calls =
     step.type === "tool_calls"
-      ? step.calls.map((c, i) => ({ id: c.id ?? `${d.opts.idPrefix}${randomUUID().slice(0, 8)}${i}`, name: c.name, arguments: c.arguments }))
+      ? step.calls.map((c, i) => ({
+          id: c.id ?? `${d.opts.idPrefix}${randomUUID().slice(0, 8)}${i}`,
+          name: c.name,
+          arguments: c.arguments,
+        }))
       : undefined;
   const answer = step.type === "tool_calls" ? "" : fillTemplate(step.text, body.messages);
   const reasoning = d.opts.reasoningField ? "Let me think about what the visitor needs." : undefined;
   const end =
-    step.type === "cut" ? "cut" : step.type === "length" || step.type === "content_filter" || step.type === "stream_error" ? step.type : "stop";
+    step.type === "cut"
+      ? "cut"
+      : step.type === "length" || step.type === "content_filter" || step.type === "stream_error"
+        ? step.type
+        : "stop";
   const produced = answer + JSON.stringify(calls ?? "");
   const usage = { prompt: promptTokens(body), completion: roughTokens(produced) };
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

@@ -6,7 +6,13 @@ import { z } from "zod";
 export type Step =
   | { type: "text"; text: string; chunkSize?: number; delayMs?: number }
   | { type: "tool_calls"; calls: { name: string; arguments: string; id?: string }[] }
-  | { type: "http_error"; status: number; body?: unknown; retryAfterMs?: number; headers?: Record<string, string> }
+  | {
+      type: "http_error";
+      status: number;
+      body?: unknown;
+      retryAfterMs?: number;
+      headers?: Record<string, string>;
+    }
   | { type: "length"; text: string }
   | { type: "content_filter"; text: string }
   | { type: "stream_error"; text: string }

@@ -56,7 +56,9 @@ describe("every dialect's recorded sequences", () => {
       const body = { answer: "We are open from nine until five." };
       expect(streamEnd(replay(frames(d, meta, body, "cut", usage, true)).a)).toBe("interrupted");
       expect(streamEnd(replay(frames(d, meta, body, "length", usage, true)).a)).toBe("length");
-      expect(streamEnd(replay(frames(d, meta, body, "content_filter", usage, true)).a)).toBe("content_filter");
+      expect(streamEnd(replay(frames(d, meta, body, "content_filter", usage, true)).a)).toBe(
+        "content_filter",
+      );
       const failed = replay(frames(d, meta, body, "stream_error", usage, true)).a;
       expect(streamEnd(failed)).toBe("stream_error");
       expect(failed.error?.message).toMatch(/out of memory/);
@@ -88,7 +90,9 @@ describe("tool-call keying", () => {
     const asm = new StreamAssembler();
     asm.push({ choices: [{ delta: { tool_calls: [{ index: 0, id: "x", function: { name: "lookup" } }] } }] });
     asm.push({
-      choices: [{ delta: { tool_calls: [{ index: 0, function: { name: "lookup", arguments: { sku: "A1" } } }] } }],
+      choices: [
+        { delta: { tool_calls: [{ index: 0, function: { name: "lookup", arguments: { sku: "A1" } } }] } },
+      ],
     });
     asm.done();
     expect(asm.result().toolCalls).toEqual([{ id: "x", name: "lookup", arguments: '{"sku":"A1"}' }]);
@@ -96,7 +100,9 @@ describe("tool-call keying", () => {
 
   it("a call without id or index continues the one being built", () => {
     const asm = new StreamAssembler();
-    asm.push({ choices: [{ delta: { tool_calls: [{ id: "g1", function: { name: "f", arguments: '{"a":' } }] } }] });
+    asm.push({
+      choices: [{ delta: { tool_calls: [{ id: "g1", function: { name: "f", arguments: '{"a":' } }] } }],
+    });
     asm.push({ choices: [{ delta: { tool_calls: [{ function: { arguments: "1}" } }] } }] });
     expect(asm.result().toolCalls).toEqual([{ id: "g1", name: "f", arguments: '{"a":1}' }]);
   });
@@ -105,14 +111,18 @@ describe("tool-call keying", () => {
 describe("thinking and faults", () => {
   it("keeps reasoning apart from the answer and out of what the visitor is shown", () => {
     const d = DIALECTS.find((x) => x.name === "deepseek")!;
-    const { a, shown } = replay(frames(d, meta, { answer: "Hi.", reasoning: "Thinking hard." }, "stop", usage, true));
+    const { a, shown } = replay(
+      frames(d, meta, { answer: "Hi.", reasoning: "Thinking hard." }, "stop", usage, true),
+    );
     expect(a.reasoning).toBe("Thinking hard.");
     expect(a.text).toBe("Hi.");
     expect(shown).toBe("Hi.");
   });
 
   it("llama.cpp's error field is a fault even though the SDK would ignore it", () => {
-    const { a } = replay(frames(llamaServer, meta, { answer: "Partial answer here" }, "stream_error", usage, true));
+    const { a } = replay(
+      frames(llamaServer, meta, { answer: "Partial answer here" }, "stream_error", usage, true),
+    );
     expect(a.text.length).toBeGreaterThan(0);
     expect(streamEnd(a)).toBe("stream_error");
   });

@@ -77,6 +77,7 @@ function apply(a: Adaptation, p: Profile, model: string, serverKey: string | und
     case "tools":
       l.tools = false;
       l.toolsRefused = a.reason;
+      l.toolsAdvice = p.toolsAdvice || undefined;
       return { ...p, tools: false };
   }
 }

@@ -53,9 +53,14 @@ const TOOLS_REFUSED =
 
 export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
   // 400/422 name the parameter; llama-server without --jinja answers 500, Ollama 400, vLLM 400.
-  if (f.status < 400 || f.status === 401 || f.status === 403 || f.status === 404 || f.status === 429) return null;
+  if (f.status < 400 || f.status === 401 || f.status === 403 || f.status === 404 || f.status === 429)
+    return null;
   const t = f.text;
-  if (sent.outputParam === "max_tokens" && /max_tokens/.test(t) && (f.status < 500 || /unsupported/i.test(t))) {
+  if (
+    sent.outputParam === "max_tokens" &&
+    /max_tokens/.test(t) &&
+    (f.status < 500 || /unsupported/i.test(t))
+  ) {
     return {
       kind: "outputParam",
       to: "max_completion_tokens",
@@ -63,10 +68,17 @@ export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
     };
   }
   if (sent.outputParam === "max_completion_tokens" && /max_completion_tokens/.test(t)) {
-    return { kind: "outputParam", to: "max_tokens", note: "sends max_tokens (the server refused max_completion_tokens)" };
+    return {
+      kind: "outputParam",
+      to: "max_tokens",
+      note: "sends max_tokens (the server refused max_completion_tokens)",
+    };
   }
   if (sent.streamOptions && /stream_options|include_usage/.test(t)) {
-    return { kind: "streamOptions", note: "stops asking for usage in the stream (the server refused stream_options)" };
+    return {
+      kind: "streamOptions",
+      note: "stops asking for usage in the stream (the server refused stream_options)",
+    };
   }
   if (sent.echoedReasoning && /reasoning_content/.test(t)) {
     return { kind: "echoReasoning", note: "stops sending reasoning_content back (the server refused it)" };
@@ -77,3 +89,32 @@ export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
   }
   return null;
 }
+
+/**
+ * The SDK keeps only an error body's `error` member; vLLM and Mistral answer `{"object":"error","message":…}`
+ * without one, so their refusal would read "400 status code (no body)". This fetch wraps such bodies in
+ * `error` so the refusal's words (the parameter it names) survive.
+ */
+export const keepErrorBodies: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  if (res.ok) return res;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  let body = text;
+  if (json && typeof json === "object" && !("error" in json)) {
+    const m =
+      (json as { message?: unknown; detail?: unknown }).message ?? (json as { detail?: unknown }).detail;
+    body = JSON.stringify({
+      error: { ...json, message: typeof m === "string" ? m : JSON.stringify(m ?? json) },
+    });
+  }
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
+};

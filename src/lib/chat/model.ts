@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import type { BotSettings } from "../db/schema";
 import { type Env, env } from "../env";
-import { allowedModels, defaultProvider, profileFor, type Profile, providerFor } from "./providers";
+import { keepErrorBodies } from "./model-refusals";
+import { allowedModels, defaultProvider, type Profile, profileFor, providerFor } from "./providers";
 
 export type ModelStatus =
   | { configured: true; models: string[]; defaultModel: string }
@@ -44,6 +45,7 @@ export function createModelClient(e = env(), model?: string): OpenAI {
     // Retries are ours (model-call.ts): capped so a long retry-after never keeps a visitor waiting.
     maxRetries: 0,
     timeout: e.MICHI_MODEL_TIMEOUT_MS,
+    fetch: keepErrorBodies,
   });
 }
 

@@ -62,7 +62,8 @@ function preset(name: PresetName, model: string): Profile {
       return {
         ...GENERIC,
         preset: name,
-        toolsAdvice: "Choose a model with tool support: `ollama show <model>` lists tools under Capabilities.",
+        toolsAdvice:
+          "Choose a model with tool support: `ollama show <model>` lists tools under Capabilities.",
       };
     case "lmstudio":
     case "localai":
@@ -76,7 +77,11 @@ function preset(name: PresetName, model: string): Profile {
     case "gemini":
     case "anthropic":
     case "generic":
-      return { ...GENERIC, preset: name, outputParam: name === "generic" && NEW_OPENAI.test(model) ? "max_completion_tokens" : "max_tokens" };
+      return {
+        ...GENERIC,
+        preset: name,
+        outputParam: name === "generic" && NEW_OPENAI.test(model) ? "max_completion_tokens" : "max_tokens",
+      };
   }
 }
 
@@ -132,8 +137,9 @@ export function providerFor(e: Env, model: string): ProviderConfig | null {
 // ---- What this process learned from refusals, per server and model ------------------------------------------
 
 export type Learned = Partial<Pick<Profile, "outputParam" | "streamOptions" | "tools" | "echoReasoning">> & {
-  /** Why tools are off, in the server's words, for the setup checklist. */
+  /** Why tools are off, in the server's words, and what to do about it, for the setup checklist. */
   toolsRefused?: string;
+  toolsAdvice?: string;
   /** Plain-words notes of each adaptation, for the model check. */
   notes: string[];
 };
@@ -157,11 +163,18 @@ export function learned(baseURL: string | undefined, model: string): Learned {
 }
 
 /** Every server and model whose tools were refused in this process, for the admin checklist. */
-export function toolRefusals(): { server: string; model: string; reason: string }[] {
+export function toolRefusals(): { server: string; model: string; reason: string; advice: string }[] {
   return [...learnedMap()].flatMap(([k, l]) => {
     if (!l.toolsRefused) return [];
-    const [server = "", model = ""] = k.split("|");
-    return [{ server, model, reason: l.toolsRefused }];
+    const cut = k.lastIndexOf("|");
+    return [
+      {
+        server: k.slice(0, cut),
+        model: k.slice(cut + 1),
+        reason: l.toolsRefused,
+        advice: l.toolsAdvice ?? "",
+      },
+    ];
   });
 }
 
@@ -174,6 +187,6 @@ export function forgetLearned(): void {
 export function profileFor(provider: Pick<ProviderConfig, "preset" | "baseURL">, model: string): Profile {
   const base = preset(presetFor(provider), model);
   const l = learned(provider.baseURL, model);
-  const { notes: _n, toolsRefused: _t, ...over } = l;
+  const { notes: _n, toolsRefused: _t, toolsAdvice: _a, ...over } = l;
   return { ...base, ...over };
 }

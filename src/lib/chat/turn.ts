@@ -8,9 +8,9 @@ import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
-import type { Profile } from "./providers";
 import { finishTurn } from "./persist";
 import { buildSystemPrompt } from "./prompt";
+import type { Profile } from "./providers";
 
 /** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
 export type PackDeps = {

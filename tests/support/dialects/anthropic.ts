@@ -8,6 +8,12 @@ export const anthropic: Dialect = {
   preset: "anthropic",
   model: "claude-sonnet-4-5",
   sources: ["docs.anthropic.com/en/api/openai-sdk"],
-  opts: { index: "position", args: "pieces", usage: "when-asked", streamError: "data-error", idPrefix: "toolu_" },
+  opts: {
+    index: "position",
+    args: "pieces",
+    usage: "when-asked",
+    streamError: "data-error",
+    idPrefix: "toolu_",
+  },
   refuse: () => null,
 };

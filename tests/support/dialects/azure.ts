@@ -9,7 +9,10 @@ export const azure: Dialect = {
   name: "azure",
   preset: "azure",
   model: "gpt-5.1",
-  sources: ["learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter", "anomalyco/opencode#37964"],
+  sources: [
+    "learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter",
+    "anomalyco/opencode#37964",
+  ],
   opts: {
     index: "position",
     args: "pieces",

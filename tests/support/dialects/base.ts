@@ -69,7 +69,11 @@ const pieces = (s: string, n: number) => {
 };
 
 function usageExtra(o: DialectOptions, u: Usage) {
-  const usage = { prompt_tokens: u.prompt, completion_tokens: u.completion, total_tokens: u.prompt + u.completion };
+  const usage = {
+    prompt_tokens: u.prompt,
+    completion_tokens: u.completion,
+    total_tokens: u.prompt + u.completion,
+  };
   return o.usage === "x_groq" ? { x_groq: { id: "req_01fake", usage } } : { usage };
 }
 
@@ -88,7 +92,9 @@ export function frames(d: Dialect, m: Meta, b: Body, end: Ending, u: Usage, want
         created: 0,
         model: "",
         choices: [],
-        prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: "safe" } } }],
+        prompt_filter_results: [
+          { prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: "safe" } } },
+        ],
       }),
     );
   }
@@ -99,37 +105,66 @@ export function frames(d: Dialect, m: Meta, b: Body, end: Ending, u: Usage, want
   }
   const text = b.answer ?? "";
   const textPieces = text ? pieces(text, 7) : [];
-  const cutAt = end === "cut" || end === "stream_error" ? Math.ceil(textPieces.length / 2) : textPieces.length;
+  const cutAt =
+    end === "cut" || end === "stream_error" ? Math.ceil(textPieces.length / 2) : textPieces.length;
   for (const p of textPieces.slice(0, cutAt)) out.push(chunk(m, { content: p }));
   if (end === "cut") return out;
   if (end === "stream_error") {
     const err = { message: "the model server ran out of memory", type: "server_error", code: 500 };
     if (o.streamError === "error-field") out.push(`error: ${JSON.stringify({ error: err })}`);
     else if (o.streamError === "openrouter")
-      out.push(data({ id: m.id, object: "chat.completion.chunk", error: { code: 502, message: err.message }, choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }] }));
+      out.push(
+        data({
+          id: m.id,
+          object: "chat.completion.chunk",
+          error: { code: 502, message: err.message },
+          choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }],
+        }),
+      );
     else out.push(data({ error: err }));
     return out;
   }
   (b.calls ?? []).forEach((c, i) => {
     const index = o.index === "position" ? i : o.index === "zero" ? 0 : undefined;
-    const extra = o.thoughtSignature ? { extra_content: { google: { thought_signature: `sig-${c.id}` } } } : {};
+    const extra = o.thoughtSignature
+      ? { extra_content: { google: { thought_signature: `sig-${c.id}` } } }
+      : {};
     const head = { ...(index === undefined ? {} : { index }), id: c.id, type: "function", ...extra };
     if (o.args === "whole") {
       out.push(chunk(m, { tool_calls: [{ ...head, function: { name: c.name, arguments: c.arguments } }] }));
       if (o.repeatAtNextIndex) {
-        out.push(chunk(m, { tool_calls: [{ ...head, index: (index ?? i) + 1, function: { name: c.name, arguments: c.arguments } }] }));
+        out.push(
+          chunk(m, {
+            tool_calls: [
+              { ...head, index: (index ?? i) + 1, function: { name: c.name, arguments: c.arguments } },
+            ],
+          }),
+        );
       }
     } else {
       out.push(chunk(m, { tool_calls: [{ ...head, function: { name: c.name, arguments: "" } }] }));
       for (const p of pieces(c.arguments, 6)) {
-        out.push(chunk(m, { tool_calls: [{ ...(index === undefined ? {} : { index }), function: { arguments: p } }] }));
+        out.push(
+          chunk(m, {
+            tool_calls: [{ ...(index === undefined ? {} : { index }), function: { arguments: p } }],
+          }),
+        );
       }
     }
   });
   const finish =
-    end === "length" ? "length" : end === "content_filter" ? "content_filter" : b.calls?.length ? (o.toolFinish ?? "tool_calls") : "stop";
+    end === "length"
+      ? "length"
+      : end === "content_filter"
+        ? "content_filter"
+        : b.calls?.length
+          ? (o.toolFinish ?? "tool_calls")
+          : "stop";
   const finalExtra = o.usage === "when-asked" ? {} : usageExtra(o, u);
-  const filterExtra = end === "content_filter" ? { content_filter_results: { violence: { filtered: true, severity: "medium" } } } : {};
+  const filterExtra =
+    end === "content_filter"
+      ? { content_filter_results: { violence: { filtered: true, severity: "medium" } } }
+      : {};
   out.push(
     data({
       id: m.id,
@@ -141,14 +176,27 @@ export function frames(d: Dialect, m: Meta, b: Body, end: Ending, u: Usage, want
     }),
   );
   if (o.usage === "when-asked" && wantUsage) {
-    out.push(data({ id: m.id, object: "chat.completion.chunk", created: m.created, model: m.model, choices: [], ...usageExtra(o, u) }));
+    out.push(
+      data({
+        id: m.id,
+        object: "chat.completion.chunk",
+        created: m.created,
+        model: m.model,
+        choices: [],
+        ...usageExtra(o, u),
+      }),
+    );
   }
   out.push("data: [DONE]");
   return out;
 }
 
 export const sentTools = (b: FakeChatBody) => Array.isArray(b.tools) && b.tools.length > 0;
-export const openaiError = (status: number, message: string, extra: Record<string, unknown> = {}): Refusal => ({
+export const openaiError = (
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Refusal => ({
   status,
   body: { error: { message, type: "invalid_request_error", param: null, code: null, ...extra } },
 });

@@ -24,7 +24,10 @@ export const deepseek: Dialect = {
       .slice(lastUser + 1)
       .some((m) => m.role === "assistant" && m.tool_calls?.length && !("reasoning_content" in m));
     if (missing) {
-      return openaiError(400, "Missing `reasoning_content` field in the assistant message at message index 2.");
+      return openaiError(
+        400,
+        "Missing `reasoning_content` field in the assistant message at message index 2.",
+      );
     }
     return null;
   },

@@ -23,9 +23,10 @@ export const gemini: Dialect = {
   refuse(body) {
     for (const m of body.messages) {
       for (const c of m.tool_calls ?? []) {
-        const sig = (c as { extra_content?: { google?: { thought_signature?: string } } }).extra_content?.google
-          ?.thought_signature;
-        if (!sig) return openaiError(400, "Function call is missing a thought_signature in functionCall parts.");
+        const sig = (c as { extra_content?: { google?: { thought_signature?: string } } }).extra_content
+          ?.google?.thought_signature;
+        if (!sig)
+          return openaiError(400, "Function call is missing a thought_signature in functionCall parts.");
       }
     }
     return null;

@@ -10,10 +10,19 @@ export const llamaServer: Dialect = {
   preset: "llama-server",
   model: "qwen2.5-7b-instruct-q4_k_m.gguf",
   sources: ["defilantech/LLMKube#126", "containers/ramalama#988", "ggml-org/llama.cpp:tools/server"],
-  opts: { index: "position", args: "pieces", usage: "always-final", streamError: "error-field", idPrefix: "" },
+  opts: {
+    index: "position",
+    args: "pieces",
+    usage: "always-final",
+    streamError: "error-field",
+    idPrefix: "",
+  },
   refuse(body, flags) {
     if (flags.toolsOff && sentTools(body)) {
-      return { status: 500, body: { error: { code: 500, message: "tools param requires --jinja flag", type: "server_error" } } };
+      return {
+        status: 500,
+        body: { error: { code: 500, message: "tools param requires --jinja flag", type: "server_error" } },
+      };
     }
     return null;
   },

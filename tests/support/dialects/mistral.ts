@@ -10,7 +10,11 @@ const forbidden = (loc: (string | number)[], input: unknown): Refusal => ({
   status: 422,
   body: {
     object: "error",
-    message: { detail: [{ type: "extra_forbidden", loc: ["body", ...loc], msg: "Extra inputs are not permitted", input }] },
+    message: {
+      detail: [
+        { type: "extra_forbidden", loc: ["body", ...loc], msg: "Extra inputs are not permitted", input },
+      ],
+    },
     type: "invalid_request_error",
     param: null,
     code: null,
@@ -25,7 +29,8 @@ export const mistral: Dialect = {
   opts: { index: "position", args: "whole", usage: "always-final", streamError: "data-error", idPrefix: "" },
   refuse(body) {
     if (body.stream_options) return forbidden(["stream_options", "include_usage"], true);
-    if (body.max_completion_tokens !== undefined) return forbidden(["max_completion_tokens"], body.max_completion_tokens);
+    if (body.max_completion_tokens !== undefined)
+      return forbidden(["max_completion_tokens"], body.max_completion_tokens);
     const i = body.messages.findIndex((m) => m.role === "assistant" && "reasoning_content" in m);
     if (i >= 0) return forbidden(["messages", i, "assistant", "reasoning_content"], "");
     return null;

@@ -1,4 +1,4 @@
-import { type Dialect, openaiError, sentTools } from "./base";
+import { type Dialect, sentTools } from "./base";
 
 // Ollama's /v1/chat/completions (openai/openai.go): each tool call whole in one delta; since 0.20 every call of
 // a response carries index 0 with its own id; usage in a chunk when include_usage is asked; a model without
@@ -13,7 +13,17 @@ export const ollama: Dialect = {
   opts: { index: "zero", args: "whole", usage: "when-asked", streamError: "data-error", idPrefix: "call_" },
   refuse(body, flags) {
     if (flags.toolsOff && sentTools(body)) {
-      return { status: 400, body: { error: { message: `registry.ollama.ai/library/${body.model} does not support tools`, type: "api_error", param: null, code: null } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: `registry.ollama.ai/library/${body.model} does not support tools`,
+            type: "api_error",
+            param: null,
+            code: null,
+          },
+        },
+      };
     }
     return null;
   },

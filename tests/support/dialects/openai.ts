@@ -10,7 +10,13 @@ export const openai: Dialect = {
   preset: "openai",
   model: "gpt-5-mini",
   sources: ["platform.openai.com/docs/api-reference/chat-streaming", "langgenius/dify#24307"],
-  opts: { index: "position", args: "pieces", usage: "when-asked", streamError: "data-error", idPrefix: "call_" },
+  opts: {
+    index: "position",
+    args: "pieces",
+    usage: "when-asked",
+    streamError: "data-error",
+    idPrefix: "call_",
+  },
   refuse(body, flags) {
     if (body.max_tokens !== undefined && (/^(gpt-5|o\d)/.test(body.model) || flags.refuseMaxTokens)) {
       return openaiError(

@@ -7,6 +7,12 @@ export const together: Dialect = {
   preset: "together",
   model: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
   sources: ["docs.together.ai/docs/openai-api-compatibility"],
-  opts: { index: "position", args: "pieces", usage: "always-final", streamError: "data-error", idPrefix: "call_" },
+  opts: {
+    index: "position",
+    args: "pieces",
+    usage: "always-final",
+    streamError: "data-error",
+    idPrefix: "call_",
+  },
   refuse: () => null,
 };

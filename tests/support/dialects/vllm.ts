@@ -10,7 +10,13 @@ export const vllm: Dialect = {
   preset: "vllm",
   model: "Qwen/Qwen2.5-7B-Instruct",
   sources: ["vllm-project/vllm#9986", "docs.vllm.ai/en/latest/features/tool_calling.html"],
-  opts: { index: "position", args: "pieces", usage: "when-asked", streamError: "data-error", idPrefix: "chatcmpl-tool-" },
+  opts: {
+    index: "position",
+    args: "pieces",
+    usage: "when-asked",
+    streamError: "data-error",
+    idPrefix: "chatcmpl-tool-",
+  },
   refuse(body, flags) {
     if (flags.toolsOff && sentTools(body)) {
       return {
