@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { parseMarkdown, plainText } from "../markdown";
+import { codeMessage } from "../i18n";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
 import { type ChipState, HttpError, httpError, postStream } from "./sse";
@@ -112,7 +113,7 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
               announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
             } else {
               if (e.conversationId) session.setConversation(e.conversationId);
-              fail(e.message || cfg.t.error);
+              fail(codeMessage(cfg.t, e.code) ?? (e.message || cfg.t.error));
             }
           },
           ctl.signal,
