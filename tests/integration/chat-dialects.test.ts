@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleChat, type WidgetDeps } from "@/lib/chat/handlers";
 import { platformPacks } from "@/lib/chat/packs";
 import { forgetLearned, toolRefusals } from "@/lib/chat/providers";
+import { listConversations } from "@/lib/db/queries/insights-list";
+import { usageReport } from "@/lib/db/queries/insights-usage";
 import { env } from "@/lib/env";
 import type { PresetName } from "@/lib/env-providers";
 import type { ToolPack } from "@/lib/tools/registry";
@@ -70,7 +72,7 @@ async function turn(
   expect(res.status).toBe(200);
   const events = await readEvents(res);
   const rows = await w.rows(tenant.id);
-  return { events, rows, answer: rows.messages.find((m) => m.role === "assistant")! };
+  return { events, rows, tenant, answer: rows.messages.find((m) => m.role === "assistant")! };
 }
 
 const last = (e: SseEvent[]) => e.at(-1)!;
@@ -90,6 +92,7 @@ describe.each(DIALECTS.map((d) => [d.name, d] as const))("%s", (_name, d) => {
     expect(last(t.events).event).toBe("done");
     expect(t.answer).toMatchObject({ status: "complete", reason: null, content: "We open at nine." });
     expect(t.answer.promptTokens).toBeGreaterThan(0);
+    expect(t.answer.usageEstimated).toBe(false);
     expect(t.rows.usage[0]!.promptTokens).toBe(t.answer.promptTokens);
   });
 
@@ -119,7 +122,17 @@ describe.each(DIALECTS.map((d) => [d.name, d] as const))("%s", (_name, d) => {
   it("a cut connection keeps the text as partial and says interrupted", async () => {
     const t = await turn(d, [{ type: "cut", text: "We are open from nine until five on weekdays." }]);
     expect(last(t.events)).toMatchObject({ event: "error", data: { code: "interrupted" } });
-    expect(t.answer).toMatchObject({ status: "partial", reason: "interrupted" });
+    expect(t.answer).toMatchObject({ status: "partial", reason: "interrupted", usageEstimated: true });
+    // Generated but never reported: estimated, and said so on the Conversations list and the Usage page.
+    expect(t.rows.usage[0]!.estimatedTokens).toBe(t.answer.promptTokens + t.answer.completionTokens);
+    const [listed] = (await w.db.forTenant(t.tenant.id, (tx) => listConversations(tx, t.tenant.id, {})))
+      .items;
+    expect(listed!.tokensEstimated).toBe(true);
+    const report = await w.db.forTenant(t.tenant.id, (tx) =>
+      usageReport(tx, { tenantId: t.tenant.id }, { period: 7 }),
+    );
+    expect(report.estimatedTokens).toBeGreaterThan(0);
+    expect(report.month.estimatedTokens).toBe(t.rows.usage[0]!.estimatedTokens);
   });
 
   it("an error inside the stream is a model fault, never complete", async () => {
@@ -149,7 +162,13 @@ describe.each(DIALECTS.map((d) => [d.name, d] as const))("%s", (_name, d) => {
       const t = await turn(d, []);
       expect(w.fake.requests).toHaveLength(1);
       expect(last(t.events)).toMatchObject({ event: "error", data: { code: "model_error" } });
-      expect(t.answer).toMatchObject({ status: "failed", promptTokens: 0, completionTokens: 0 });
+      expect(t.answer).toMatchObject({
+        status: "failed",
+        promptTokens: 0,
+        completionTokens: 0,
+        usageEstimated: false,
+      });
+      expect(t.rows.usage).toEqual([]);
     }
     w.fake.reset();
     w.fake.enqueue(...Array.from({ length: 3 }, (): Step => ({ type: "http_error", status: 503 })));

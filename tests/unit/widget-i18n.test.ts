@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { codeMessage, fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS, WIDGET_LANGS } from "@/widget/i18n";
+import {
+  codeMessage,
+  fill,
+  normalizeLang,
+  parseAcceptLanguage,
+  pickLang,
+  STRINGS,
+  WIDGET_LANGS,
+} from "@/widget/i18n";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {

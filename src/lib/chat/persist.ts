@@ -122,6 +122,8 @@ export type TurnEnd = {
   model: string;
   promptTokens: number;
   completionTokens: number;
+  /** The figures are estimates: the provider generated but never reported usage. */
+  usageEstimated?: boolean;
   runs: RunToStore[];
   at?: Date;
 };
@@ -140,6 +142,7 @@ export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageI
       model: end.model,
       promptTokens: end.promptTokens,
       completionTokens: end.completionTokens,
+      usageEstimated: end.usageEstimated ?? false,
     });
     await insertToolRuns(
       tx,
@@ -162,6 +165,7 @@ export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageI
       month: usageMonth(at),
       promptTokens: end.promptTokens,
       completionTokens: end.completionTokens,
+      estimatedTokens: end.usageEstimated ? end.promptTokens + end.completionTokens : 0,
     });
     await touchConversation(tx, end.conversationId, at);
     return { messageId: msg.id };

@@ -116,6 +116,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       model: turn.model,
       promptTokens: result.usage.promptTokens,
       completionTokens: result.usage.completionTokens,
+      usageEstimated: result.usageEstimated,
       runs: result.runs,
     }));
   } catch (err) {

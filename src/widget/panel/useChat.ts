@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { parseMarkdown, plainText } from "../markdown";
 import { codeMessage } from "../i18n";
+import { parseMarkdown, plainText } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
 import { type ChipState, HttpError, httpError, postStream } from "./sse";

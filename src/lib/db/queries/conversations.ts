@@ -37,6 +37,7 @@ export type NewMessage = {
   model?: string | null;
   promptTokens?: number;
   completionTokens?: number;
+  usageEstimated?: boolean;
 };
 
 export async function insertMessage(tx: TenantTx, input: NewMessage) {
