@@ -29,6 +29,10 @@ export async function playDialect(
     return true;
   }
   if (step.type === "http_error" || step.type === "stall" || step.type === "slow_text") return false;
+  // A real server cannot call tools it was not offered: the model answers in words instead.
+  if (setting && step.type === "tool_calls" && !(Array.isArray(body.tools) && body.tools.length > 0)) {
+    step = { type: "text", text: "I cannot look that up right now." };
+  }
 
   const meta = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: body.model };
   const wantUsage = body.stream_options?.include_usage === true;
