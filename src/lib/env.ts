@@ -148,11 +148,13 @@ type Source = Record<string, string | undefined>;
 export function parseEnv(source: Source, devSecrets?: () => { secretKey: string; authSecret: string }): Env {
   const parsed = envSchema.safeParse(source);
   const problems: string[] = [];
+  // Named providers are checked even when other variables are wrong, so one error lists every fault.
+  const named = parseProviders(source, list.parse(source.MICHI_PROVIDERS));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       problems.push(`${issue.path.join(".") || "(root)"}: ${issue.message}`);
     }
-    throw new EnvError(problems);
+    throw new EnvError([...problems, ...named.problems]);
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
@@ -168,7 +170,6 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     secretKey ??= generated.secretKey;
     authSecret ??= generated.authSecret;
   }
-  const named = parseProviders(source, e.MICHI_PROVIDERS);
   problems.push(...named.problems);
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);

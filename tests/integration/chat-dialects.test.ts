@@ -10,11 +10,12 @@ import type { ToolPack } from "@/lib/tools/registry";
 import type { EnabledPack } from "@/lib/tools/runtime";
 import { type ChatWorld, readEvents, type SseEvent, startChatWorld, textOf } from "../support/chat-world";
 import { DIALECTS, type Dialect, type DialectFlags } from "../support/dialects";
+import { groq } from "../support/dialects/groq";
 import { llamaServer } from "../support/dialects/llama-server";
 import { mistral } from "../support/dialects/mistral";
 import { openai } from "../support/dialects/openai";
 import { vllm } from "../support/dialects/vllm";
-import type { Step } from "../support/fake-model";
+import { type Step, startFakeModel } from "../support/fake-model";
 
 // The whole engine (widget chat endpoint → loop → model call → store) against a fake server speaking each
 // provider's dialect (tests/support/dialects, sources cited there). Every case ends complete or with a visitor
@@ -226,5 +227,48 @@ describe("servers that refuse what they do not accept", () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]!.model).toBe(d.model);
     expect(refused[0]!.advice).toMatch(advice);
+  });
+});
+
+describe("several providers", () => {
+  it("a tenant's model served by a named provider is called there, in that provider's dialect", async () => {
+    const second = await startFakeModel();
+    try {
+      second.setDialect({ dialect: groq, flags: {} });
+      const model = "llama-3.3-70b-versatile";
+      const tenant = await w.tenant({ bot: { model } });
+      const token = await w.token(tenant.widgetKey);
+      second.setRules([
+        { match: "hours", steps: [{ type: "tool_calls", calls: [call("g1", "hours")] }, answer] },
+      ]);
+      const res = await handleChat(
+        w.chatRequest(tenant.widgetKey, { message: "your hours?" }, { token }),
+        tenant.widgetKey,
+        {
+          ...deps("fake-small", undefined),
+          env: () => ({
+            ...env(),
+            MICHI_MODELS: ["fake-small"],
+            providers: [
+              { name: "groq", baseURL: second.url, apiKey: "gsk_test", preset: "groq", models: [model] },
+            ],
+          }),
+        },
+      );
+      const events = await readEvents(res);
+      expect(textOf(events)).toBe("Here you go: 9 to 5.");
+      expect(w.fake.requests).toHaveLength(0);
+      expect(second.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([
+        [model, "Bearer gsk_test"],
+        [model, "Bearer gsk_test"],
+      ]);
+      // Groq's preset sends max_completion_tokens; its usage arrives under x_groq and is recorded.
+      expect(second.requests[0]!.body.max_completion_tokens).toBeDefined();
+      const rows = await w.rows(tenant.id);
+      expect(rows.messages[1]).toMatchObject({ status: "complete", model, usageEstimated: false });
+      expect(rows.messages[1]!.promptTokens).toBeGreaterThan(0);
+    } finally {
+      await second.close();
+    }
   });
 });
