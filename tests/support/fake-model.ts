@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import { DIALECTS } from "./dialects";
 import { type DialectSetting, playDialect } from "./fake-model-dialect";
 import {
   bodySchema,
@@ -44,6 +45,11 @@ export type FakeModel = {
   reset(): void;
   close(): Promise<void>;
 };
+
+const dialectControl = z.object({
+  name: z.string().nullable(),
+  flags: z.object({ toolsOff: z.boolean().optional(), refuseMaxTokens: z.boolean().optional() }).optional(),
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -189,6 +195,13 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
         return sendJson(res, 200, { ok: true });
       }
       if (route === "GET /__control/requests") return sendJson(res, 200, requests);
+      if (route === "POST /__control/dialect") {
+        const { name, flags } = dialectControl.parse(await readJson(req));
+        const found = DIALECTS.find((d) => d.name === name);
+        if (name && !found) return sendJson(res, 400, { error: { message: `no dialect ${name}` } });
+        dialect = found ? { dialect: found, flags: flags ?? {} } : null;
+        return sendJson(res, 200, { ok: true });
+      }
       if (route === "POST /__control/reset") {
         model.reset();
         return sendJson(res, 200, { ok: true });
@@ -265,24 +278,7 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
   return model;
 }
 
-/** Drives a fake model running in another process (e.g. behind an e2e production server). */
-export function fakeModelControl(baseUrl: string) {
-  const root = baseUrl.replace(/\/v1\/?$/, "");
-  const post = async (path: string, body?: unknown) => {
-    const res = await fetch(`${root}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`fake model control ${path}: ${res.status} ${await res.text()}`);
-  };
-  return {
-    setRules: (rules: Rule[]) => post("/__control/rules", rules),
-    enqueue: (...steps: Step[]) => post("/__control/enqueue", steps),
-    reset: () => post("/__control/reset"),
-    requests: async (): Promise<RecordedRequest[]> => (await fetch(`${root}/__control/requests`)).json(),
-  };
-}
+export { fakeModelControl } from "./fake-model-control";
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
