@@ -142,3 +142,16 @@ describe("reading refusals", () => {
     expect(retryAfter(new Headers())).toBeNull();
   });
 });
+
+describe("tools refused", () => {
+  it("are offered again after a while, and forgotten once they work", async () => {
+    const { TOOLS_RETRY_MS, toolsAccepted, toolRefusals } = await import("@/lib/chat/providers");
+    const l = learned("http://vllm/v1", "q");
+    Object.assign(l, { tools: false, toolsRefused: "no tools", toolsRefusedAt: 1000 });
+    expect(profileFor({ baseURL: "http://vllm/v1" }, "q", 1000 + 60_000).tools).toBe(false);
+    expect(profileFor({ baseURL: "http://vllm/v1" }, "q", 1000 + TOOLS_RETRY_MS + 1).tools).toBe(true);
+    expect(toolRefusals()).toHaveLength(1);
+    toolsAccepted("http://vllm/v1", "q");
+    expect(toolRefusals()).toHaveLength(0);
+  });
+});

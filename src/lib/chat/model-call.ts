@@ -3,7 +3,7 @@ import type OpenAI from "openai";
 import type { ToolDefinition } from "../tools/registry";
 import type { ModelFault, ModelMessage, ModelResult } from "./model";
 import { type Adaptation, adaptationFor, type HttpFailure, httpFailure, type Sent } from "./model-refusals";
-import { learned, type Profile } from "./providers";
+import { learned, type Profile, toolsAccepted } from "./providers";
 import { StreamAssembler, streamEnd } from "./stream-assembly";
 
 // One streamed model call: the request shaped by the provider's profile, a refused parameter adapted once,
@@ -78,6 +78,7 @@ function apply(a: Adaptation, p: Profile, model: string, serverKey: string | und
       l.tools = false;
       l.toolsRefused = a.reason;
       l.toolsAdvice = p.toolsAdvice || undefined;
+      l.toolsRefusedAt = Date.now();
       return { ...p, tools: false };
   }
 }
@@ -142,6 +143,7 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
             maxRetries: 0,
           })
           .asResponse();
+        if (withTools) toolsAccepted(o.serverKey, o.model);
       } catch (err) {
         if (fault) throw err;
         const f = httpFailure(err);

@@ -140,6 +140,8 @@ export type Learned = Partial<Pick<Profile, "outputParam" | "streamOptions" | "t
   /** Why tools are off, in the server's words, and what to do about it, for the setup checklist. */
   toolsRefused?: string;
   toolsAdvice?: string;
+  /** When tools were refused: they are offered again after TOOLS_RETRY_MS, in case the server was fixed. */
+  toolsRefusedAt?: number;
   /** Plain-words notes of each adaptation, for the model check. */
   notes: string[];
 };
@@ -183,10 +185,27 @@ export function forgetLearned(): void {
   learnedMap().clear();
 }
 
+export const TOOLS_RETRY_MS = 15 * 60_000;
+
 /** The preset for the provider, with what was learned in this process laid over it. */
-export function profileFor(provider: Pick<ProviderConfig, "preset" | "baseURL">, model: string): Profile {
+export function profileFor(
+  provider: Pick<ProviderConfig, "preset" | "baseURL">,
+  model: string,
+  now = Date.now(),
+): Profile {
   const base = preset(presetFor(provider), model);
   const l = learned(provider.baseURL, model);
-  const { notes: _n, toolsRefused: _t, toolsAdvice: _a, ...over } = l;
+  const { notes: _n, toolsRefused: _t, toolsAdvice: _a, toolsRefusedAt: at, ...over } = l;
+  // The operator may have restarted the server with tool support: offer tools again now and then.
+  if (over.tools === false && at !== undefined && now - at > TOOLS_RETRY_MS) delete over.tools;
   return { ...base, ...over };
+}
+
+/** Tools just worked on this server: forget an earlier refusal (and its checklist entry). */
+export function toolsAccepted(baseURL: string | undefined, model: string): void {
+  const l = learned(baseURL, model);
+  if (l.tools !== false && !l.toolsRefused) return;
+  delete l.tools;
+  delete l.toolsRefused;
+  delete l.toolsRefusedAt;
 }
