@@ -10,6 +10,7 @@ import type { ToolPack } from "@/lib/tools/registry";
 import type { EnabledPack } from "@/lib/tools/runtime";
 import { type ChatWorld, readEvents, type SseEvent, startChatWorld, textOf } from "../support/chat-world";
 import { DIALECTS, type Dialect, type DialectFlags } from "../support/dialects";
+import { deepseek } from "../support/dialects/deepseek";
 import { groq } from "../support/dialects/groq";
 import { llamaServer } from "../support/dialects/llama-server";
 import { mistral } from "../support/dialects/mistral";
@@ -214,6 +215,20 @@ describe("servers that refuse what they do not accept", () => {
     expect(t.answer).toMatchObject({ status: "complete", content: "Bonjour." });
     expect(w.fake.requests.map((r) => Boolean(r.body.stream_options))).toEqual([true, false]);
     expect(t.answer.promptTokens).toBeGreaterThan(0);
+  });
+
+  it("DeepSeek's thinking mode behind an unknown URL: the refused follow-up is retried with reasoning_content", async () => {
+    const t = await turn(deepseek, [{ type: "tool_calls", calls: [call("d1", "hours")] }, answer], {
+      preset: undefined,
+    });
+    expect(t.answer).toMatchObject({ status: "complete", content: "Here you go: 9 to 5." });
+    const followUps = w.fake.requests
+      .slice(1)
+      .map((r) => r.body.messages.find((m) => m.role === "assistant"));
+    expect(followUps.map((m) => (m ? "reasoning_content" in m : null))).toEqual([false, true]);
+    // The thinking was sent back, never shown or stored.
+    expect(textOf(t.events)).not.toMatch(/think/);
+    expect(t.answer.content).not.toMatch(/think/);
   });
 
   it.each([

@@ -113,6 +113,7 @@ describe("reading refusals", () => {
     streamOptions: true,
     tools: true,
     echoedReasoning: true,
+    hasReasoning: true,
   };
   it("finds the parameter a 4xx names, and only then", () => {
     const f = (status: number, text: string) =>
@@ -124,6 +125,13 @@ describe("reading refusals", () => {
       "streamOptions",
     );
     expect(f(400, "Missing `reasoning_content` field")).toBe("echoReasoning");
+    const notEchoed = { ...sent, echoedReasoning: false };
+    expect(
+      adaptationFor({ status: 400, text: "Missing `reasoning_content`", retryAfterMs: null }, notEchoed),
+    ).toMatchObject({
+      kind: "echoReasoning",
+      on: true,
+    });
     expect(
       f(400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'),
     ).toBe("tools");

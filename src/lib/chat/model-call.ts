@@ -72,8 +72,8 @@ function apply(a: Adaptation, p: Profile, model: string, serverKey: string | und
       l.streamOptions = false;
       return { ...p, streamOptions: false };
     case "echoReasoning":
-      l.echoReasoning = false;
-      return { ...p, echoReasoning: false };
+      l.echoReasoning = a.on;
+      return { ...p, echoReasoning: a.on };
     case "tools":
       l.tools = false;
       l.toolsRefused = a.reason;
@@ -119,13 +119,15 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
     let waited = 0;
     let retries = 0;
     let adaptations = 0;
+    const hasReasoning = o.messages.some((m) => "reasoning_content" in m);
     while (!res) {
       const withTools = profile.tools && o.tools !== undefined && o.tools.length > 0;
       const sent: Sent = {
         outputParam: profile.outputParam,
         streamOptions: profile.streamOptions,
         tools: withTools,
-        echoedReasoning: profile.echoReasoning && o.messages.some((m) => "reasoning_content" in m),
+        echoedReasoning: profile.echoReasoning && hasReasoning,
+        hasReasoning,
       };
       const body = {
         model: o.model,

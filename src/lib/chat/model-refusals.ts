@@ -39,13 +39,15 @@ export type Sent = {
   streamOptions: boolean;
   tools: boolean;
   echoedReasoning: boolean;
+  /** The messages hold a round's thinking that could be sent back. */
+  hasReasoning: boolean;
 };
 
 /** The one change that may get a refused request through, or null when the refusal is not about a parameter. */
 export type Adaptation =
   | { kind: "outputParam"; to: Profile["outputParam"]; note: string }
   | { kind: "streamOptions"; note: string }
-  | { kind: "echoReasoning"; note: string }
+  | { kind: "echoReasoning"; on: boolean; note: string }
   | { kind: "tools"; note: string; reason: string };
 
 const TOOLS_REFUSED =
@@ -81,7 +83,19 @@ export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
     };
   }
   if (sent.echoedReasoning && /reasoning_content/.test(t)) {
-    return { kind: "echoReasoning", note: "stops sending reasoning_content back (the server refused it)" };
+    return {
+      kind: "echoReasoning",
+      on: false,
+      note: "stops sending reasoning_content back (the server refused it)",
+    };
+  }
+  if (!sent.echoedReasoning && sent.hasReasoning && /reasoning_content/.test(t)) {
+    // DeepSeek's thinking mode behind an unknown URL: the follow-up needs the round's thinking back.
+    return {
+      kind: "echoReasoning",
+      on: true,
+      note: "sends the round's reasoning_content back (the server asked for it)",
+    };
   }
   if (sent.tools && TOOLS_REFUSED.test(t)) {
     const reason = t.replace(/\s+/g, " ").trim().slice(0, 240);
