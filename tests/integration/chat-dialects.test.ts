@@ -179,6 +179,14 @@ describe.each(DIALECTS.map((d) => [d.name, d] as const))("%s", (_name, d) => {
     expect(t.answer).toMatchObject({ status: "failed", reason: "model_error", promptTokens: 0 });
   });
 
+  it("a 429 with a short retry-after is retried and the visitor never notices", async () => {
+    w.fake.enqueue({ type: "http_error", status: 429, headers: { "retry-after-ms": "50" } });
+    const t = await turn(d, [{ type: "text", text: "Back again." }]);
+    expect(w.fake.requests).toHaveLength(2);
+    expect(textOf(t.events)).toBe("Back again.");
+    expect(t.answer.status).toBe("complete");
+  });
+
   it("a 429 with a long retry-after ends the turn at once as model_busy", async () => {
     w.fake.enqueue({ type: "http_error", status: 429, headers: { "retry-after": "30" } });
     const t = await turn(d, []);
