@@ -141,3 +141,44 @@ describe("thinking and faults", () => {
     expect(asm.result().generated).toBe(false);
   });
 });
+
+describe("a server that ignores stream: true", () => {
+  it("answers with one whole completion, which is read like a stream", async () => {
+    const { default: OpenAI } = await import("openai");
+    const { streamCompletion } = await import("@/lib/chat/model-call");
+    const completion = {
+      id: "c1",
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          finish_reason: "tool_calls",
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "t1", type: "function", function: { name: "lookup", arguments: "{}" } }],
+          },
+        },
+      ],
+      usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+    };
+    const client = new OpenAI({
+      apiKey: "k",
+      baseURL: "http://whole.test/v1",
+      fetch: async () => Response.json(completion),
+    });
+    const res = await streamCompletion({
+      client,
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      maxTokens: 50,
+      timeoutMs: 5000,
+      idleTimeoutMs: 5000,
+      signal: new AbortController().signal,
+      onDelta: () => {},
+    });
+    expect(res.fault).toBeNull();
+    expect(res.toolCalls).toEqual([{ id: "t1", name: "lookup", arguments: "{}" }]);
+    expect(res.usage).toEqual({ promptTokens: 12, completionTokens: 3 });
+  });
+});

@@ -195,7 +195,13 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
         }
       },
     });
-    const reader = res.body?.getReader();
+    if (/application\/json/i.test(res.headers.get("content-type") ?? "")) {
+      // A server that ignores `stream: true` answers with one whole completion; it reads the same way.
+      const shown = asm.push(await res.json());
+      if (shown) o.onDelta(shown);
+      asm.done();
+    }
+    const reader = asm.result().sawDone ? undefined : res.body?.getReader();
     const dec = new TextDecoder();
     while (reader) {
       const { done, value } = await reader.read();
