@@ -72,11 +72,11 @@ describe("tool-call keying", () => {
     expect(a.toolCalls.map((c) => c.name)).toEqual(["get_business_info", "get_business_info"]);
   });
 
-  it("Gemini: calls without index take the next position and keep their thought signatures", () => {
+  it("Gemini: calls without index take the next position and keep the round's thought signature", () => {
     const { a } = replay(frames(gemini, meta, { calls: two }, "stop", usage, true));
     expect(a.toolCalls.map((c) => c.extraContent)).toEqual([
       { google: { thought_signature: "sig-call_a" } },
-      { google: { thought_signature: "sig-call_b" } },
+      undefined,
     ]);
   });
 

@@ -19,7 +19,7 @@ export type DialectOptions = {
   usage: "when-asked" | "always-final" | "x_groq";
   /** Thinking deltas before the answer, under this field. */
   reasoningField?: "reasoning_content" | "reasoning";
-  /** Gemini 3: each call carries extra_content.google.thought_signature. */
+  /** Gemini 3: the first call of a round carries extra_content.google.thought_signature. */
   thoughtSignature?: boolean;
   /** Azure: a first chunk with empty choices and prompt_filter_results. */
   promptFilterChunk?: boolean;
@@ -126,9 +126,11 @@ export function frames(d: Dialect, m: Meta, b: Body, end: Ending, u: Usage, want
   }
   (b.calls ?? []).forEach((c, i) => {
     const index = o.index === "position" ? i : o.index === "zero" ? 0 : undefined;
-    const extra = o.thoughtSignature
-      ? { extra_content: { google: { thought_signature: `sig-${c.id}` } } }
-      : {};
+    // Gemini signs only the first call of a round (parallel calls share that signature).
+    const extra =
+      o.thoughtSignature && i === 0
+        ? { extra_content: { google: { thought_signature: `sig-${c.id}` } } }
+        : {};
     const head = { ...(index === undefined ? {} : { index }), id: c.id, type: "function", ...extra };
     if (o.args === "whole") {
       out.push(chunk(m, { tool_calls: [{ ...head, function: { name: c.name, arguments: c.arguments } }] }));
