@@ -138,6 +138,12 @@ describe("reading refusals", () => {
     expect(f(500, "tools param requires --jinja flag")).toBe("tools");
     expect(f(400, "registry.ollama.ai/library/gemma2:2b does not support tools")).toBe("tools");
     expect(f(401, "Incorrect API key provided")).toBeUndefined();
+    const shown = adaptationFor(
+      { status: 400, text: "tools are not supported for key sk-proj-abcdef123456", retryAfterMs: null },
+      sent,
+    );
+    expect(shown).toMatchObject({ kind: "tools" });
+    expect(JSON.stringify(shown)).not.toMatch(/abcdef123456/);
     expect(f(429, "max_tokens rate")).toBeUndefined();
     expect(f(400, "messages: too long")).toBeUndefined();
   });

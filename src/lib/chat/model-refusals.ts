@@ -98,7 +98,12 @@ export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
     };
   }
   if (sent.tools && TOOLS_REFUSED.test(t)) {
-    const reason = t.replace(/\s+/g, " ").trim().slice(0, 240);
+    // Shown to tenant admins on the setup checklist: anything shaped like a key is blanked out first.
+    const reason = t
+      .replace(/\b(sk|gsk|pk|key|api)[-_][A-Za-z0-9_-]{8,}/gi, "[redacted]")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 240);
     return { kind: "tools", note: "answers without tools (the server refused them)", reason };
   }
   return null;
