@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PeriodSwitch, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, UsageView } from "@/components/charts";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { monthlyBudget, parsePeriod, usageReport } from "@/lib/db/queries/insights-usage";
@@ -10,8 +10,6 @@ import { saveRetentionAction } from "./actions";
 import { RetentionForm } from "./RetentionForm";
 
 export const metadata: Metadata = { title: "Usage" };
-
-const nf = new Intl.NumberFormat("en");
 
 export default async function UsagePage({
   params,
@@ -40,14 +38,7 @@ export default async function UsagePage({
         budget={monthlyBudget(ctx.tenant, env().MICHI_DEFAULT_MONTHLY_TOKENS)}
         packLabel={packLabel}
       />
-      {report.estimatedTokens > 0 || report.month.estimatedTokens > 0 ? (
-        <p className="muted text-sm" id="estimates">
-          <abbr title="estimated">≈</abbr> {nf.format(report.estimatedTokens)} tokens in this period and{" "}
-          {nf.format(report.month.estimatedTokens)} this month are estimates: the model server generated part
-          of an answer but never reported its usage (a cut or failed stream), so they were counted from the
-          text. Requests the server refused before answering cost nothing.
-        </p>
-      ) : null}
+      <EstimatesLegend report={report} />
       <Card id="retention" title="Data & retention">
         {canEdit ? (
           <RetentionForm
