@@ -24,7 +24,7 @@ import { type Step, startFakeModel } from "../support/fake-model";
 
 let w: ChatWorld;
 beforeAll(async () => {
-  w = await startChatWorld({ MICHI_MODEL_IDLE_TIMEOUT_MS: "2000" });
+  w = await startChatWorld();
 });
 afterAll(() => w?.close());
 beforeEach(() => {

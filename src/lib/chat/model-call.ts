@@ -2,7 +2,14 @@ import { createParser } from "eventsource-parser";
 import type OpenAI from "openai";
 import type { ToolDefinition } from "../tools/registry";
 import type { ModelFault, ModelMessage, ModelResult } from "./model";
-import { type Adaptation, adaptationFor, type HttpFailure, httpFailure, type Sent } from "./model-refusals";
+import {
+  type Adaptation,
+  adaptationFor,
+  type HttpFailure,
+  httpFailure,
+  isConnectionFailure,
+  type Sent,
+} from "./model-refusals";
 import { learned, type Profile, toolsAccepted } from "./providers";
 import { StreamAssembler, streamEnd } from "./stream-assembly";
 
@@ -148,7 +155,9 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
         if (withTools) toolsAccepted(o.serverKey, o.model);
       } catch (err) {
         if (fault) throw err;
-        const f = httpFailure(err);
+        const f =
+          httpFailure(err) ??
+          (isConnectionFailure(err) ? { status: 503, text: "", retryAfterMs: null } : null);
         if (!f) throw err;
         const a = adaptationFor(f, sent);
         if (a && adaptations < MAX_ADAPTATIONS) {

@@ -15,6 +15,20 @@ export function httpFailure(err: unknown): HttpFailure | null {
   return { status: e.status, text, retryAfterMs: retryAfter(e.headers) };
 }
 
+/**
+ * The request never got an answer because the connection failed (by name, not class: see above). Typically a
+ * keep-alive socket the server closed while tools ran; worth one more try, like a 5xx.
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { status?: unknown; message?: unknown; constructor?: { name?: string } };
+  // The SDK sets no `name`; its message is stable where a bundler may have renamed the class.
+  return (
+    e.status === undefined &&
+    (e.constructor?.name === "APIConnectionError" || e.message === "Connection error.")
+  );
+}
+
 function header(headers: unknown, name: string): string | null {
   if (!headers || typeof headers !== "object") return null;
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
