@@ -28,7 +28,7 @@ async function run(): Promise<void> {
     startBackgroundJobs();
     const where = e.DATABASE_URL
       ? "Postgres (DATABASE_URL)"
-      : `embedded PGlite in ${e.MICHI_DATA_DIR}/pglite`;
+      : `embedded PGlite in ${e.MICHI_DATA_DIR}/pglite, on its own thread`;
     const lines = [
       "",
       "  michi-chat is ready",
