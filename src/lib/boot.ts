@@ -33,7 +33,7 @@ async function run(): Promise<void> {
       "",
       "  michi-chat is ready",
       `  Admin:     ${e.MICHI_PUBLIC_URL}/admin`,
-      `  Demo page: ${e.MICHI_PUBLIC_URL}/demo`,
+      ...(e.MICHI_DEMO ? [`  Demo page: ${e.MICHI_PUBLIC_URL}/demo`] : []),
       `  Database:  ${where}${applied ? ` (${applied} migration${applied === 1 ? "" : "s"} applied)` : ""}`,
       seeded.generatedPassword
         ? `  Operator:  ${seeded.adminEmail} / ${seeded.generatedPassword}   (generated now and shown only once)`
