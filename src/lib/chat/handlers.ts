@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { DbHandle } from "../db";
 import { type Env, env as readEnv } from "../env";
-import { AppError, errorResponse } from "../errors";
+import { AppError, errorResponse, isAppError } from "../errors";
 import { log } from "../log";
 import { clientIp } from "../security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
@@ -165,7 +165,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     return new Response(stream, { headers: { ...SSE_HEADERS, ...cors } });
   } catch (err) {
     release?.();
-    if (!(err instanceof AppError)) log().error({ err }, "widget chat request failed");
+    if (!isAppError(err)) log().error({ err }, "widget chat request failed");
     return errorResponse(err, cors);
   }
 }

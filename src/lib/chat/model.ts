@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from "openai";
+import OpenAI from "openai";
 import type { BotSettings } from "../db/schema";
 import { env } from "../env";
 import type { ToolDefinition } from "../tools/registry";
@@ -76,10 +76,22 @@ export type CallOptions = {
   onDelta: (text: string) => void;
 };
 
+/**
+ * The HTTP status of an error the provider answered with, read from its shape rather than `instanceof APIError`:
+ * the model client may come from another copy of the SDK (another bundle, or a client handed in by a caller).
+ * The SDK's APIError.generate builds an error with a numeric `status` and the response `headers` only when an
+ * HTTP answer arrived; connection errors and error events inside a stream carry no status (openai-node,
+ * src/core/error.ts: APIError.generate, APIConnectionError).
+ */
+function providerStatus(err: unknown): number | null {
+  if (typeof err !== "object" || err === null) return null;
+  const { status, headers } = err as { status?: unknown; headers?: unknown };
+  return typeof status === "number" && typeof headers === "object" && headers !== null ? status : null;
+}
+
 function classify(err: unknown): ModelFault {
-  if (err instanceof APIError && typeof err.status === "number") {
-    return err.status === 429 ? "model_busy" : "model_error";
-  }
+  const status = providerStatus(err);
+  if (status !== null) return status === 429 ? "model_busy" : "model_error";
   return "interrupted";
 }
 
