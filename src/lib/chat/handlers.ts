@@ -21,7 +21,7 @@ import {
 } from "./guard";
 import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
 import { createModelClient, modelStatus, resolveModel } from "./model";
-import { openTurn } from "./persist";
+import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
@@ -34,6 +34,8 @@ export type WidgetDeps = {
   env: () => Env;
   packs: PackDeps;
   modelClient?: (e: Env) => OpenAI;
+  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
+  storeRetry?: StoreRetry;
 };
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
@@ -153,6 +155,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             message: body.message,
             lang,
             log: turnLog,
+            storeRetry: deps.storeRetry,
           },
           emit,
           signal,
