@@ -9,6 +9,7 @@ import { createDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "./db";
 import { E2E } from "./e2e-env";
+import { E2E_FIXTURE_ROUTES } from "./e2e-fixture-routes";
 import { seedE2E } from "./e2e-seed";
 import { startFakeModel } from "./fake-model";
 import { startFixtureSite } from "./fixture-site";
@@ -62,18 +63,7 @@ await handle.close();
 const model = await startFakeModel({ port: E2E.modelPort, host: "127.0.0.1" });
 cleanups.push(() => model.close());
 
-const fixture = await startFixtureSite({
-  port: E2E.fixturePort,
-  routes: {
-    "/api/hours/": {
-      open: true,
-      nextChange: "18:00",
-      timezone: "Europe/Madrid",
-      weekly: Array.from({ length: 7 }, (_, d) => ({ day: d, opens: "08:00", closes: "18:00" })),
-      internalNotes: "not for the model",
-    },
-  },
-});
+const fixture = await startFixtureSite({ port: E2E.fixturePort, routes: E2E_FIXTURE_ROUTES });
 cleanups.push(() => fixture.close());
 const caFile = path.join(work, "fixture-ca.pem");
 writeFileSync(caFile, fixture.caPem);
