@@ -22,5 +22,6 @@ export const E2E_FIXTURE_ROUTES: Record<string, FixtureRoute> = {
     internalNotes: "not for the model",
   },
   [FAILING_PATHS.slow]: hang(),
-  [FAILING_PATHS.badJson]: { status: 200, body: '{"open": true, "nextChange": "18:' },
+  // A function route: a plain value would be sent as JSON itself; a string body is sent as it is.
+  [FAILING_PATHS.badJson]: () => ({ body: '{"open": true, "nextChange": "18:' }),
 };
