@@ -1,6 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 
 // Child processes of a bench run. Every one is tracked so that a failure, Ctrl-C or a normal end kills them
@@ -68,18 +67,6 @@ export function readyMessage<T>(child: ChildProcess, what: string, timeoutMs = 3
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`${what} exited early (code ${code})`));
-    });
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const addr = s.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      s.close(() => resolve(port));
     });
   });
 }
