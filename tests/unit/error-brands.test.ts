@@ -149,3 +149,27 @@ describe("a provider error from another copy of the SDK", () => {
     expect((await call(clientThrowing(foreign(undefined)))).fault).toBe("interrupted");
   });
 });
+
+describe("a rate-limit refusal from another copy of the library", () => {
+  // Limiters are cached on globalThis, so the one a request uses may have been built by another bundle's copy
+  // of rate-limiter-flexible, whose RateLimiterRes is not this copy's class. Its refusal is a plain object
+  // with numeric msBeforeNext and consumedPoints (lib/RateLimiterRes.js); here it comes from another realm.
+  it("is a refusal with its wait, and a store fault still throws", async () => {
+    const { limiter } = await import("@/lib/security/rate-limit");
+    const g = globalThis as unknown as { __michiLimiters?: Map<string, Promise<unknown>> };
+    const refusal = vm.runInNewContext("({ remainingPoints: 0, msBeforeNext: 2500, consumedPoints: 6 })");
+    const saved = g.__michiLimiters;
+    g.__michiLimiters = new Map([
+      ["brand-test:5:60:0", Promise.resolve({ consume: () => Promise.reject(refusal) })],
+      ["brand-fault:5:60:0", Promise.resolve({ consume: () => Promise.reject(new Error("store down")) })],
+    ]);
+    try {
+      expect(await limiter({ keyPrefix: "brand-test", points: 5, durationSec: 60 }).take("k")).toBe(3);
+      await expect(
+        limiter({ keyPrefix: "brand-fault", points: 5, durationSec: 60 }).take("k"),
+      ).rejects.toThrow("store down");
+    } finally {
+      g.__michiLimiters = saved;
+    }
+  });
+});
