@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   origin_not_allowed: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   budget_exhausted: 429,

@@ -4,6 +4,7 @@ import { createUser, findUserByEmail, findUserById } from "../db/queries/users";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
 import { generatePassword, hashPassword, verifyPassword } from "./password";
+import { type SignInThrottle, signInThrottle, throttleMessage } from "./throttle";
 
 // A person's own account. Users are platform rows (one person, many tenants), so this is platform work.
 
@@ -28,18 +29,26 @@ export async function updateName(db: Db, userId: string, name: string): Promise<
 /**
  * Checks the current password, stores the new one, clears the one-time-password flag and revokes every
  * other session. Returns the new session version so the caller can re-issue this device's session.
+ * Wrong current passwords count in the sign-in throttle (same e-mail+IP pair): a stolen session must not
+ * become a way to guess the password at full speed.
  */
 export async function changePassword(
   db: Db,
   userId: string,
-  input: { current: string; next: string },
+  input: { current: string; next: string; ip: string },
+  throttle: SignInThrottle = signInThrottle(),
 ): Promise<number> {
   const user = await findUserById(db, userId);
   if (!user) throw new AppError("not_found", "Your account no longer exists.");
-  if (!(await verifyPassword(user.passwordHash, input.current)))
+  const wait = await throttle.blockedFor(user.email, input.ip);
+  if (wait > 0) throw new AppError("rate_limited", throttleMessage(wait), { retryAfterSec: wait });
+  if (!(await verifyPassword(user.passwordHash, input.current))) {
+    await throttle.failed(user.email, input.ip);
     throw new AppError("invalid_input", "Your current password is not right.", {
       fieldErrors: { currentPassword: ["Your current password is not right."] },
     });
+  }
+  await throttle.succeeded(user.email, input.ip);
   if (input.next === input.current)
     throw new AppError("invalid_input", "Choose a password different from the current one.", {
       fieldErrors: { newPassword: ["Choose a password different from the current one."] },
@@ -114,14 +123,11 @@ export async function findOrCreateUser(
   user: NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
   oneTimePassword: string | null;
 }> {
+  const oneTimePassword = generatePassword();
+  // Hashed before the lookup, so finding an account takes as long as creating one.
+  const passwordHash = await hashPassword(oneTimePassword);
   const existing = await findUserByEmail(db, email);
   if (existing) return { user: existing, oneTimePassword: null };
-  const oneTimePassword = generatePassword();
-  const user = await createUser(db, {
-    email,
-    name: "",
-    passwordHash: await hashPassword(oneTimePassword),
-    mustChangePassword: true,
-  });
+  const user = await createUser(db, { email, name: "", passwordHash, mustChangePassword: true });
   return { user, oneTimePassword };
 }

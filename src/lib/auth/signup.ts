@@ -3,11 +3,14 @@ import type { Db, DbHandle } from "../db/client";
 import { audit } from "../db/queries/audit";
 import { createTenant, SLUG_RE } from "../db/queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "../db/queries/users";
-import { tenants } from "../db/schema";
+import { tenants, type users } from "../db/schema";
 import { AppError } from "../errors";
 import { hashPassword } from "./password";
 
 // Self-service sign-up: a person and their own business, with them as its owner.
+
+type UserRow = typeof users.$inferSelect;
+type TenantRow = typeof tenants.$inferSelect;
 
 /** A URL-safe slug from a business name: "Café Michi!" → "cafe-michi". */
 export function slugify(name: string): string {
@@ -43,16 +46,18 @@ function isUniqueViolation(e: unknown): boolean {
   return code === "23505";
 }
 
+/**
+ * Creates the person and their business, or nothing when the e-mail already has an account. The caller
+ * answers both cases with the same words, so sign-up cannot tell anyone which e-mails have accounts; the
+ * password is hashed in both cases so they also take as long.
+ */
 export async function signUp(
   handle: DbHandle,
   input: { name: string; email: string; businessName: string; password: string },
-) {
+): Promise<{ user: UserRow; tenant: TenantRow } | null> {
   const db = handle.platform;
-  if (await findUserByEmail(db, input.email))
-    throw new AppError("conflict", "An account with this e-mail already exists. Sign in instead.", {
-      fieldErrors: { email: ["An account with this e-mail already exists. Sign in instead."] },
-    });
   const passwordHash = await hashPassword(input.password);
+  if (await findUserByEmail(db, input.email)) return null;
   // Another sign-up may take the same slug between the check and the insert; the unique index decides and
   // we try the next free one.
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -76,10 +81,8 @@ export async function signUp(
       return created;
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
-      if (await findUserByEmail(db, input.email))
-        throw new AppError("conflict", "An account with this e-mail already exists. Sign in instead.", {
-          fieldErrors: { email: ["An account with this e-mail already exists. Sign in instead."] },
-        });
+      // The same e-mail signed up at the same moment: the other sign-up won, this one creates nothing.
+      if (await findUserByEmail(db, input.email)) return null;
     }
   }
   throw new AppError("conflict", "Could not create the business right now; please try again.");

@@ -5,6 +5,7 @@ import { findTenantByWidgetKey } from "../db/queries/tenants";
 import type { tenants } from "../db/schema";
 import { AppError, isAppError } from "../errors";
 import { noteTenant } from "../request-context";
+import { readCappedText } from "../security/body";
 import { originAllowed } from "../security/origins";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "../security/visitor-token";
 import { dbUnavailable } from "./persist";
@@ -96,15 +97,7 @@ function cleanPageUrl(raw: string | undefined): string {
 export async function parseChatBody(req: Request): Promise<ChatBody> {
   const bad = (message: string, field = "body") =>
     new AppError("invalid_input", message, { fieldErrors: { [field]: [message] } });
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > BODY_MAX_BYTES) throw bad("The message is too long.");
-  let raw: string;
-  try {
-    raw = await req.text();
-  } catch {
-    throw bad("The request could not be read.");
-  }
-  if (Buffer.byteLength(raw) > BODY_MAX_BYTES) throw bad("The message is too long.");
+  const raw = await readCappedText(req, BODY_MAX_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -10,15 +10,13 @@ export type SeedResult = { adminEmail: string; generatedPassword: string | null;
 
 export const DEMO_SLUG = "demo";
 
+type SeedEnv = Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD" | "MICHI_DEMO">;
+
 /**
- * First start only: an operator account and a demo tenant. Idempotent, so every later start changes nothing
- * and prints no new password.
+ * First start only: an operator account, and the demo tenant when `MICHI_DEMO` is on (development, or asked
+ * for). Idempotent, so every later start changes nothing and prints no new password.
  */
-export async function seed(
-  handle: DbHandle,
-  e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
-  makePassword: () => string,
-): Promise<SeedResult> {
+export async function seed(handle: DbHandle, e: SeedEnv, makePassword: () => string): Promise<SeedResult> {
   // Instances starting together on an empty database would race to insert the same rows: one transaction
   // under an advisory lock makes the second find everything in place.
   return handle.platform.transaction(async (db) => {
@@ -28,11 +26,7 @@ export async function seed(
   });
 }
 
-async function seedLocked(
-  db: Db,
-  e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
-  makePassword: () => string,
-): Promise<SeedResult> {
+async function seedLocked(db: Db, e: SeedEnv, makePassword: () => string): Promise<SeedResult> {
   let generatedPassword: string | null = null;
   let admin = await findUserByEmail(db, e.MICHI_ADMIN_EMAIL);
   if (!admin) {
@@ -46,6 +40,7 @@ async function seedLocked(
     });
   }
   let createdTenant = false;
+  if (!e.MICHI_DEMO) return { adminEmail: admin.email, generatedPassword, createdTenant };
   let demo = await findTenantBySlug(db, DEMO_SLUG);
   if (!demo) {
     demo = await createTenant(db, {
