@@ -133,13 +133,21 @@ export type Env = Omit<
   providers: ProviderConfig[];
 };
 
+// A brand rather than `instanceof`, like AppError (src/lib/errors.ts): boot may hold another copy of this module.
+const ENV_ERROR = Symbol.for("michi.error.env");
+
 export class EnvError extends Error {
+  readonly [ENV_ERROR] = true;
   constructor(readonly problems: string[]) {
     super(
       `michi-chat cannot start: the environment is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
     );
     this.name = "EnvError";
   }
+}
+
+export function isEnvError(e: unknown): e is EnvError {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[ENV_ERROR] === true;
 }
 
 type Source = Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { DbHandle } from "../db";
 import { type Env, env as readEnv } from "../env";
-import { AppError, errorResponse } from "../errors";
+import { AppError, errorResponse, isAppError } from "../errors";
 import { log } from "../log";
 import { clientIp } from "../security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
@@ -21,7 +21,7 @@ import {
 } from "./guard";
 import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
 import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
-import { openTurn } from "./persist";
+import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
@@ -34,6 +34,8 @@ export type WidgetDeps = {
   env: () => Env;
   packs: PackDeps;
   modelClient?: (e: Env, model: string) => OpenAI;
+  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
+  storeRetry?: StoreRetry;
 };
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
@@ -156,6 +158,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             message: body.message,
             lang,
             log: turnLog,
+            storeRetry: deps.storeRetry,
           },
           emit,
           signal,
@@ -168,7 +171,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     return new Response(stream, { headers: { ...SSE_HEADERS, ...cors } });
   } catch (err) {
     release?.();
-    if (!(err instanceof AppError)) log().error({ err }, "widget chat request failed");
+    if (!isAppError(err)) log().error({ err }, "widget chat request failed");
     return errorResponse(err, cors);
   }
 }

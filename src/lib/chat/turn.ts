@@ -8,7 +8,7 @@ import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
-import { finishTurn } from "./persist";
+import { finishTurn, type StoreRetry } from "./persist";
 import { buildSystemPrompt } from "./prompt";
 import type { Profile } from "./providers";
 
@@ -38,6 +38,8 @@ export type Turn = {
   message: string;
   lang?: Lang;
   log: Logger;
+  /** How long the answer's store is retried through an outage; STORE_RETRY unless a test brings its own. */
+  storeRetry?: StoreRetry;
 };
 
 export function turnMessages(turn: Turn, now = new Date()): ModelMessage[] {
@@ -107,20 +109,27 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
 
   let messageId: string;
   try {
-    ({ messageId } = await finishTurn(turn.db, {
-      tenantId: turn.tenant.id,
-      conversationId: turn.conversationId,
-      content: result.text,
-      status: result.status,
-      reason: result.reason,
-      model: turn.model,
-      promptTokens: result.usage.promptTokens,
-      completionTokens: result.usage.completionTokens,
-      usageEstimated: result.usageEstimated,
-      runs: result.runs,
-    }));
+    let attempts: number;
+    ({ messageId, attempts } = await finishTurn(
+      turn.db,
+      {
+        tenantId: turn.tenant.id,
+        conversationId: turn.conversationId,
+        content: result.text,
+        status: result.status,
+        reason: result.reason,
+        model: turn.model,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        usageEstimated: result.usageEstimated,
+        runs: result.runs,
+      },
+      turn.storeRetry,
+    ));
+    if (attempts > 1) turn.log.warn({ attempts }, "chat turn stored after the database came back");
   } catch (err) {
-    // The visitor's message is stored and they have read the answer; only its record failed.
+    // The visitor's message is stored and they have read the answer; only its record failed, after retrying
+    // for the whole bound. Nothing of the answer is stored, which is what the visitor is told.
     turn.log.error({ err }, "chat turn could not be stored");
     emit({
       type: "error",
