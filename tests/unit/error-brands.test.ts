@@ -129,8 +129,11 @@ describe("a provider error from another copy of the SDK", () => {
         status,
       },
     );
+  // The engine reads the raw response (the SDK's APIPromise.asResponse), so that is where the error surfaces.
   const clientThrowing = (err: unknown) =>
-    ({ chat: { completions: { create: () => Promise.reject(err) } } }) as unknown as OpenAI;
+    ({
+      chat: { completions: { create: () => ({ asResponse: () => Promise.reject(err) }) } },
+    }) as unknown as OpenAI;
   const call = (client: OpenAI) =>
     streamCompletion({
       client,
