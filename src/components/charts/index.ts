@@ -1,3 +1,3 @@
 export { BarChartFigure, CHART_COLORS, type ChartRow, type ChartSeries } from "./BarChartFigure";
 export { UsageCharts, type UsageDay, type UsagePack } from "./UsageCharts";
-export { PeriodSwitch, UsageView } from "./UsageView";
+export { EstimatesLegend, PeriodSwitch, UsageView } from "./UsageView";

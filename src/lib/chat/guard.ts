@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DbHandle } from "../db";
 import { findTenantByWidgetKey } from "../db/queries/tenants";
 import type { tenants } from "../db/schema";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { noteTenant } from "../request-context";
 import { readCappedText } from "../security/body";
 import { originAllowed } from "../security/origins";
@@ -22,7 +22,7 @@ export async function dbStep<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof AppError) throw err;
+    if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
 }

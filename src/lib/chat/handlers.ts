@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { DbHandle } from "../db";
 import { type Env, env as readEnv } from "../env";
-import { AppError, errorResponse } from "../errors";
+import { AppError, errorResponse, isAppError } from "../errors";
 import { log } from "../log";
 import { clientIp } from "../security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
@@ -20,8 +20,8 @@ import {
   type WidgetTenant,
 } from "./guard";
 import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
-import { createModelClient, modelStatus, resolveModel } from "./model";
-import { openTurn } from "./persist";
+import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
+import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
@@ -33,7 +33,9 @@ export type WidgetDeps = {
   db: () => Promise<DbHandle>;
   env: () => Env;
   packs: PackDeps;
-  modelClient?: (e: Env) => OpenAI;
+  modelClient?: (e: Env, model: string) => OpenAI;
+  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
+  storeRetry?: StoreRetry;
 };
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
@@ -138,6 +140,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     );
 
     const slot = release;
+    const model = resolveModel(tenant.bot, status.models);
     const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
     const stream = eventStream(
       (emit, signal) => {
@@ -149,8 +152,9 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
           {
             db,
             env: e,
-            client: (deps.modelClient ?? createModelClient)(e),
-            model: resolveModel(tenant.bot, status.models),
+            client: (deps.modelClient ?? createModelClient)(e, model),
+            model,
+            ...modelProfile(e, model),
             packs: deps.packs,
             enabled: start.enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
@@ -159,6 +163,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             message: start.message,
             lang,
             log: turnLog,
+            storeRetry: deps.storeRetry,
           },
           emit,
           signal,
@@ -172,7 +177,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     return new Response(stream, { headers: { ...SSE_HEADERS, ...cors } });
   } catch (err) {
     release?.();
-    if (!(err instanceof AppError)) log().error({ err }, "widget chat request failed");
+    if (!isAppError(err)) log().error({ err }, "widget chat request failed");
     return errorResponse(err, cors);
   }
 }

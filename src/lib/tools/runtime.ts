@@ -2,8 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { DbHandle, TenantTx } from "../db/client";
 import { listPackConfigs } from "../db/queries/packs";
 import { env } from "../env";
+import { isToolWorldError } from "../errors";
 import { type Logger, log } from "../log";
-import { ToolWorldError } from "../security/fetch";
 import { openSecret } from "../security/secrets";
 import { configSchema } from "./config";
 import { ALL_PACKS } from "./index";
@@ -257,7 +257,8 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
       );
     }
     if (ctx.signal.aborted) return finish("error", { error: "The request was cancelled" }, args);
-    if (err instanceof ToolWorldError) return finish("error", { error: err.message }, args);
+    // By brand: the pack may have thrown a ToolWorldError from another copy of the module (another bundle).
+    if (isToolWorldError(err)) return finish("error", { error: err.message }, args);
     ctx.log.error(
       { err, packId: entry.pack.id, callId: call.id },
       "tool pack failed with a programmer error",

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { PeriodSwitch, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, UsageView } from "@/components/charts";
 import { PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import {
@@ -75,6 +75,7 @@ export default async function OperatorUsagePage({
         budget={tenant ? monthlyBudget(tenant, env().MICHI_DEFAULT_MONTHLY_TOKENS) : null}
         packLabel={(id) => findPack(id)?.label ?? id}
       />
+      <EstimatesLegend report={report} />
     </div>
   );
 }
