@@ -33,7 +33,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npx tsx tests/support/e2e-server.ts",
+    // react-server: the e2e world imports server modules, which start with import "server-only".
+    command: "npx tsx --conditions=react-server tests/support/e2e-server.ts",
     url: `${E2E.appUrl}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

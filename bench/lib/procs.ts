@@ -7,7 +7,8 @@ import path from "node:path";
 // all: the machine is shared and nothing may keep running after `npm run bench`.
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-const TSX_LOADER = ["--import", "tsx"];
+// react-server: server modules start with import "server-only", which throws under any other condition.
+const TSX_LOADER = ["--conditions=react-server", "--import", "tsx"];
 
 const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<unknown> | unknown)[] = [];

@@ -1,3 +1,4 @@
+import "server-only";
 import { generatePassword } from "./auth/password";
 import { getDb } from "./db";
 import { migrate } from "./db/migrate";

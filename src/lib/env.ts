@@ -1,7 +1,9 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isTruthy } from "@/shared/parse";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
 
@@ -9,7 +11,7 @@ const bool = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no", ""])
     .optional()
-    .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1" || v === "yes"));
+    .transform((v) => (v === undefined || v === "" ? fallback : isTruthy(v)));
 
 const int = (fallback: number, min: number, max: number) =>
   z
@@ -168,7 +170,7 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
   const allowSignup =
     e.MICHI_ALLOW_SIGNUP === undefined || e.MICHI_ALLOW_SIGNUP === ""
       ? !isProduction
-      : ["true", "1", "yes"].includes(e.MICHI_ALLOW_SIGNUP);
+      : isTruthy(e.MICHI_ALLOW_SIGNUP);
   return {
     ...e,
     MICHI_SECRET_KEY: secretKey,

@@ -1,8 +1,9 @@
 // One error class for everything the platform refuses on purpose. The code decides the HTTP status,
 // so handlers throw meaning and the route wrapper turns it into a response.
 
+import "server-only";
+
 export const ERROR_STATUS = {
-  bad_request: 400,
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,

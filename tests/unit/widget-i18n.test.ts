@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS, WIDGET_LANGS } from "@/widget/i18n";
+import { LANGS } from "@/shared/languages";
+import { fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS } from "@/widget/i18n";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {
@@ -29,7 +30,7 @@ describe("widget language", () => {
 
   it("has every string in every language, none left empty", () => {
     const keys = Object.keys(STRINGS.en).sort();
-    for (const lang of WIDGET_LANGS) {
+    for (const lang of LANGS) {
       expect(Object.keys(STRINGS[lang]).sort()).toEqual(keys);
       for (const k of keys) expect(STRINGS[lang][k as keyof typeof STRINGS.en].trim()).not.toBe("");
     }

@@ -1,3 +1,1 @@
-export { BarChartFigure, CHART_COLORS, type ChartRow, type ChartSeries } from "./BarChartFigure";
-export { UsageCharts, type UsageDay, type UsagePack } from "./UsageCharts";
 export { PeriodSwitch, UsageView } from "./UsageView";

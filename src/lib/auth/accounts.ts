@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { createUser, findUserByEmail, findUserById } from "../db/queries/users";

@@ -1,3 +1,4 @@
+import "server-only";
 import { redirect } from "next/navigation";
 
 /** Only same-site paths may be a post-sign-in destination; anything else would be an open redirect. */

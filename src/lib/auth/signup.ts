@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db, DbHandle } from "../db/client";
 import { audit } from "../db/queries/audit";

@@ -1,3 +1,4 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { DbHandle } from "../db";
 import { type Env, env as readEnv } from "../env";

@@ -1,3 +1,4 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";

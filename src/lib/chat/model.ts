@@ -1,3 +1,4 @@
+import "server-only";
 import OpenAI, { APIError } from "openai";
 import type { BotSettings } from "../db/schema";
 import { env } from "../env";

@@ -1,3 +1,4 @@
+import "server-only";
 import { chipLabel, loadEnabledPacksIn, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
 import type { PackDeps } from "./turn";
 

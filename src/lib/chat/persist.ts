@@ -1,3 +1,5 @@
+import "server-only";
+import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle, TenantTx } from "../db";
 import {
   createConversation,
@@ -8,7 +10,7 @@ import {
   touchConversation,
 } from "../db/queries/conversations";
 import { addUsage, monthUsage, usageMonth } from "../db/queries/usage";
-import type { MessageStatus, ToolOutcome } from "../db/schema";
+import type { MessageStatus } from "../db/schema";
 import { AppError, isAppError } from "../errors";
 import { boundHistory, type HistoryMessage } from "./history";
 import { budgetExhausted, budgetFrom } from "./limits";
@@ -102,16 +104,7 @@ async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise
   };
 }
 
-export type RunToStore = {
-  callId: string;
-  packId: string;
-  args: unknown;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
+type RunToStore = ToolRunResult & { callId: string };
 
 export type TurnEnd = {
   tenantId: string;

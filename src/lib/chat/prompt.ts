@@ -1,3 +1,4 @@
+import "server-only";
 import type { BotSettings } from "../db/schema";
 import type { Lang } from "../tools/registry";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { DbHandle, TenantTx } from "../db";
 import type { BotSettings } from "../db/schema";

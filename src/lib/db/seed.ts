@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { hashPassword } from "../auth/password";
 import type { Env } from "../env";

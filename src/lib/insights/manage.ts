@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { roleAtLeast, type TenantContext } from "../auth/access";
 import { audit } from "../db/queries/audit";

@@ -1,3 +1,4 @@
+import "server-only";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { stock } from "./packs/check-stock";
 import { fetchJson } from "./packs/fetch-json";
 import { businessInfo } from "./packs/get-business-info";

@@ -1,10 +1,11 @@
+import "server-only";
+import type { Lang } from "@/shared/languages";
 import type { Logger } from "../log";
 
 // The tool-pack contract. A pack is plain data plus one `run` function; the platform derives the admin form,
 // the config validation, the model's tool list and the visitor's chip from it. See docs/tool-packs.md.
 
-export type Lang = "en" | "es" | "fr" | "de" | "ja";
-export const LANGS: readonly Lang[] = ["en", "es", "fr", "de", "ja"];
+export { isLang, LANGS, type Lang } from "@/shared/languages";
 
 type FieldBase = {
   /** The config key: camelCase letters and digits. */
@@ -55,7 +56,6 @@ export type ConfigField =
   | ListField
   | PathField;
 
-export type ConfigFieldType = ConfigField["type"];
 export type ConfigValue = string | number | boolean | string[];
 
 type ValueOf<F> = F extends { type: "number" }

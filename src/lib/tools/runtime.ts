@@ -1,4 +1,6 @@
+import "server-only";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle, TenantTx } from "../db/client";
 import { listPackConfigs } from "../db/queries/packs";
 import { env } from "../env";
@@ -24,19 +26,7 @@ export type EnabledPack = {
   definition: ToolDefinition;
 };
 
-export type ToolOutcome = "ok" | "error" | "invalid_args" | "timeout" | "unknown_tool";
-
-export type ToolRunRecord = {
-  callId: string;
-  packId: string;
-  label: string;
-  args: unknown | null;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
+export type ToolRunRecord = ToolRunResult & { callId: string; label: string };
 
 export type ToolCallInput = {
   call: { id: string; name: string; arguments: string };

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbHandle } from "../db/client";
 import { getPackConfig } from "../db/queries/packs";
 import { AppError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbHandle } from "@/lib/db";
 import type { Env } from "@/lib/env";
 

@@ -1,6 +1,7 @@
 // GET /api/widget/[key]/conversations/[id]: the visitor's own earlier messages, so the panel can show the
 // conversation again after a reload. Same key, origin and token rules as the chat endpoint; a conversation
 // of another visitor (or another tenant) is simply not found.
+import "server-only";
 import { z } from "zod";
 import { corsHeaders } from "@/lib/chat/cors";
 import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "@/lib/chat/guard";

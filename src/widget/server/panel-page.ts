@@ -1,4 +1,5 @@
 // GET /w/[key] (the panel page) and GET /w/[key]/config (what the loader needs to draw its launcher).
+import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { corsHeaders } from "@/lib/chat/cors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type TenantTx } from "../client";

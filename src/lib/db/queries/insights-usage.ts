@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantTx } from "../client";
 import { tenants } from "../schema";

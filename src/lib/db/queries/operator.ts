@@ -1,4 +1,6 @@
+import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
+import { isUuid } from "@/shared/parse";
 import { findOrCreateUser } from "../../auth/accounts";
 import { AppError } from "../../errors";
 import type { Db, DbHandle } from "../client";
@@ -43,10 +45,8 @@ export async function listTenantsOverview(db: Db, month = usageMonth()): Promise
     .orderBy(asc(tenants.name), asc(tenants.slug));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function getTenantById(db: Db, id: string) {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db.select().from(tenants).where(eq(tenants.id, id)).limit(1);
   return row ?? null;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { type SecretKeys, sealSecret } from "../../security/secrets";
 import type { ConfigValue } from "../../tools/registry";

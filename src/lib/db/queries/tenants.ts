@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db, TenantTx } from "../client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { memberships, type Role, users } from "../schema";

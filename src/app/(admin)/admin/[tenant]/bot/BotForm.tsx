@@ -5,7 +5,8 @@ import { Field } from "@/components/ui/Field";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState } from "@/lib/auth/action";
-import { BOT_LIMITS, LANGUAGE_LABELS, STARTER_NAMES } from "./constants";
+import { LANGUAGE_LABELS } from "@/shared/languages";
+import { BOT_LIMITS, STARTER_NAMES } from "./constants";
 
 type Props = {
   action: (prev: ActionState, fd: FormData) => Promise<ActionState>;

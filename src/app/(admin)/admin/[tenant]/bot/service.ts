@@ -20,7 +20,7 @@ export async function saveBotForm(
     if (result.changed.length > 0) {
       await audit(tx, {
         tenantId,
-        actor: { id: ctx.user.id, email: ctx.user.email },
+        actor: ctx.user,
         action: "bot.settings_saved",
         target: "bot",
         details: { fields: result.changed },

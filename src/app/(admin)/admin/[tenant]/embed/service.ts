@@ -61,7 +61,7 @@ export async function saveDomainsForm(ctx: TenantContext, raw: string): Promise<
       // Domains are public facts, so the entry may name them.
       await audit(tx, {
         tenantId,
-        actor: { id: ctx.user.id, email: ctx.user.email },
+        actor: ctx.user,
         action: "site.domains_changed",
         target: "site_domains",
         details: { added: change.added, removed: change.removed },

@@ -20,6 +20,7 @@ import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
 import { ALL_PACKS } from "@/lib/tools/index";
 import type { ConfigField, ToolPack } from "@/lib/tools/registry";
 import { testPack } from "@/lib/tools/test-pack";
+import { isTruthy } from "@/shared/parse";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
 // are thin wrappers around these functions.
@@ -75,7 +76,7 @@ export async function loadPackGroups(ctx: TenantContext, deps: ToolsDeps = {}): 
 
 export const saveSchema = z.object({
   packId: z.string().min(1).max(64),
-  enabled: z.preprocess((v) => v === "on" || v === "true" || v === "1", z.boolean()),
+  enabled: z.preprocess(isTruthy, z.boolean()),
 });
 
 function findPack(packs: readonly ToolPack[], id: string): ToolPack {
@@ -87,7 +88,7 @@ function findPack(packs: readonly ToolPack[], id: string): ToolPack {
 async function auditToggle(ctx: TenantContext, tx: TenantTx, packId: string, on: boolean) {
   await audit(tx, {
     tenantId: ctx.tenant.id,
-    actor: { id: ctx.user.id, email: ctx.user.email },
+    actor: ctx.user,
     action: on ? "pack.enabled" : "pack.disabled",
     target: packId,
   });

@@ -12,10 +12,9 @@ import {
 } from "@/lib/db/queries/insights-usage";
 import { env } from "@/lib/env";
 import { findPack } from "@/lib/tools/index";
+import { isUuid } from "@/shared/parse";
 
 export const metadata: Metadata = { title: "Usage (operator)" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // The operator's view spans tenants, so it reads through db.platform: one tenant picked from the list, or the
 // platform total when none is picked.
@@ -29,7 +28,7 @@ export default async function OperatorUsagePage({
   const sp = await searchParams;
   const period = parsePeriod(sp.days);
   const all = await tenantsForUsagePicker(db.platform);
-  const wanted = typeof sp.tenant === "string" && UUID.test(sp.tenant) ? sp.tenant : null;
+  const wanted = isUuid(sp.tenant) ? sp.tenant : null;
   const tenant = wanted ? (all.find((t) => t.id === wanted) ?? null) : null;
   const report = await usageReport(db.platform, { tenantId: tenant?.id ?? null }, { period });
   const href = (p: number) =>
