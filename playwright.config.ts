@@ -1,8 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E } from "./tests/support/e2e-env";
+import { WORLD_ENV } from "./tests/support/e2e-env";
 
 // Debian's Chromium; Playwright never downloads a browser here. scripts/e2e.mjs checks it exists first.
 const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+// The world's servers choose their ports when they start (tests/support/e2e-global-setup.ts). Workers load this
+// file after the global setup ran and inherit its environment, so they see the app's real address here.
+const world = process.env[WORLD_ENV] ? (JSON.parse(process.env[WORLD_ENV]) as { appUrl: string }) : null;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -16,7 +20,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {
-    baseURL: E2E.appUrl,
+    baseURL: world?.appUrl,
     trace: "retain-on-failure",
     ...devices["Desktop Chrome"],
     launchOptions: {
@@ -32,14 +36,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // react-server: the e2e world imports server modules, which start with import "server-only".
-    command: "npx tsx --conditions=react-server tests/support/e2e-server.ts",
-    url: `${E2E.appUrl}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-  },
+  globalSetup: "./tests/support/e2e-global-setup.ts",
 });

@@ -13,7 +13,7 @@ import { benchChat, type ChatResult } from "./chat-overhead";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchFaults, type FaultsResult } from "./faults";
 import { makeClient } from "./lib/client";
-import { cleanupAll, freePort, ROOT, stopChild } from "./lib/procs";
+import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
 import {
   freshDatabase,
@@ -112,7 +112,7 @@ async function main() {
     await seedBench(db, world.fixtureOrigin);
     // Streams first, on a fresh server: V8 grows its heap lazily after a load burst, so memory measured after
     // the chat benchmark would say more about that burst than about held streams.
-    const app = await startApp({ standalone, db, world, port: await freePort() });
+    const app = await startApp({ standalone, db, world });
     const client = makeClient(app.url, app.origin);
     try {
       if (has("streams")) {

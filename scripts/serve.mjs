@@ -98,6 +98,9 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
+  // A parent that started us with an IPC channel (the test harness) learns that the port is ours; polling
+  // the URL could not tell our answer from another server's on the same port.
+  process.send?.({ type: "listening", port });
   log.info(
     { port, hostname },
     `michi-chat listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,

@@ -1,6 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 
 // Child processes of a bench run. Every one is tracked so that a failure, Ctrl-C or a normal end kills them
@@ -73,18 +72,6 @@ export function readyMessage<T>(child: ChildProcess, what: string, timeoutMs = 3
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const addr = s.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Resident memory of a process in KiB, from /proc (Linux only; null elsewhere). */
 export function rssKb(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -114,22 +101,3 @@ export function cpuMs(pid: number | undefined): number | null {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `url` until it answers 200 or the deadline passes. */
-export async function waitHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`server exited (code ${child.exitCode}) before ${url}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last})`);
-}

@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { onLowPort } from "../../tests/support/ports";
 import { type PgProxy, startPgProxy } from "./pg-proxy";
-import { freePort, onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild, waitHttp } from "./procs";
+import { onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild } from "./procs";
 import { seedBench } from "./seed";
 import type { WorldInfo } from "./world";
 
@@ -133,17 +134,23 @@ export const UNLIMITED: Record<string, string> = {
   MICHI_DEFAULT_MONTHLY_TOKENS: "0",
 };
 
-export async function startApp(opts: {
+type AppOptions = {
   standalone: string;
   db: BenchDb;
   /** Overrides the database URL the server uses (e.g. the TCP proxy in front of Postgres). */
   databaseUrl?: string;
   world: World;
-  port: number;
   env?: Record<string, string>;
   /** Extra node flags for the server, e.g. --cpu-prof. */
   nodeArgs?: string[];
-}): Promise<App> {
+};
+
+/** The server on a port below the ephemeral range, tried again on another one if that port was taken. */
+export function startApp(opts: AppOptions): Promise<App> {
+  return onLowPort((port) => startAppOn({ ...opts, port }));
+}
+
+async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
   const url = `http://127.0.0.1:${opts.port}`;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -174,13 +181,17 @@ export async function startApp(opts: {
     cwd: opts.standalone,
     env,
     nodeArgs: opts.nodeArgs,
-    stdio: ["ignore", out, out],
+    stdio: ["ignore", out, out, "ipc"],
   });
   try {
-    await waitHttp(`${url}/api/health`, 120_000, child);
+    // The server's own word that it listens (scripts/serve.mjs): polling the URL could reach another server.
+    await readyMessage(child, "the app server", 120_000);
+    child.disconnect();
   } catch (err) {
-    console.error(logTail(logFile));
+    const tail = logTail(logFile);
     await stopChild(child);
+    if (/EADDRINUSE/.test(tail)) throw Object.assign(err as Error, { code: "EADDRINUSE" });
+    console.error(tail);
     throw err;
   }
   return {
@@ -221,7 +232,6 @@ export async function startProxiedApp(opts: {
     db,
     databaseUrl: proxy.url,
     world: opts.world,
-    port: await freePort(),
     env: opts.env,
   });
   return { db, proxy, app };

@@ -1,15 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createEmptyDatabase } from "../support/db";
 import { E2E } from "../support/e2e-env";
+import { startStandalone } from "../support/standalone";
 
 // Two production instances behind an imaginary load balancer, on one fresh Postgres database.
-const PORTS = [39110, 39111] as const;
 const PUBLIC = "http://michi.test";
-const server = path.resolve(import.meta.dirname, "../../.next/standalone/michi-server.mjs");
 
 test.describe("two instances on one Postgres", () => {
   test.skip(!process.env.DATABASE_URL, "needs Postgres: set DATABASE_URL (CI does)");
@@ -17,7 +15,8 @@ test.describe("two instances on one Postgres", () => {
 
   let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
   const procs: ChildProcess[] = [];
-  const logs: string[] = ["", ""];
+  const ports: number[] = [];
+  const logs: (() => string)[] = [() => "", () => ""];
   let widgetKey = "";
 
   test.beforeAll(async () => {
@@ -38,28 +37,11 @@ test.describe("two instances on one Postgres", () => {
       MICHI_LOG_LEVEL: "info",
     };
     // Started at the same moment, on an empty database.
-    PORTS.forEach((port, i) => {
-      const child = spawn(process.execPath, [server], {
-        env: { ...shared, PORT: String(port) },
-        cwd: path.dirname(server),
-      });
-      child.stdout?.on("data", (d) => {
-        logs[i] += String(d);
-      });
-      child.stderr?.on("data", (d) => {
-        logs[i] += String(d);
-      });
-      procs.push(child);
-    });
-    for (const port of PORTS) {
-      await expect
-        .poll(
-          async () => (await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => null))?.status ?? 0,
-          {
-            timeout: 90_000,
-          },
-        )
-        .toBe(200);
+    const started = await Promise.all([0, 1].map(() => startStandalone({ env: () => shared })));
+    for (const [i, one] of started.entries()) {
+      procs.push(one.child);
+      ports[i] = one.port;
+      logs[i] = one.logs;
     }
     const c = new pg.Client({ connectionString: database.url });
     await c.connect();
@@ -79,7 +61,7 @@ test.describe("two instances on one Postgres", () => {
     await database?.drop();
   });
 
-  const base = (i: 0 | 1) => `http://127.0.0.1:${PORTS[i]}/api/widget/${widgetKey}`;
+  const base = (i: 0 | 1) => `http://127.0.0.1:${ports[i]}/api/widget/${widgetKey}`;
   const headers = (token?: string) => ({
     "content-type": "application/json",
     origin: PUBLIC,
@@ -115,7 +97,7 @@ test.describe("two instances on one Postgres", () => {
     ).rows[0]!.n;
     await c.end();
     const reports = logs.map((l) =>
-      l
+      l()
         .split("\n")
         .filter((line) => line.includes('"michi-chat ready"'))
         .map((line) => (JSON.parse(line) as { applied: number }).applied),

@@ -1,51 +1,47 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
+import { startStandalone } from "../support/standalone";
 
 // SIGTERM on a production instance: running chats finish, new connections are refused, the process exits 0.
-const PORT = 39120;
-const BASE = `http://127.0.0.1:${PORT}`;
-const PUBLIC = `http://localhost:${PORT}`;
-const server = path.resolve(import.meta.dirname, "../../.next/standalone/michi-server.mjs");
+let BASE = "";
+let PUBLIC = "";
 
 test.describe.configure({ timeout: 90_000 });
 
 let child: ChildProcess;
 let dataDir: string;
-let logs = "";
+let logs: () => string = () => "";
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "michi-shutdown-"));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(PORT),
-    HOSTNAME: "127.0.0.1",
-    MICHI_DATA_DIR: dataDir,
-    MICHI_PUBLIC_URL: PUBLIC,
-    MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
-    MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
-    MICHI_ADMIN_PASSWORD: "shutdown-operator-password",
-    OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
-    OPENAI_API_KEY: "e2e",
-    MICHI_MODELS: "fake-small",
-    MICHI_SHUTDOWN_GRACE_MS: "20000",
-  };
-  delete env.DATABASE_URL; // its own embedded database
-  child = spawn(process.execPath, [server], { env, cwd: path.dirname(server) });
-  child.stdout?.on("data", (d) => {
-    logs += String(d);
+  const started = await startStandalone({
+    env: (port) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: "production",
+        MICHI_DATA_DIR: dataDir,
+        MICHI_PUBLIC_URL: `http://localhost:${port}`,
+        MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+        MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+        MICHI_ADMIN_PASSWORD: "shutdown-operator-password",
+        OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
+        OPENAI_API_KEY: "e2e",
+        MICHI_MODELS: "fake-small",
+        MICHI_SHUTDOWN_GRACE_MS: "20000",
+      };
+      delete env.DATABASE_URL; // its own embedded database
+      return env;
+    },
   });
-  child.stderr?.on("data", (d) => {
-    logs += String(d);
-  });
-  await expect
-    .poll(async () => (await fetch(`${BASE}/api/ready`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
-    .toBe(200);
+  child = started.child;
+  logs = started.logs;
+  BASE = `http://127.0.0.1:${started.port}`;
+  PUBLIC = `http://localhost:${started.port}`;
 });
 
 test.afterAll(() => {
@@ -90,7 +86,7 @@ test("SIGTERM lets a running answer finish, refuses new connections, then exits 
 
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.kill("SIGTERM");
-  await expect.poll(() => logs.includes("shutting down"), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => logs().includes("shutting down"), { timeout: 10_000 }).toBe(true);
   // No new connections while draining.
   await expect(fetch(`${BASE}/api/live`, { signal: AbortSignal.timeout(3000) })).rejects.toThrow();
 

@@ -1,15 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { type HostPage, startHostPage } from "../support/host-page";
+import { hostPageAt } from "../support/host-page";
 import { CAFE, model, OPEN_ANSWER, OPEN_NOW, panelFrame, panelOf } from "./widget-helpers";
 
-let host: HostPage;
-
-test.beforeAll(async () => {
-  host = await startHostPage({ port: E2E.hostPagePort, appUrl: E2E.appUrl });
-});
-test.afterAll(() => host?.close());
+// The world's host page, a customer's site that the café tenant allows.
+const host = hostPageAt(E2E.hostPageOrigin);
 test.beforeEach(async () => {
   await model.reset();
   await model.setRules([OPEN_NOW]);

@@ -1,19 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { type HostPage, startHostPage } from "../support/host-page";
+import { hostPageAt } from "../support/host-page";
 import { CAFE, model, panelOf } from "./widget-helpers";
 
-let host: HostPage;
-let stranger: HostPage;
-
-test.beforeAll(async () => {
-  host = await startHostPage({ port: E2E.hostPagePort, appUrl: E2E.appUrl });
-  stranger = await startHostPage({ port: E2E.strangerPort, appUrl: E2E.appUrl });
-});
-test.afterAll(async () => {
-  await host?.close();
-  await stranger?.close();
-});
+// The world's host pages: one the café tenant allows, one no tenant allows.
+const host = hostPageAt(E2E.hostPageOrigin);
+const stranger = hostPageAt(E2E.strangerOrigin);
 
 test("a site not on the tenant's list gets no launcher, cannot frame the panel, and the API refuses it", async ({
   page,

@@ -1,22 +1,43 @@
-// Fixed facts of the e2e world, shared by the harness (tests/support/e2e-server.ts) and the specs.
-export const E2E = {
-  appPort: 39100,
-  modelPort: 39101,
-  fixturePort: 39102,
-  hostPagePort: 39103,
+// Facts of the e2e world shared by the harness (tests/support/e2e-server.ts) and the specs. Every server of the
+// world listens on a port chosen at start (port 0, or below the ephemeral range for the app, which must know
+// its own URL), so the addresses are only known once the world runs: the global setup
+// (tests/support/e2e-global-setup.ts) puts them in MICHI_E2E_WORLD, which Playwright's workers inherit.
+
+export type E2EWorld = {
+  appUrl: string;
+  /** The fake model's base URL without /v1. */
+  modelUrl: string;
+  /** https://localhost:PORT, the café's own site for its opening-hours pack. */
+  fixtureOrigin: string;
+  /** A customer's page that the seeded tenants allow (tests/support/host-page.ts). */
+  hostPageOrigin: string;
   /** A second host page origin that no tenant allows. */
-  strangerPort: 39104,
+  strangerOrigin: string;
+};
+
+export const WORLD_ENV = "MICHI_E2E_WORLD";
+
+export function world(): E2EWorld {
+  const raw = process.env[WORLD_ENV];
+  if (!raw) throw new Error(`${WORLD_ENV} is not set: run the specs with \`npm run test:e2e\``);
+  return JSON.parse(raw) as E2EWorld;
+}
+
+export const E2E = {
   get appUrl() {
-    return `http://localhost:${this.appPort}`;
+    return world().appUrl;
   },
   get modelUrl() {
-    return `http://127.0.0.1:${this.modelPort}`;
+    return world().modelUrl;
   },
   get fixtureOrigin() {
-    return `https://localhost:${this.fixturePort}`;
+    return world().fixtureOrigin;
   },
   get hostPageOrigin() {
-    return `http://localhost:${this.hostPagePort}`;
+    return world().hostPageOrigin;
+  },
+  get strangerOrigin() {
+    return world().strangerOrigin;
   },
   operator: { email: "admin@example.com", password: "e2e-operator-password-1" },
   viewer: { email: "viewer@example.com", password: "e2e-viewer-password-1" },

@@ -35,7 +35,8 @@ async function tenant(db: DbHandle, slug: string, name: string, widgetKey: strin
   return { ...row, widgetKey };
 }
 
-export async function seedE2E(db: DbHandle) {
+/** `at` holds the origins of the world's servers, known only once they listen. */
+export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtureOrigin: string }) {
   await seed(
     db,
     { MICHI_ADMIN_EMAIL: E2E.operator.email, MICHI_ADMIN_PASSWORD: E2E.operator.password },
@@ -46,7 +47,7 @@ export async function seedE2E(db: DbHandle) {
   if (demo) await addMembership(db.platform, demo.id, viewer.id, "viewer");
 
   const operator = await findUserByEmail(db.platform, E2E.operator.email);
-  const cafe = await tenant(db, E2E.cafe.slug, "E2E Café", E2E.cafe.widgetKey, [E2E.hostPageOrigin]);
+  const cafe = await tenant(db, E2E.cafe.slug, "E2E Café", E2E.cafe.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, cafe.id, operator.id, "owner");
   // A viewer here too, for the Insights spec's "a viewer reads but cannot delete".
   await addMembership(db.platform, cafe.id, viewer.id, "viewer");
@@ -57,12 +58,12 @@ export async function seedE2E(db: DbHandle) {
         tenantId: cafe.id,
         packId: "get_opening_status",
         enabled: true,
-        config: { baseUrl: E2E.fixtureOrigin },
+        config: { baseUrl: at.fixtureOrigin },
       })
       .onConflictDoNothing(),
   );
 
-  const lab = await tenant(db, E2E.lab.slug, "E2E Lab", E2E.lab.widgetKey, [E2E.hostPageOrigin]);
+  const lab = await tenant(db, E2E.lab.slug, "E2E Lab", E2E.lab.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, lab.id, operator.id, "owner");
 
   const otherOwner = await user(db, E2E.otherOwner.email, E2E.otherOwner.password, "Olga Other");

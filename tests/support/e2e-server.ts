@@ -1,6 +1,9 @@
-// The e2e world in one process, started by Playwright's webServer: a fresh database, the seeded fixtures,
-// the fake model, the https fixture site, and the production standalone server (the artifact Docker ships).
-import { type ChildProcess, spawn } from "node:child_process";
+// The e2e world in one process, started by Playwright's global setup (tests/support/e2e-global-setup.ts): a
+// fresh database, the seeded fixtures, the fake model, the https fixture site, two host pages, and the
+// production standalone server (the artifact Docker ships). Every server picks its port when it starts; the
+// world tells its parent the addresses over IPC once all of them listen, and stops when that channel closes.
+
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,14 +11,14 @@ import path from "node:path";
 import { createDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "./db";
-import { E2E } from "./e2e-env";
+import { E2E, type E2EWorld, WORLD_ENV as WORLD_KEY } from "./e2e-env";
 import { seedE2E } from "./e2e-seed";
 import { startFakeModel } from "./fake-model";
 import { startFixtureSite } from "./fixture-site";
+import { startHostPage } from "./host-page";
+import { STANDALONE_SERVER, startStandalone } from "./standalone";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const server = path.join(root, ".next/standalone/michi-server.mjs");
-if (!existsSync(server)) {
+if (!existsSync(STANDALONE_SERVER)) {
   console.error("e2e: no production build; run `npm run build` first");
   process.exit(1);
 }
@@ -28,86 +31,119 @@ async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   if (app && app.exitCode === null) {
+    // Its graceful shutdown closes the database pool, so the test database can be dropped after it.
+    const gone = new Promise((r) => app?.once("exit", r));
     app.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1500));
-    if (app.exitCode === null) app.kill("SIGKILL");
+    const timer = setTimeout(() => app?.kill("SIGKILL"), 10_000);
+    await gone;
+    clearTimeout(timer);
   }
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => {});
   process.exit(code);
 }
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
+// The runner went away (end of the run, a crash, Ctrl-C): nothing of the world may outlive it.
+process.on("disconnect", () => void stop(0));
 
-const work = mkdtempSync(path.join(tmpdir(), "michi-e2e-"));
-cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+async function main() {
+  const work = mkdtempSync(path.join(tmpdir(), "michi-e2e-"));
+  cleanups.push(() => rmSync(work, { recursive: true, force: true }));
 
-let databaseUrl: string | undefined;
-let dataDir: string | undefined;
-if (process.env.DATABASE_URL) {
-  const db = await createEmptyDatabase("michi_e2e");
-  databaseUrl = db.url;
-  cleanups.push(() => db.drop());
-} else {
-  dataDir = path.join(work, "data");
-}
-
-// Seed before the server starts; with PGlite the server then owns the data directory alone.
-const handle = databaseUrl
-  ? await createDb({ url: databaseUrl, poolMax: 2 })
-  : await createDb({ dataDir: path.join(dataDir!, "pglite") });
-await migrate(handle);
-await seedE2E(handle);
-await handle.close();
-
-const model = await startFakeModel({ port: E2E.modelPort, host: "127.0.0.1" });
-cleanups.push(() => model.close());
-
-const fixture = await startFixtureSite({
-  port: E2E.fixturePort,
-  routes: {
-    "/api/hours/": {
-      open: true,
-      nextChange: "18:00",
-      timezone: "Europe/Madrid",
-      weekly: Array.from({ length: 7 }, (_, d) => ({ day: d, opens: "08:00", closes: "18:00" })),
-      internalNotes: "not for the model",
-    },
-  },
-});
-cleanups.push(() => fixture.close());
-const caFile = path.join(work, "fixture-ca.pem");
-writeFileSync(caFile, fixture.caPem);
-
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NODE_ENV: "production",
-  PORT: String(E2E.appPort),
-  HOSTNAME: "127.0.0.1",
-  MICHI_PUBLIC_URL: E2E.appUrl,
-  MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
-  MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
-  MICHI_ADMIN_EMAIL: E2E.operator.email,
-  MICHI_ADMIN_PASSWORD: E2E.operator.password,
-  MICHI_ALLOW_SIGNUP: "true",
-  OPENAI_BASE_URL: model.url,
-  OPENAI_API_KEY: "e2e",
-  MICHI_MODELS: E2E.models.join(","),
-  MICHI_FETCH_ALLOW_HOSTS: fixture.host,
-  MICHI_FETCH_EXTRA_CA: caFile,
-  MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
-  NEXT_TELEMETRY_DISABLED: "1",
-};
-if (databaseUrl) env.DATABASE_URL = databaseUrl;
-else {
-  delete env.DATABASE_URL;
-  env.MICHI_DATA_DIR = dataDir;
-}
-
-app = spawn(process.execPath, [server], { env, stdio: "inherit", cwd: path.dirname(server) });
-app.on("exit", (code) => {
-  if (!stopping) {
-    console.error(`e2e: the app server exited early (code ${code})`);
-    void stop(1);
+  let databaseUrl: string | undefined;
+  let dataDir: string | undefined;
+  if (process.env.DATABASE_URL) {
+    const db = await createEmptyDatabase("michi_e2e");
+    databaseUrl = db.url;
+    cleanups.push(() => db.drop());
+  } else {
+    dataDir = path.join(work, "data");
   }
+
+  let appUrl = "";
+  const host = await startHostPage({ appUrl: () => appUrl });
+  cleanups.push(() => host.close());
+  const stranger = await startHostPage({ appUrl: () => appUrl });
+  cleanups.push(() => stranger.close());
+
+  const model = await startFakeModel({ host: "127.0.0.1" });
+  cleanups.push(() => model.close());
+
+  const fixture = await startFixtureSite({
+    routes: {
+      "/api/hours/": {
+        open: true,
+        nextChange: "18:00",
+        timezone: "Europe/Madrid",
+        weekly: Array.from({ length: 7 }, (_, d) => ({ day: d, opens: "08:00", closes: "18:00" })),
+        internalNotes: "not for the model",
+      },
+    },
+  });
+  cleanups.push(() => fixture.close());
+  const caFile = path.join(work, "fixture-ca.pem");
+  writeFileSync(caFile, fixture.caPem);
+
+  // Seed before the server starts (the tenants allow the host page's origin, so it must be known); with PGlite
+  // the server then owns the data directory alone.
+  const handle = databaseUrl
+    ? await createDb({ url: databaseUrl, poolMax: 2 })
+    : await createDb({ dataDir: path.join(dataDir!, "pglite") });
+  await migrate(handle);
+  await seedE2E(handle, { hostPageOrigin: host.origin, fixtureOrigin: fixture.origin });
+  await handle.close();
+
+  const started = await startStandalone({
+    echo: true,
+    env: (port) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: "production",
+        MICHI_PUBLIC_URL: `http://localhost:${port}`,
+        MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+        MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+        MICHI_ADMIN_EMAIL: E2E.operator.email,
+        MICHI_ADMIN_PASSWORD: E2E.operator.password,
+        MICHI_ALLOW_SIGNUP: "true",
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: "e2e",
+        MICHI_MODELS: E2E.models.join(","),
+        MICHI_FETCH_ALLOW_HOSTS: fixture.host,
+        MICHI_FETCH_EXTRA_CA: caFile,
+        MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
+        NEXT_TELEMETRY_DISABLED: "1",
+      };
+      delete env[WORLD_KEY];
+      if (databaseUrl) env.DATABASE_URL = databaseUrl;
+      else {
+        delete env.DATABASE_URL;
+        env.MICHI_DATA_DIR = dataDir;
+      }
+      return env;
+    },
+  });
+  app = started.child;
+  appUrl = `http://localhost:${started.port}`;
+  app.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`e2e: the app server exited early (code ${code})`);
+      void stop(1);
+    }
+  });
+
+  const world: E2EWorld = {
+    appUrl,
+    modelUrl: model.url.replace(/\/v1$/, ""),
+    fixtureOrigin: fixture.origin,
+    hostPageOrigin: host.origin,
+    strangerOrigin: stranger.origin,
+  };
+  console.log(`e2e: app on ${appUrl}, fake model on ${model.url}, fixture on ${fixture.origin}`);
+  if (process.send) process.send({ type: "world", world });
+  else console.log(JSON.stringify(world));
+}
+
+main().catch((err) => {
+  console.error("e2e: the world could not start:", err);
+  void stop(1);
 });
-console.log(`e2e: app on ${E2E.appUrl}, fake model on ${model.url}, fixture on ${fixture.origin}`);

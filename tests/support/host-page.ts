@@ -58,22 +58,8 @@ ${keys.map((k) => `<script ${attrs(k)}></script>`).join("\n")}
 </html>`;
 }
 
-export async function startHostPage(opts: { port: number; appUrl: string }): Promise<HostPage> {
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://host");
-    if (url.pathname !== "/") {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-    res.end(hostPageHtml(opts.appUrl, url.searchParams));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://localhost:${port}`;
+/** Addresses on a host page that runs elsewhere (the e2e world starts them; the specs only need URLs). */
+export function hostPageAt(origin: string): Pick<HostPage, "origin" | "url"> {
   return {
     origin,
     url(params = {}) {
@@ -81,6 +67,31 @@ export async function startHostPage(opts: { port: number; appUrl: string }): Pro
       for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) q.append(k, one);
       return `${origin}/?${q}`;
     },
+  };
+}
+
+/**
+ * Listens on port 0. `appUrl` is read per request: the e2e world starts its host pages before the app, because
+ * the tenants it seeds must allow their origins.
+ */
+export async function startHostPage(opts: { appUrl: string | (() => string) }): Promise<HostPage> {
+  const appUrl = typeof opts.appUrl === "string" ? () => opts.appUrl as string : opts.appUrl;
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://host");
+    if (url.pathname !== "/") {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.end(hostPageHtml(appUrl(), url.searchParams));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ...hostPageAt(`http://localhost:${port}`),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { onLowPort } from "./ports";
+
+// Starts the production standalone server (the artifact Docker ships) for e2e tests, on a port below the
+// ephemeral range, retried when another listener took it first. Ready means the server itself said it listens
+// (scripts/serve.mjs sends one IPC message), so another process on the same port can never pass for it.
+
+export const STANDALONE_SERVER = path.resolve(import.meta.dirname, "../../.next/standalone/michi-server.mjs");
+
+export type Standalone = { child: ChildProcess; port: number; logs(): string };
+
+export async function startStandalone(opts: {
+  /** The server's environment for a given port (PORT and HOSTNAME are set here). */
+  env: (port: number) => NodeJS.ProcessEnv;
+  /** Also copy the server's output to this process's own (the e2e world shows it in the test output). */
+  echo?: boolean;
+  timeoutMs?: number;
+}): Promise<Standalone> {
+  return onLowPort(
+    (port) =>
+      new Promise<Standalone>((resolve, reject) => {
+        let logs = "";
+        const child = spawn(process.execPath, [STANDALONE_SERVER], {
+          env: { ...opts.env(port), PORT: String(port), HOSTNAME: "127.0.0.1" },
+          cwd: path.dirname(STANDALONE_SERVER),
+          stdio: ["ignore", "pipe", "pipe", "ipc"],
+        });
+        const collect = (to: NodeJS.WriteStream) => (d: Buffer) => {
+          logs += String(d);
+          if (opts.echo) to.write(d);
+        };
+        child.stdout?.on("data", collect(process.stdout));
+        child.stderr?.on("data", collect(process.stderr));
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          reject(new Error(`the server did not listen within ${opts.timeoutMs ?? 120_000} ms\n${logs}`));
+        }, opts.timeoutMs ?? 120_000);
+        const onExit = (code: number | null) => {
+          clearTimeout(timer);
+          // serve.mjs has no handler for a listen error, so a taken port ends it with EADDRINUSE on stderr.
+          const err = new Error(`the server exited before listening (code ${code})\n${logs.slice(-4000)}`);
+          if (/EADDRINUSE/.test(logs)) Object.assign(err, { code: "EADDRINUSE" });
+          reject(err);
+        };
+        child.once("exit", onExit);
+        child.on("message", (m: { type?: string }) => {
+          if (m?.type !== "listening") return;
+          clearTimeout(timer);
+          child.off("exit", onExit);
+          // The channel has done its job; it must not keep either process alive.
+          child.disconnect();
+          resolve({ child, port, logs: () => logs });
+        });
+      }),
+  );
+}
