@@ -3,7 +3,7 @@ import { verifyPassword } from "@/lib/auth/password";
 import { findTenantBySlug } from "@/lib/db/queries/tenants";
 import { findMembership, findUserByEmail } from "@/lib/db/queries/users";
 import { packConfigs, tenants, users } from "@/lib/db/schema";
-import { seed } from "@/lib/db/seed";
+import { seed } from "@/lib/tenants/seed";
 import { freshDb, type TestDb } from "../support/db";
 
 let t: TestDb;

@@ -63,6 +63,8 @@ function setup(runTool: RunTool, over: Partial<LoopDeps> = {}) {
     maxTokens: 200,
     timeoutMs: 10_000,
     idleTimeoutMs: 5_000,
+    toolTimeoutMs: 8_000,
+    toolMaxChars: 4_000,
     ...over,
   };
   const events: ChatEvent[] = [];

@@ -1,1 +1,2 @@
+export { parsePeriod } from "./periods";
 export { PeriodSwitch, UsageView } from "./UsageView";

@@ -1,8 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DbHandle } from "../db";
-import { findTenantByWidgetKey } from "../db/queries/tenants";
+import { findTenantByWidgetKey, touchWidgetSeen } from "../db/queries/tenants";
 import type { tenants } from "../db/schema";
 import { AppError } from "../errors";
 import { noteTenant } from "../request-context";
@@ -64,10 +63,7 @@ export function requireVisitor(req: Request, tenant: WidgetTenant, authSecret: s
 
 /** Platform path: records that the widget was loaded from the tenant's own site, at most once an hour. */
 export async function markWidgetSeen(db: DbHandle, tenantId: string): Promise<void> {
-  await db.platform.execute(
-    sql`update tenants set widget_seen_at = now()
-        where id = ${tenantId} and (widget_seen_at is null or widget_seen_at < now() - interval '1 hour')`,
-  );
+  await touchWidgetSeen(db.platform, tenantId);
 }
 
 export const CHAT_MESSAGE_MAX = 2000;

@@ -26,8 +26,8 @@ export type LoopDeps = {
   maxTokens: number;
   timeoutMs: number;
   idleTimeoutMs: number;
-  toolTimeoutMs?: number;
-  toolMaxChars?: number;
+  toolTimeoutMs: number;
+  toolMaxChars: number;
 };
 
 export type TurnCtx = {

@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import { isTruthy } from "@/shared/parse";
-import type { SealedSecret } from "../db/schema/tools";
 import { checkUrlAtSave, type LookupFn } from "../security/url-policy";
 import type { ConfigField, ConfigValue, ToolPack } from "./registry";
 
@@ -175,7 +174,8 @@ export async function validatePackConfig(
   input: Record<string, unknown>,
   opts: {
     siteDomains: readonly string[];
-    existingSecrets: Record<string, SealedSecret>;
+    /** The sealed secrets already stored, by key: only their presence matters here. */
+    existingSecrets: Record<string, unknown>;
     tenantId: string;
     lookup?: LookupFn;
     allowHosts?: readonly string[];

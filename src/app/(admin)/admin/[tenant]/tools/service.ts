@@ -13,10 +13,11 @@ import type { ActionState, TenantContext } from "@/lib/auth/guard";
 import type { TenantTx } from "@/lib/db/client";
 import { audit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
-import { getPackConfig, listPackConfigs, savePackConfig } from "@/lib/db/queries/packs";
+import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
 import type { LookupFn } from "@/lib/security/url-policy";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
+import { savePackSettings } from "@/lib/tools/config-store";
 import { ALL_PACKS } from "@/lib/tools/index";
 import type { ConfigField, ToolPack } from "@/lib/tools/registry";
 import { testPack } from "@/lib/tools/test-pack";
@@ -129,7 +130,7 @@ export async function savePackForm(
   if (!checked.ok) {
     if (!input.enabled && existing?.enabled) {
       await ctx.db.forTenant(tenantId, async (tx) => {
-        await savePackConfig(tx, tenantId, pack.id, { enabled: false }, ctx.user.id);
+        await savePackSettings(tx, tenantId, pack.id, { enabled: false }, ctx.user.id);
         await auditToggle(ctx, tx, pack.id, false);
       });
       return {
@@ -146,7 +147,7 @@ export async function savePackForm(
   }
 
   const changed = await ctx.db.forTenant(tenantId, async (tx) => {
-    const { changedFields } = await savePackConfig(
+    const { changedFields } = await savePackSettings(
       tx,
       tenantId,
       pack.id,

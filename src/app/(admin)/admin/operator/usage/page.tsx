@@ -1,15 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { PeriodSwitch, UsageView } from "@/components/charts";
+import { PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
-import {
-  monthlyBudget,
-  parsePeriod,
-  tenantsForUsagePicker,
-  usageReport,
-} from "@/lib/db/queries/insights-usage";
+import { monthlyBudget, tenantsForUsagePicker, usageReport } from "@/lib/db/queries/insights-usage";
 import { env } from "@/lib/env";
 import { findPack } from "@/lib/tools/index";
 import { isUuid } from "@/shared/parse";
