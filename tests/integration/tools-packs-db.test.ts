@@ -6,15 +6,15 @@ import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { packConfigs } from "@/lib/db/schema";
 import { log } from "@/lib/log";
+import { testPack } from "@/lib/pack-settings/test-pack";
 import { createGuardedFetcher, withFetcher } from "@/lib/security/fetch";
 import { keysFromEnv } from "@/lib/security/secrets";
 import { DEMO_SLUG, seed } from "@/lib/tenants/seed";
 import { validatePackConfig } from "@/lib/tools/config";
 import { loadEnabledPacks, savePackSettings } from "@/lib/tools/config-store";
+import { definePack } from "@/lib/tools/contract";
 import { fetchJson } from "@/lib/tools/packs/fetch-json";
-import { definePack } from "@/lib/tools/registry";
 import { runToolCall } from "@/lib/tools/runtime";
-import { testPack } from "@/lib/tools/test-pack";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureSite, startFixtureSite } from "../support/fixture-site";
 

@@ -6,9 +6,13 @@ import { AppError, errorResponse } from "../errors";
 import { log } from "../log";
 import { clientIp } from "../security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
-import { LANGS, type Lang } from "../tools/registry";
+import { LANGS, type Lang } from "../tools/contract";
 import { corsHeaders, preflightHeaders } from "./cors";
 import { eventStream, SSE_HEADERS } from "./events";
+import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
+import { createModelClient, modelStatus, resolveModel } from "./model";
+import { openTurn } from "./persist";
+import { executeTurn, type PackDeps } from "./turn";
 import {
   allowedOrigin,
   assertActive,
@@ -19,11 +23,7 @@ import {
   siteOrigin,
   tenantForKey,
   type WidgetTenant,
-} from "./guard";
-import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
-import { createModelClient, modelStatus, resolveModel } from "./model";
-import { openTurn } from "./persist";
-import { executeTurn, type PackDeps } from "./turn";
+} from "./widget-guard";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. Order of checks: key → origin → tenant status → token →

@@ -2,7 +2,7 @@ import "server-only";
 import type OpenAI from "openai";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import { type ModelFault, type ModelMessage, streamCompletion, type ToolCall, type Usage } from "./model";

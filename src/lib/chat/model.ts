@@ -2,7 +2,7 @@ import "server-only";
 import OpenAI, { APIError } from "openai";
 import type { BotSettings } from "../db/schema";
 import { env } from "../env";
-import type { ToolDefinition } from "../tools/registry";
+import type { ToolDefinition } from "../tools/contract";
 
 export type ModelStatus =
   | { configured: true; models: string[]; defaultModel: string }

@@ -1,7 +1,7 @@
 import "server-only";
 import { Ajv } from "ajv";
 import { configSchema, pathProblem } from "./config";
-import { type ConfigField, isLang, type ToolPack } from "./registry";
+import { type ConfigField, isLang, type ToolPack } from "./contract";
 
 // The registry rules, checked at start-up, in a unit test and by `npm run check:packs`. A broken pack must
 // stop the process with a message naming it, not surface later as a confusing model error.

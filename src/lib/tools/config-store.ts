@@ -5,8 +5,8 @@ import type { SealedSecret } from "../db/schema";
 import { log } from "../log";
 import { openSecret, type SecretKeys, sealSecret } from "../security/secrets";
 import { configSchema } from "./config";
+import type { AnyConfig, ConfigValue, ToolPack } from "./contract";
 import { ALL_PACKS } from "./index";
-import type { AnyConfig, ConfigValue, ToolPack } from "./registry";
 import { definitionFor, type EnabledPack } from "./runtime";
 
 // A tenant's pack settings between the database and a pack: the only module that seals secrets on save and

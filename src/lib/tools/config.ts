@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { isTruthy } from "@/shared/parse";
 import { checkUrlAtSave, type LookupFn } from "../security/url-policy";
-import type { ConfigField, ConfigValue, ToolPack } from "./registry";
+import type { ConfigField, ConfigValue, ToolPack } from "./contract";
 
 // From a pack's configFields the platform derives one zod schema. It validates what an admin submits and
 // re-parses what is stored before every run, so a pack only ever sees values its fields allow. Unknown keys

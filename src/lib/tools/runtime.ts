@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import type { Logger } from "../log";
 import { ToolWorldError } from "../security/fetch";
-import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./registry";
+import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
 import { estimateTokens } from "./tokens";
 
 export { estimateTokens } from "./tokens";

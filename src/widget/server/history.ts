@@ -4,7 +4,7 @@
 import "server-only";
 import { z } from "zod";
 import { corsHeaders } from "@/lib/chat/cors";
-import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "@/lib/chat/guard";
+import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "@/lib/chat/widget-guard";
 import { findVisitorConversation, listMessages } from "@/lib/db/queries/conversations";
 import { AppError, errorResponse } from "@/lib/errors";
 import type { WidgetServerDeps } from "./deps";

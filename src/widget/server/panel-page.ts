@@ -3,7 +3,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { corsHeaders } from "@/lib/chat/cors";
-import { dbStep, markWidgetSeen, tenantForKey, type WidgetTenant } from "@/lib/chat/guard";
+import { dbStep, markWidgetSeen, tenantForKey, type WidgetTenant } from "@/lib/chat/widget-guard";
 import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { frameAncestors, originAllowed } from "@/lib/security/origins";

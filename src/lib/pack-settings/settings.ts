@@ -1,14 +1,5 @@
+import "server-only";
 import { z } from "zod";
-import {
-  clientFields,
-  configToValues,
-  type FieldValues,
-  readSubmission,
-  type SecretState,
-  secretInput,
-  secretStates,
-  toValidatorInput,
-} from "@/components/config-form/form-data";
 import type { ActionState, TenantContext } from "@/lib/auth/guard";
 import type { TenantTx } from "@/lib/db/client";
 import { audit } from "@/lib/db/queries/audit";
@@ -18,10 +9,20 @@ import { AppError } from "@/lib/errors";
 import type { LookupFn } from "@/lib/security/url-policy";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
 import { savePackSettings } from "@/lib/tools/config-store";
+import type { ConfigField, ToolPack } from "@/lib/tools/contract";
+import {
+  clientFields,
+  configToValues,
+  type FieldValues,
+  readSubmission,
+  type SecretState,
+  secretInput,
+  secretStates,
+  toValidatorInput,
+} from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import type { ConfigField, ToolPack } from "@/lib/tools/registry";
-import { testPack } from "@/lib/tools/test-pack";
 import { isTruthy } from "@/shared/parse";
+import { testPack } from "./test-pack";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
 // are thin wrappers around these functions.

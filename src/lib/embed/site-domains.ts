@@ -1,3 +1,4 @@
+import "server-only";
 import type { ActionState, TenantContext } from "@/lib/auth/guard";
 import { audit } from "@/lib/db/queries/audit";
 import { saveSiteDomains } from "@/lib/db/queries/bot";

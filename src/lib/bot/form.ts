@@ -1,7 +1,8 @@
+import "server-only";
 import { z } from "zod";
 import type { BotSettings } from "@/lib/db/schema";
+import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGS } from "@/shared/languages";
-import { BOT_LIMITS, STARTER_NAMES } from "./constants";
 
 // What the Bot page accepts. Every message is written for a shop owner, not a developer.
 

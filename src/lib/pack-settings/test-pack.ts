@@ -4,10 +4,10 @@ import { getPackConfig } from "../db/queries/packs";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
-import { openPackConfig } from "./config-store";
-import { findPack } from "./index";
-import type { ToolArgs } from "./registry";
-import { definitionFor, runToolCall } from "./runtime";
+import { openPackConfig } from "../tools/config-store";
+import type { ToolArgs } from "../tools/contract";
+import { findPack } from "../tools/index";
+import { definitionFor, runToolCall } from "../tools/runtime";
 
 export type TestPackResult = {
   result: string;

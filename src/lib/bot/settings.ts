@@ -1,7 +1,8 @@
+import "server-only";
 import { type ActionState, parseForm, type TenantContext } from "@/lib/auth/guard";
 import { audit } from "@/lib/db/queries/audit";
 import { saveBotSettings } from "@/lib/db/queries/bot";
-import { botFormSchema, toBotSettings } from "./schema";
+import { botFormSchema, toBotSettings } from "./form";
 
 // The Bot page's save, apart from Next so tests can call it with a TenantContext.
 
