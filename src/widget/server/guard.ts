@@ -1,13 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import type { DbHandle } from "../db";
-import { findTenantByWidgetKey, touchWidgetSeen } from "../db/queries/tenants";
-import type { tenants } from "../db/schema";
-import { AppError } from "../errors";
-import { noteTenant } from "../request-context";
-import { originAllowed } from "../security/origins";
-import { bearerToken, type VisitorClaims, verifyVisitorToken } from "../security/visitor-token";
-import { dbUnavailable } from "./persist";
+import { dbUnavailable } from "@/lib/chat/persist";
+import type { DbHandle } from "@/lib/db";
+import { findTenantByWidgetKey, touchWidgetSeen } from "@/lib/db/queries/tenants";
+import type { tenants } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { noteTenant } from "@/lib/request-context";
+import { originAllowed } from "@/lib/security/origins";
+import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
 
 // The widget's guard: public key → tenant, Origin → allowed or not, bearer token → visitor. The tenant id a
 // handler uses comes from here only, never from the request body.
