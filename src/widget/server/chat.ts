@@ -10,7 +10,7 @@ import { AppError, errorResponse } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
-import { LANGS, type Lang } from "@/lib/tools/contract";
+import { isLang, type Lang } from "@/shared/languages";
 import { corsHeaders, preflightHeaders } from "./cors";
 import type { WidgetDeps, WidgetStoreDeps } from "./deps";
 import {
@@ -82,7 +82,7 @@ export async function handleSession(req: Request, key: string, deps: WidgetStore
 function pickLang(requested: string | undefined, fallback: string | undefined): Lang | undefined {
   for (const candidate of [requested, fallback]) {
     const base = candidate?.toLowerCase().split(/[-_]/)[0];
-    if (base && (LANGS as readonly string[]).includes(base)) return base as Lang;
+    if (isLang(base)) return base;
   }
   return undefined;
 }
