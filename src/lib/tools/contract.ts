@@ -6,7 +6,7 @@ import type { Logger } from "../log";
 // the platform derives the admin form, the config validation, the model's tool list and the visitor's chip
 // from it. See docs/tool-packs.md.
 
-export { isLang, LANGS, type Lang } from "@/shared/languages";
+export { isLang, type Lang } from "@/shared/languages";
 
 type FieldBase = {
   /** The config key: camelCase letters and digits. */
