@@ -95,7 +95,10 @@ export async function createBusinessWithOwner(
   let known: UserRow | null = owner.kind === "existing" ? owner.user : null;
   if (owner.kind === "by-email") ({ user: known, oneTimePassword } = await findOrCreateUser(db, owner.email));
   if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
-  const passwordHash = owner.kind === "new" ? await hashPassword(owner.password) : null;
+  const newAccount =
+    owner.kind === "new"
+      ? { email: owner.email, name: owner.name, passwordHash: await hashPassword(owner.password) }
+      : null;
 
   // A concurrent creation may take the same slug between the check and the insert; the unique index decides.
   // A chosen slug then fails as taken; a derived one moves on to the next free address.
@@ -103,16 +106,12 @@ export async function createBusinessWithOwner(
   for (let attempt = 0; attempt < 5 && !created; attempt++) {
     const slug = input.slug ?? (await freeSlug(db, slugify(input.name)));
     try {
-      created = await db.transaction(async (tx) => {
-        const user =
-          known ??
-          (await createUser(tx as unknown as Db, {
-            email: owner.kind === "new" ? owner.email : "",
-            name: owner.kind === "new" ? owner.name : "",
-            passwordHash,
-          }));
-        const tenant = await createTenant(tx as unknown as Db, { slug, name: input.name, bot: input.bot });
-        await addMembership(tx as unknown as Db, tenant.id, user.id, "owner");
+      created = await db.transaction(async (t) => {
+        // A transaction offers the same query API; drizzle's generics just do not say so.
+        const tx = t as unknown as Db;
+        const user = known ?? (await createUser(tx, newAccount!));
+        const tenant = await createTenant(tx, { slug, name: input.name, bot: input.bot });
+        await addMembership(tx, tenant.id, user.id, "owner");
         return { tenant, owner: user };
       });
     } catch (e) {
