@@ -20,6 +20,9 @@ const nextConfig: NextConfig = {
   // `npm test` and the Dockerfile run `tsc --noEmit` over the whole tree as their own step; checking again
   // inside `next build` would only double the build time.
   typescript: { ignoreBuildErrors: true },
+  // Server actions: Next counts the body while it streams and answers 413 past this size. The admin's largest
+  // form (bot instructions, a pack's list fields) stays far below it; Next's default would be 1 MB.
+  experimental: { serverActions: { bodySizeLimit: "256kb" } },
   // Native or file-loading packages stay outside the bundle and are traced into the standalone output.
   serverExternalPackages: [
     "@electric-sql/pglite",
@@ -41,7 +44,12 @@ const nextConfig: NextConfig = {
       },
       {
         source: "/widget.js",
-        headers: [{ key: "Cache-Control", value: "public, max-age=300, stale-while-revalidate=86400" }],
+        headers: [
+          { key: "Cache-Control", value: "public, max-age=300, stale-while-revalidate=86400" },
+          // Host pages load it cross-site with <script>; nosniff makes browsers refuse it as a script unless
+          // it is served as JavaScript, and refuse to guess a type for anything else under this name.
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
       },
     ];
   },

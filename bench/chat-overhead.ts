@@ -1,9 +1,9 @@
 import { fakeModelControl, type Rule } from "../tests/support/fake-model";
-import type { Client, TurnResult } from "./lib/client";
+import { type Client, makeClient, type TurnResult } from "./lib/client";
 import { type LoadResult, mapLimit, runLoad } from "./lib/load";
 import { cpuMs } from "./lib/procs";
 import { KEYS } from "./lib/seed";
-import type { App, World } from "./lib/servers";
+import type { App, LoopDelay, World } from "./lib/servers";
 import { round } from "./lib/stats";
 
 // Platform overhead per turn: the same turn (one fetch_json call to the tenant's https site, then the answer)
@@ -26,7 +26,11 @@ export const CHAT_RULES: Rule[] = [
 /** A visitor's conversation is this many turns long, then they start a new one. */
 const TURNS_PER_CONVERSATION = 5;
 
-type Measured = LoadResult & { cpuMsPerTurn: number | null };
+export type Measured = LoadResult & {
+  cpuMsPerTurn: number | null;
+  /** Event-loop delay inside the server during the level (michi-chat only; null for the baseline). */
+  loopDelayMs: LoopDelay | null;
+};
 
 export type ChatLevel = {
   concurrency: number;
@@ -53,6 +57,102 @@ export type ChatResult = {
   baselineCpuMsPerTurn: number | null;
 };
 
+/** One side of the comparison: a server, how to open a fresh client to it, and one turn of a visitor. */
+export type Side = {
+  name: string;
+  pid: number | undefined;
+  app?: App;
+  newClient: () => Client;
+  turn: (client: Client, visitor: number, n: number) => Promise<TurnResult>;
+};
+
+/**
+ * One level: a warm-up (JIT, pools, caches), then `concurrency` visitors who all open a fresh connection at the
+ * same moment (a new client, so no socket is reused from the warm-up) and keep chatting for `durationMs`.
+ */
+export async function measureLevel(opts: {
+  side: Side;
+  world: World;
+  concurrency: number;
+  durationMs: number;
+  warmUp: boolean;
+}): Promise<Measured> {
+  const { side, concurrency } = opts;
+  const model = fakeModelControl(opts.world.modelUrl);
+  // The fake model records every request; start each run with an empty log so memory stays flat.
+  await model.reset();
+  await model.setRules(CHAT_RULES);
+  if (opts.warmUp) {
+    const warm = side.newClient();
+    try {
+      await runLoad({
+        concurrency,
+        durationMs: Math.min(1500, opts.durationMs / 2),
+        turn: (v, n) => side.turn(warm, v, n),
+      });
+    } finally {
+      warm.close();
+    }
+  }
+  const client = side.newClient();
+  try {
+    await side.app?.loopDelay();
+    const cpuBefore = cpuMs(side.pid);
+    const load = await runLoad({
+      concurrency,
+      durationMs: opts.durationMs,
+      turn: (v, n) => side.turn(client, v, n),
+    });
+    const cpuAfter = cpuMs(side.pid);
+    const loopDelayMs = (await side.app?.loopDelay()) ?? null;
+    return {
+      ...load,
+      cpuMsPerTurn:
+        cpuBefore === null || cpuAfter === null || load.answered === 0
+          ? null
+          : round((cpuAfter - cpuBefore) / load.answered, 2),
+      loopDelayMs,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+export function describeLevel(name: string, r: Measured): string {
+  const loop = r.loopDelayMs ? `, loop delay p50 ${r.loopDelayMs.p50} p99 ${r.loopDelayMs.p99} ms` : "";
+  return (
+    `  ${name.padEnd(8)} c=${String(r.concurrency).padStart(3)}  ${r.answered} turns, ${r.failed} failed, ` +
+    `${r.starved} starved, p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ` +
+    `${r.turnsPerSecond.toFixed(1)} turns/s, ${r.cpuMsPerTurn ?? "?"} CPU ms/turn${loop}`
+  );
+}
+
+/** michi-chat's side: each visitor has a widget session and continues a conversation for a few turns. */
+export async function michiSide(app: App, sessions: Client, visitors: number): Promise<Side> {
+  const tokens = await visitorTokens(sessions, KEYS.chat, visitors);
+  const conversations: (string | null)[] = tokens.map(() => null);
+  return {
+    name: "michi",
+    pid: app.child.pid,
+    app,
+    newClient: () => makeClient(app.url, app.origin),
+    async turn(client, v, n) {
+      const r = await client.chat(
+        `/api/widget/${KEYS.chat}/chat`,
+        {
+          message: question(n),
+          conversationId: n % TURNS_PER_CONVERSATION === 0 ? undefined : (conversations[v] ?? undefined),
+        },
+        { authorization: `Bearer ${tokens[v]}` },
+      );
+      if (r.conversationId) conversations[v] = r.conversationId;
+      return r;
+    },
+  };
+}
+
+const question = (n: number) => `bench-turn: is anything on this weekend? (${n})`;
+
 export async function visitorTokens(client: Client, key: string, n: number, have: string[] = []) {
   const more = await mapLimit(Array.from({ length: Math.max(0, n - have.length) }), 20, () =>
     client.session(key),
@@ -60,87 +160,52 @@ export async function visitorTokens(client: Client, key: string, n: number, have
   return [...have, ...more];
 }
 
+export const CHAT_LEVELS = [1, 50, 100, 200];
+
 export async function benchChat(opts: {
   app: App;
   baselineUrl: string;
   baselinePid: number | undefined;
   world: World;
-  ours: Client;
-  baseline: Client;
+  sessions: Client;
   quick: boolean;
   log: (s: string) => void;
 }): Promise<ChatResult> {
-  const levels = [1, 50, 200];
+  const levels = opts.quick ? [1, 100] : CHAT_LEVELS;
   const durationMs = opts.quick ? 3000 : 10_000;
-  const model = fakeModelControl(opts.world.modelUrl);
-  const tokens = await visitorTokens(opts.ours, KEYS.chat, Math.max(...levels));
-  const conversations: (string | null)[] = tokens.map(() => null);
-  const question = (n: number) => `bench-turn: is anything on this weekend? (${n})`;
-
-  const oursTurn = async (v: number, n: number): Promise<TurnResult> => {
-    const r = await opts.ours.chat(
-      `/api/widget/${KEYS.chat}/chat`,
-      {
-        message: question(n),
-        conversationId: n % TURNS_PER_CONVERSATION === 0 ? undefined : (conversations[v] ?? undefined),
-      },
-      { authorization: `Bearer ${tokens[v]}` },
-    );
-    if (r.conversationId) conversations[v] = r.conversationId;
-    return r;
+  const ours = await michiSide(opts.app, opts.sessions, Math.max(...levels));
+  const baseline: Side = {
+    name: "baseline",
+    pid: opts.baselinePid,
+    newClient: () => makeClient(opts.baselineUrl, opts.baselineUrl),
+    turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
   };
-  const baselineTurn = (_v: number, n: number) => opts.baseline.chat("/chat", { message: question(n) });
-
   const warmed = new Set<string>();
-  const run = async (name: string, concurrency: number, turn: typeof oursTurn, pid: number | undefined) => {
-    // The fake model records every request; start each run with an empty log so memory stays flat.
-    await model.reset();
-    await model.setRules(CHAT_RULES);
-    // Warm-up, not recorded: JIT, connection pools, the first conversations. In quick mode only the first
-    // level of each side warms up (at 200 visitors one warm-up round alone takes several seconds).
-    if (!opts.quick || !warmed.has(name))
-      await runLoad({ concurrency, durationMs: Math.min(1500, durationMs / 2), turn });
-    warmed.add(name);
-    const cpuBefore = cpuMs(pid);
-    const load = await runLoad({ concurrency, durationMs, turn });
-    const cpuAfter = cpuMs(pid);
-    const r: Measured = {
-      ...load,
-      cpuMsPerTurn:
-        cpuBefore === null || cpuAfter === null || load.answered === 0
-          ? null
-          : round((cpuAfter - cpuBefore) / load.answered, 2),
-    };
-    opts.log(
-      `  ${name.padEnd(8)} c=${String(concurrency).padStart(3)}  ${r.answered} turns, ${r.failed} failed, ` +
-        `p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ${r.turnsPerSecond.toFixed(1)} turns/s, ` +
-        `${r.cpuMsPerTurn ?? "?"} CPU ms/turn`,
-    );
+  const run = async (side: Side, concurrency: number) => {
+    // In quick mode only the first level of each side warms up (at 200 visitors one round takes seconds).
+    const warmUp = !opts.quick || !warmed.has(side.name);
+    warmed.add(side.name);
+    const r = await measureLevel({ side, world: opts.world, concurrency, durationMs, warmUp });
+    opts.log(describeLevel(side.name, r));
     return r;
   };
 
   const out: ChatLevel[] = [];
   for (const [i, concurrency] of levels.entries()) {
     // Alternate which side goes first so a drifting machine load does not always favour the same one.
-    let ours: Measured;
-    let baseline: Measured;
-    const michiPid = opts.app.child.pid;
-    if (i % 2 === 0) {
-      baseline = await run("baseline", concurrency, baselineTurn, opts.baselinePid);
-      ours = await run("michi", concurrency, oursTurn, michiPid);
-    } else {
-      ours = await run("michi", concurrency, oursTurn, michiPid);
-      baseline = await run("baseline", concurrency, baselineTurn, opts.baselinePid);
-    }
+    const [a, b] = i % 2 === 0 ? [baseline, ours] : [ours, baseline];
+    const first = await run(a, concurrency);
+    const second = await run(b, concurrency);
+    const [mine, base] = a === ours ? [first, second] : [second, first];
     const rss = opts.app.rssKb();
     out.push({
       concurrency,
-      ours,
-      baseline,
+      ours: mine,
+      baseline: base,
       rssMb: rss === null ? null : round(rss / 1024, 1),
-      overheadP50Ms: round(ours.latencyMs.p50 - baseline.latencyMs.p50),
-      overheadP99Ms: round(ours.latencyMs.p99 - baseline.latencyMs.p99),
-      throughputRatio: round(ours.turnsPerSecond / baseline.turnsPerSecond, 3),
+      overheadP50Ms: round(mine.latencyMs.p50 - base.latencyMs.p50),
+      overheadP99Ms: round(mine.latencyMs.p99 - base.latencyMs.p99),
+      throughputRatio: round(mine.turnsPerSecond / base.turnsPerSecond, 3),
     });
   }
   const first = out[0]!;

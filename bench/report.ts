@@ -1,8 +1,12 @@
+import type { Measured } from "./chat-overhead";
 import { fmt, formatTable, kb } from "./lib/table";
 import type { Results } from "./run";
 import { PEERS } from "./widget";
 
 // The terminal summary of a run: one table of headline figures, then the details that explain them.
+
+const loop = (m: Measured) =>
+  m.loopDelayMs ? `${fmt(m.loopDelayMs.p50, "")} / ${fmt(m.loopDelayMs.p99, " ms")}` : "n/a";
 
 export function printSummary(r: Results): void {
   const rows: string[][] = [];
@@ -118,6 +122,8 @@ export function printSummary(r: Results): void {
           "CPU ms/turn",
           "RSS",
           "failed",
+          "starved",
+          "loop p50/p99",
         ],
         c.levels.map((l) => [
           String(l.concurrency),
@@ -131,8 +137,30 @@ export function printSummary(r: Results): void {
           `${fmt(l.ours.cpuMsPerTurn, "", 2)} / ${fmt(l.baseline.cpuMsPerTurn, "", 2)}`,
           fmt(l.rssMb, " MB", 0),
           `${l.ours.failed}/${l.baseline.failed}`,
+          `${l.ours.starved}/${l.baseline.starved}`,
+          loop(l.ours),
         ]),
       )}`,
+    );
+  }
+  const p = r.chatPglite;
+  if (p) {
+    console.log(`\non PGlite (michi-chat only), idle RSS after start ${fmt(p.idleRssMb, " MB", 0)}:`);
+    console.log(
+      formatTable(
+        ["visitors", "p50", "p99", "turns/s", "CPU ms/turn", "RSS", "failed", "starved", "loop p50/p99"],
+        p.levels.map((l) => [
+          String(l.concurrency),
+          fmt(l.latencyMs.p50, " ms"),
+          fmt(l.latencyMs.p99, " ms"),
+          fmt(l.turnsPerSecond),
+          fmt(l.cpuMsPerTurn, "", 2),
+          fmt(l.rssMb, " MB", 0),
+          String(l.failed),
+          String(l.starved),
+          loop(l),
+        ]),
+      ),
     );
   }
   if (d?.breakdown) {

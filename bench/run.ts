@@ -1,7 +1,7 @@
 // `npm run bench`: measures what michi-chat's users pay for, beside baselines, on loopback only.
 //   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
 //   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
-//   npm run bench -- --only=widget,tokens a subset (widget, chat, streams, tokens, db, faults)
+//   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults)
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchChat, type ChatResult } from "./chat-overhead";
+import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchFaults, type FaultsResult } from "./faults";
 import { makeClient } from "./lib/client";
@@ -29,7 +30,7 @@ import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
 import { benchWidget, type WidgetResult } from "./widget";
 
-const SECTIONS = ["widget", "chat", "streams", "tokens", "db", "faults"] as const;
+const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -64,6 +65,8 @@ export type Results = {
   seconds?: number;
   widget?: WidgetResult;
   chat?: ChatResult;
+  /** The chat levels on the embedded database (michi-chat only). */
+  chatPglite?: ChatPgliteResult;
   streams?: StreamsResult;
   tokens?: TokensResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[] };
@@ -93,7 +96,8 @@ async function main() {
   };
   log(`michi-chat bench (${results.mode}): ${[...args.sections].join(", ")}; ${results.database}`);
 
-  const needsServer = has("chat") || has("streams") || has("tokens") || has("db") || has("faults");
+  const needsServer =
+    has("chat") || has("pglite") || has("streams") || has("tokens") || has("db") || has("faults");
   const standalone =
     needsServer || has("widget")
       ? trySnapshot({ build: args.build, dir: args.standalone }, needsServer)
@@ -122,20 +126,17 @@ async function main() {
       if (has("chat")) {
         section("chat overhead per turn (michi-chat vs bare baseline)");
         const baseline = await startBaseline(world);
-        const baseClient = makeClient(baseline.url, baseline.url);
         try {
           results.chat = await benchChat({
             app,
             baselineUrl: baseline.url,
             baselinePid: baseline.child.pid,
             world,
-            ours: client,
-            baseline: baseClient,
+            sessions: client,
             quick: args.quick,
             log,
           });
         } finally {
-          baseClient.close();
           await stopChild(baseline.child);
         }
       }
@@ -147,6 +148,11 @@ async function main() {
       client.close();
       await app.stop();
     }
+  }
+
+  if (world && standalone && has("pglite")) {
+    section("chat on the embedded database (PGlite)");
+    results.chatPglite = await benchChatPglite({ standalone, world, quick: args.quick, log });
   }
 
   if (has("db")) {

@@ -56,6 +56,14 @@ cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), {
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
 cpSync(path.join(root, "scripts/serve.mjs"), path.join(standalone, "michi-server.mjs"));
+// The embedded database's worker thread is loaded by path at run time (src/lib/db/embedded.ts), so Next traces
+// neither it nor the PGlite package it imports.
+cpSync(path.join(root, "src/lib/db/pglite-worker.mjs"), path.join(standalone, "pglite-worker.mjs"));
+cpSync(
+  path.join(root, "node_modules/@electric-sql/pglite"),
+  path.join(standalone, "node_modules/@electric-sql/pglite"),
+  { recursive: true, filter: (f) => !f.endsWith(".map") && !/\.d\.c?ts$/.test(f) },
+);
 writeFileSync(stamp, hash);
 console.log(
   "build: standalone server ready in .next/standalone (start it with `npm start`, i.e. node .next/standalone/michi-server.mjs)",

@@ -9,6 +9,8 @@ export type LoadResult = {
   turns: number;
   answered: number;
   failed: number;
+  /** Visitors who had no turn answered before the level's time was up: the fairness figure (should be 0). */
+  starved: number;
   /** Failure kinds: the error code, or the transport error. */
   failures: Record<string, number>;
   elapsedMs: number;
@@ -28,11 +30,13 @@ export async function runLoad(opts: {
   let turns = 0;
   const started = performance.now();
   const deadline = started + opts.durationMs;
+  const served = new Set<number>();
   const visitor = async (v: number) => {
     for (let n = 0; performance.now() < deadline; n++) {
       const r = await opts.turn(v, n);
       turns++;
       if (r.done) {
+        if (performance.now() <= deadline) served.add(v);
         latencies.push(r.ms);
         if (r.firstDeltaMs !== null) firstDeltas.push(r.firstDeltaMs);
       } else {
@@ -48,6 +52,7 @@ export async function runLoad(opts: {
     turns,
     answered: latencies.length,
     failed: turns - latencies.length,
+    starved: opts.concurrency - served.size,
     failures,
     elapsedMs,
     turnsPerSecond: latencies.length / (elapsedMs / 1000),

@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { onLowPort } from "../../tests/support/ports";
 import { type PgProxy, startPgProxy } from "./pg-proxy";
-import { onCleanup, ROOT, readyMessage, rssKb, spawnTracked, stopChild } from "./procs";
+import { onCleanup, ROOT, readyMessage, rssKb, sleep, spawnTracked, stopChild } from "./procs";
 import { seedBench } from "./seed";
 import type { WorldInfo } from "./world";
 
@@ -122,8 +122,34 @@ export type App = {
   /** The server's stdout and stderr (pino JSON lines). */
   logFile: string;
   rssKb(): number | null;
+  /**
+   * Event-loop delay inside the server since the previous call (bench/lib/loop-probe.mjs), then starts over:
+   * call it when a level starts, and again when it ends.
+   */
+  loopDelay(): Promise<LoopDelay | null>;
   stop(): Promise<void>;
 };
+
+export type LoopDelay = { samples: number; p50: number; p99: number; max: number; mean: number };
+
+const PROBE = path.join(ROOT, "bench/lib/loop-probe.mjs");
+
+async function readProbe(child: ChildProcess, file: string, lastSeq: number) {
+  if (child.exitCode !== null || !child.pid) return null;
+  child.kill("SIGUSR2");
+  // The server answers on its own event loop, which may be busy: wait for the new snapshot, up to 10 s.
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    try {
+      const snap = JSON.parse(readFileSync(file, "utf8")) as LoopDelay & { seq: number };
+      if (snap.seq > lastSeq) return snap;
+    } catch {
+      // not written yet, or caught mid-write
+    }
+    await sleep(25);
+  }
+  return null;
+}
 
 /** The limits a load test must lift: every visitor is on one IP and one tenant. */
 export const UNLIMITED: Record<string, string> = {
@@ -176,11 +202,13 @@ async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
   if (opts.db.kind === "pg") env.DATABASE_URL = opts.databaseUrl ?? opts.db.url;
   else env.MICHI_DATA_DIR = opts.db.dataDir;
   const logFile = path.join(work, `app-${opts.port}.log`);
+  const loopFile = path.join(work, `loop-${opts.port}.json`);
+  env.MICHI_BENCH_LOOP_FILE = loopFile;
   const out = openSync(logFile, "a");
   const child = spawnTracked(path.join(opts.standalone, "michi-server.mjs"), [], {
     cwd: opts.standalone,
     env,
-    nodeArgs: opts.nodeArgs,
+    nodeArgs: [...(opts.nodeArgs ?? []), "--import", PROBE],
     stdio: ["ignore", out, out, "ipc"],
   });
   try {
@@ -194,12 +222,20 @@ async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
     console.error(tail);
     throw err;
   }
+  let seq = 0;
   return {
     url,
     origin: url,
     child,
     logFile,
     rssKb: () => rssKb(child.pid),
+    async loopDelay() {
+      const snap = await readProbe(child, loopFile, seq);
+      if (!snap) return null;
+      seq = snap.seq;
+      const { seq: _, ...delay } = snap;
+      return delay;
+    },
     stop: () => stopChild(child, 5000),
   };
 }

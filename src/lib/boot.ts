@@ -29,12 +29,12 @@ async function run(): Promise<void> {
     startBackgroundJobs();
     const where = e.DATABASE_URL
       ? "Postgres (DATABASE_URL)"
-      : `embedded PGlite in ${e.MICHI_DATA_DIR}/pglite`;
+      : `embedded PGlite in ${e.MICHI_DATA_DIR}/pglite, on its own thread`;
     const lines = [
       "",
       "  michi-chat is ready",
       `  Admin:     ${e.MICHI_PUBLIC_URL}/admin`,
-      `  Demo page: ${e.MICHI_PUBLIC_URL}/demo`,
+      ...(e.MICHI_DEMO ? [`  Demo page: ${e.MICHI_PUBLIC_URL}/demo`] : []),
       `  Database:  ${where}${applied ? ` (${applied} migration${applied === 1 ? "" : "s"} applied)` : ""}`,
       seeded.generatedPassword
         ? `  Operator:  ${seeded.adminEmail} / ${seeded.generatedPassword}   (generated now and shown only once)`

@@ -81,6 +81,7 @@ export const envSchema = z.object({
   MICHI_ADMIN_EMAIL: z.email("must be an e-mail address").default("admin@example.com"),
   MICHI_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   MICHI_ALLOW_SIGNUP: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
+  MICHI_DEMO: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
   GITHUB_ID: optionalString,
   GITHUB_SECRET: optionalString,
 
@@ -118,12 +119,14 @@ export const envSchema = z.object({
 
 export type Env = Omit<
   z.infer<typeof envSchema>,
-  "MICHI_SECRET_KEY" | "MICHI_AUTH_SECRET" | "MICHI_PUBLIC_URL" | "MICHI_ALLOW_SIGNUP"
+  "MICHI_SECRET_KEY" | "MICHI_AUTH_SECRET" | "MICHI_PUBLIC_URL" | "MICHI_ALLOW_SIGNUP" | "MICHI_DEMO"
 > & {
   MICHI_SECRET_KEY: string;
   MICHI_AUTH_SECRET: string;
   MICHI_PUBLIC_URL: string;
   MICHI_ALLOW_SIGNUP: boolean;
+  /** The demo tenant and its public /demo page: on in development, off in production unless asked for. */
+  MICHI_DEMO: boolean;
   isProduction: boolean;
 };
 
@@ -167,16 +170,17 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
   }
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
-  const allowSignup =
-    e.MICHI_ALLOW_SIGNUP === undefined || e.MICHI_ALLOW_SIGNUP === ""
-      ? !isProduction
-      : isTruthy(e.MICHI_ALLOW_SIGNUP);
+  const onOutsideProduction = (v: string | undefined) =>
+    v === undefined || v === "" ? !isProduction : isTruthy(v);
+  const allowSignup = onOutsideProduction(e.MICHI_ALLOW_SIGNUP);
   return {
     ...e,
     MICHI_SECRET_KEY: secretKey,
     MICHI_AUTH_SECRET: authSecret,
     MICHI_PUBLIC_URL: e.MICHI_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     MICHI_ALLOW_SIGNUP: allowSignup,
+    // In production the demo would let anyone who reaches the install chat on the operator's model key.
+    MICHI_DEMO: onOutsideProduction(e.MICHI_DEMO),
     isProduction,
   };
 }

@@ -4,12 +4,14 @@
 import "server-only";
 
 export const ERROR_STATUS = {
+  bad_request: 400,
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,
   origin_not_allowed: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   budget_exhausted: 429,

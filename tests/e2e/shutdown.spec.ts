@@ -33,6 +33,7 @@ test.beforeAll(async () => {
         OPENAI_API_KEY: "e2e",
         MICHI_MODELS: "fake-small",
         MICHI_SHUTDOWN_GRACE_MS: "20000",
+        MICHI_DEMO: "true", // the test chats through the demo page's widget key
       };
       delete env.DATABASE_URL; // its own embedded database
       return env;

@@ -21,3 +21,54 @@ test("the seeded operator signs in and lands in the demo tenant", async ({ page 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/admin\/demo/);
 });
+
+test("admin and sign-in pages allow only scripts carrying this response's nonce", async ({
+  page,
+  request,
+}) => {
+  const nonceOf = (csp: string | undefined) =>
+    /script-src 'self' 'nonce-([^']+)' 'strict-dynamic'/.exec(csp ?? "")?.[1];
+  const first = await request.get("/signin");
+  const second = await request.get("/signin");
+  const a = nonceOf(first.headers()["content-security-policy"]);
+  const b = nonceOf(second.headers()["content-security-policy"]);
+  expect(a).toBeTruthy();
+  expect(b).toBeTruthy();
+  expect(a).not.toBe(b);
+  // Next put the nonce on every script it rendered.
+  const scripts = (await first.text()).match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${a}"`);
+
+  // In the browser the page still works (hydrated sign-in, admin pages), and an injected inline script does not run.
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(E2E.operator.email);
+  await page.getByLabel("Password").fill(E2E.operator.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\/demo/);
+  expect(violations).toEqual([]);
+  // Markup that slipped into the page cannot run script: an inline handler carries no nonce. The browser
+  // either reports a violation or runs the handler, whichever happens first decides.
+  const outcome = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener(
+          "securitypolicyviolation",
+          (e) => resolve(`blocked ${e.effectiveDirective}`),
+          {
+            once: true,
+          },
+        );
+        (window as { __ran?: () => void }).__ran = () => resolve("ran");
+        const img = document.createElement("img");
+        img.setAttribute("onerror", "window.__ran()");
+        img.src = "data:,";
+        document.body.append(img);
+      }),
+  );
+  expect(outcome).toMatch(/^blocked script-src/);
+});

@@ -74,6 +74,7 @@ test("the panel page and bundles carry their security and cache headers", async 
   expect(bundle.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   const loader = await request.get("/widget.js");
   expect(loader.headers()["cache-control"]).toContain("max-age=300");
+  expect(loader.headers()["x-content-type-options"]).toBe("nosniff");
   expect((await request.get("/w/wk_no_such_key")).status()).toBe(404);
 });
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { installTestDb } from "../support/admin-env";
-import { cookieJar, outcome } from "../support/admin-mocks";
+import { cookieJar, outcome, setRequestHeaders } from "../support/admin-mocks";
 import { makeTenant, makeUser, TEST_PASSWORD } from "../support/admin-world";
 import type { TestDb } from "../support/db";
 
@@ -18,6 +18,8 @@ const { changePasswordAction, signOutEverywhereAction } = await import(
   "@/app/(admin)/admin/[tenant]/account/actions"
 );
 const { users } = await import("@/lib/db/schema");
+const { authenticate } = await import("@/lib/auth/credentials");
+const { hashPassword, verifyPassword } = await import("@/lib/auth/password");
 
 let t: TestDb;
 let user: Awaited<ReturnType<typeof makeUser>>;
@@ -115,6 +117,40 @@ describe("revocation", () => {
       expect(await currentUser(t.handle)).toBeNull();
       expect((await outcome(() => requireTenant("sams-shop"))).kind).toBe("redirect");
     }
+  });
+
+  it("throttles wrong current passwords like sign-in: the 11th attempt is refused even when right", async () => {
+    // Start from a known password, whatever the tests before this one changed.
+    await t.handle.platform
+      .update(users)
+      .set({ passwordHash: await hashPassword(TEST_PASSWORD) })
+      .where(eq(users.id, user.id));
+    const before = token()!;
+    setRequestHeaders({ "x-michi-peer": "198.51.100.23" });
+    const wrongAnswers = [];
+    for (let i = 1; i <= 10; i++)
+      wrongAnswers.push(
+        await changePasswordAction("sams-shop", {}, pwForm(`guess ${i}`, "a brand new password")),
+      );
+    for (const r of wrongAnswers)
+      expect(r).toMatchObject({ fieldErrors: { currentPassword: "Your current password is not right." } });
+
+    const blocked = await changePasswordAction(
+      "sams-shop",
+      {},
+      pwForm(TEST_PASSWORD, "another new password"),
+    );
+    expect(blocked).toMatchObject({ ok: false, message: "Too many attempts. Try again in 15 minutes." });
+    expect(token()).toBe(before); // the password did not change, no session was re-issued
+    expect(await verifyPassword((await fresh()).passwordHash, TEST_PASSWORD)).toBe(true);
+    // The same pair is blocked at sign-in too: it is one throttle.
+    expect(
+      await authenticate(t.handle.platform, {
+        email: user.email,
+        password: TEST_PASSWORD,
+        ip: "198.51.100.23",
+      }),
+    ).toMatchObject({ ok: false, reason: "throttled" });
   });
 
   it("sign out everywhere rejects every token, this browser's included", async () => {

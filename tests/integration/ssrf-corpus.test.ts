@@ -32,6 +32,7 @@ const ANSWERS: Record<string, string[]> = {
   "ula.michi-cafe.com": ["fd12:3456::1"],
   "zero.michi-cafe.com": ["0.0.0.0"],
   "alibaba.michi-cafe.com": ["100.100.100.200"],
+  "azure.michi-cafe.com": ["168.63.129.16"],
   "ec2v6.michi-cafe.com": ["fd00:ec2::254"],
   "public.michi-cafe.com": [PUBLIC],
 };
@@ -74,6 +75,8 @@ const CORPUS: string[] = [
   "https://169.254.169.254/latest/meta-data/",
   "https://[fd00:ec2::254]/latest/meta-data/",
   "https://100.100.100.200/latest/meta-data/",
+  "https://168.63.129.16/machine?comp=goalstate",
+  "https://[64:ff9b::a83f:8110]/",
   "https://169.254.0.1/",
   "https://100.64.0.1/",
   "https://100.127.255.254/",
@@ -97,6 +100,8 @@ const CORPUS: string[] = [
   "https://ula.michi-cafe.com/",
   "https://zero.michi-cafe.com/",
   "https://alibaba.michi-cafe.com/",
+  "https://azure.michi-cafe.com/machine?comp=goalstate",
+  "https://azure.michi-cafe.com/",
   "https://ec2v6.michi-cafe.com/",
   // local names
   "https://localhost/",

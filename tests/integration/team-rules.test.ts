@@ -82,16 +82,37 @@ describe("adding members", () => {
     expect(signIn.ok).toBe(true);
   });
 
-  it("links an existing account without creating or revealing anything", async () => {
+  it("links an existing account with the same answer a new one gets, changing nothing of that account", async () => {
     actAs(owner);
+    const before = (await t.handle.platform.select().from(users).where(eq(users.id, existing.id)))[0]!;
     const state = await team.addMemberAction(
       "team-shop",
       {},
       fd({ email: "erin@elsewhere.test", role: "admin" }),
     );
-    expect(state).toMatchObject({ ok: true });
-    expect(state.data).toBeUndefined();
+    const fresh = await team.addMemberAction(
+      "team-shop",
+      {},
+      fd({ email: "fresh@team.test", role: "admin" }),
+    );
+    // One answer: the same words (the e-mail aside) and a one-time password of the same shape.
+    const shape = (s: typeof state) => ({
+      ok: s.ok,
+      message: s.message?.replace(/\S+@\S+/, "EMAIL"),
+      otp: /^[A-Za-z0-9]{20}$/.test(s.data?.oneTimePassword ?? ""),
+    });
+    expect(shape(state)).toEqual(shape(fresh));
+    expect(shape(state)).toMatchObject({ ok: true, otp: true });
     expect(await roleOf(existing.id)).toBe("admin");
+    // The shown password is no key to the existing account: its own password and hash are unchanged.
+    const after = (await t.handle.platform.select().from(users).where(eq(users.id, existing.id)))[0]!;
+    expect(after.passwordHash).toBe(before.passwordHash);
+    const tried = await authenticate(
+      t.handle.platform,
+      { email: "erin@elsewhere.test", password: state.data!.oneTimePassword!, ip: "192.0.2.2" },
+      signInThrottle(),
+    );
+    expect(tried).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("refuses a duplicate and a bad e-mail with field messages, keeping what was typed", async () => {
@@ -103,6 +124,25 @@ describe("adding members", () => {
     const bad = await team.addMemberAction("team-shop", {}, fd({ email: "not-an-email", role: "boss" }));
     expect(bad.fieldErrors).toEqual({ email: "Enter a valid e-mail address", role: "Choose a role" });
     expect(bad.values).toEqual({ email: "not-an-email", role: "boss" });
+  });
+
+  it("limits how many members one owner adds in an hour", async () => {
+    const busy = await makeUser(t.handle, "busy@team.test");
+    await makeTenant(t.handle, "busy-shop", [[busy, "owner"]]);
+    actAs(busy);
+    const answers = [];
+    for (let i = 0; i < 21; i++)
+      answers.push(
+        await team.addMemberAction("busy-shop", {}, fd({ email: `probe-${i}@team.test`, role: "viewer" })),
+      );
+    expect(answers.slice(0, 20).every((a) => a.ok)).toBe(true);
+    expect(answers[20]).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/many members in a short time/),
+    });
+    expect(
+      await t.handle.platform.select().from(users).where(eq(users.email, "probe-20@team.test")),
+    ).toHaveLength(0);
   });
 
   it("refuses admins: only owners manage the team", async () => {
@@ -182,7 +222,7 @@ describe("removing members and deleting the business", () => {
     expect(log.find((e) => e.action === "member.added" && e.target === "new.person@team.test")).toMatchObject(
       {
         actor: "olive@team.test",
-        details: { role: "viewer", newAccount: true },
+        details: { role: "viewer" },
       },
     );
     expect(log.find((e) => e.action === "member.removed")).toMatchObject({ target: "erin@elsewhere.test" });

@@ -130,7 +130,11 @@ describe("loadEnabledPacks", () => {
   it("loads the demo tenant's seeded business info", async () => {
     await seed(
       t.handle,
-      { MICHI_ADMIN_EMAIL: "op@example.com", MICHI_ADMIN_PASSWORD: "correct horse battery" },
+      {
+        MICHI_ADMIN_EMAIL: "op@example.com",
+        MICHI_ADMIN_PASSWORD: "correct horse battery",
+        MICHI_DEMO: true,
+      },
       () => "x",
     );
     const demo = await findTenantBySlug(t.handle.platform, DEMO_SLUG);

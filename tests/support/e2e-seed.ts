@@ -39,7 +39,7 @@ async function tenant(db: DbHandle, slug: string, name: string, widgetKey: strin
 export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtureOrigin: string }) {
   await seed(
     db,
-    { MICHI_ADMIN_EMAIL: E2E.operator.email, MICHI_ADMIN_PASSWORD: E2E.operator.password },
+    { MICHI_ADMIN_EMAIL: E2E.operator.email, MICHI_ADMIN_PASSWORD: E2E.operator.password, MICHI_DEMO: true },
     () => "unused",
   );
   const demo = await findTenantBySlug(db.platform, "demo");

@@ -105,6 +105,7 @@ async function main() {
         MICHI_ADMIN_EMAIL: E2E.operator.email,
         MICHI_ADMIN_PASSWORD: E2E.operator.password,
         MICHI_ALLOW_SIGNUP: "true",
+        MICHI_DEMO: "true", // specs use the demo tenant and /demo
         OPENAI_BASE_URL: model.url,
         OPENAI_API_KEY: "e2e",
         MICHI_MODELS: E2E.models.join(","),

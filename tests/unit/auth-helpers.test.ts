@@ -21,6 +21,37 @@ describe("after sign-in, only same-site paths", () => {
   ])("%s → %s", (input, expected) => {
     expect(safeCallbackPath(input)).toBe(expected);
   });
+
+  // Spellings that normalise to a protocol-relative "//host" (issue 13, finding 4), plus tabs, newlines,
+  // backslashes and encoded slashes, which browsers or proxies may turn into one.
+  it.each([
+    "/.//evil.test",
+    "/./\\evil.test",
+    "/a/..//evil.test",
+    "/%2e//evil.test",
+    "/%2E//evil.test",
+    "/.%2e//evil.test",
+    "/%2e%2e//evil.test",
+    "/..//evil.test",
+    "/a/b/../..//evil.test",
+    "/admin/../..//evil.test",
+    "/././/evil.test/x?y=1",
+    "/\\/evil.test",
+    "/\t/evil.test",
+    "/\n/evil.test",
+    "/\r\n/evil.test",
+    "/%2F%2Fevil.test",
+    "/%2f/evil.test",
+    "/%5Cevil.test",
+    "/./%5c%5cevil.test",
+    "/\u0000//evil.test",
+  ])("refuses %j", (input) => {
+    expect(safeCallbackPath(input)).toBe("/admin");
+  });
+
+  it("keeps harmless dot segments inside the site", () => {
+    expect(safeCallbackPath("/admin/./demo/../demo/tools")).toBe("/admin/demo/tools");
+  });
 });
 
 describe("roles", () => {

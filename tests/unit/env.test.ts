@@ -53,6 +53,16 @@ describe("environment", () => {
     expect(e.MICHI_PUBLIC_URL).toBe("https://chat.example.com");
   });
 
+  it("has the demo tenant on in development, off in production unless MICHI_DEMO asks for it", () => {
+    const prod = { NODE_ENV: "production", MICHI_SECRET_KEY: key, MICHI_AUTH_SECRET: "x".repeat(40) };
+    const https = { MICHI_PUBLIC_URL: "https://chat.example.com" };
+    expect(parseEnv({ NODE_ENV: "development" }, dev).MICHI_DEMO).toBe(true);
+    expect(parseEnv({ NODE_ENV: "development", MICHI_DEMO: "false" }, dev).MICHI_DEMO).toBe(false);
+    expect(parseEnv({ ...prod, ...https }).MICHI_DEMO).toBe(false);
+    expect(parseEnv({ ...prod, ...https, MICHI_DEMO: "true" }).MICHI_DEMO).toBe(true);
+    expect(problems({ MICHI_DEMO: "maybe" }).join()).toMatch(/MICHI_DEMO/);
+  });
+
   it("rejects a public URL with a path", () => {
     expect(problems({ MICHI_PUBLIC_URL: "https://x.example/chat" }).join()).toMatch(/MICHI_PUBLIC_URL/);
   });

@@ -28,6 +28,10 @@ describe("isPublicUnicast", () => {
     ["100.64.0.1", false],
     ["100.100.100.200", false],
     ["169.254.169.254", false],
+    ["168.63.129.16", false], // Azure WireServer
+    ["64:ff9b::a83f:8110", false], // the same through NAT64
+    ["168.63.129.15", true],
+    ["168.63.129.17", true],
     ["0.0.0.0", false],
     ["0.1.2.3", false],
     ["224.0.0.251", false],
@@ -100,6 +104,41 @@ describe("checkUrlAtSave", () => {
     expect(await msg("https://other.example")).toBe(
       "This address is not on your site's domains (Site & embed)",
     );
+  });
+
+  // Issue 13, finding 6: the checks used to read the authority as the text after "https://", so an extra
+  // slash hid the port, user info and percent-encoding from them; the WHATWG parser skips the slashes.
+  it.each([
+    ["https:///michi-cafe.com:8443/", "Ports are not allowed"],
+    ["https:////michi-cafe.com:8443/menu", "Ports are not allowed"],
+    ["https:///michi-cafe.com:443/", "Ports are not allowed"],
+    ["https://michi-cafe.com:443/", "Ports are not allowed"],
+    ["https:///user:pw@michi-cafe.com/", "Remove the user name or password from the address"],
+    ["https:///evil.example@michi-cafe.com/", "Remove the user name or password from the address"],
+    ["https:///michi%2Dcafe.com/", "This is not a valid web address"],
+    [
+      "https:///michi-cafe.com/",
+      "Write the address with two slashes after https: (like https://shop.example.com/menu)",
+    ],
+    [
+      "https:michi-cafe.com/",
+      "Write the address with two slashes after https: (like https://shop.example.com/menu)",
+    ],
+    [
+      "https:/michi-cafe.com/",
+      "Write the address with two slashes after https: (like https://shop.example.com/menu)",
+    ],
+    ["https:///127.0.0.1/", "Use a domain name, not an IP address"],
+    ["https:///localhost/", "Use a public domain name (like shop.example.com)"],
+    ["HTTPS:///MICHI-CAFE.COM:8443", "Ports are not allowed"],
+  ])("refuses %j at save: %s", async (u, message) => {
+    const r = await checkUrlAtSave(u, { siteDomains: SITE, allowHosts: [], lookup: publicDns });
+    expect(r).toEqual({ ok: false, message });
+  });
+
+  it("reads the port from the parsed URL, also for the allowlist", () => {
+    expect(checkUrlShape("https:///localhost:9/", ["localhost:9"]).ok).toBe(false);
+    expect(checkUrlShape("https:///localhost:9/", []).ok).toBe(false);
   });
 });
 

@@ -43,6 +43,10 @@ ${script}
 
 export async function GET() {
   const e = env();
+  // Off in production unless the operator asked for it (MICHI_DEMO): a tenant left from an earlier start
+  // stays reachable only through its own admin.
+  if (!e.MICHI_DEMO)
+    return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
   let key: string | null = null;
   try {
     const tenant = await findTenantBySlug((await getDb()).platform, DEMO_SLUG);

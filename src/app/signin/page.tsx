@@ -20,6 +20,10 @@ const OAUTH_ERRORS: Record<string, string> = {
   CredentialsSignin: "Wrong e-mail or password. Check both and try again.",
   SessionRequired: "Sign in to continue.",
 };
+// After sign-up, the same words whether the e-mail was new (account and business created) or already had an
+// account (nothing created): sign-up must not tell anyone which e-mails have accounts.
+const SIGNED_UP =
+  "Thanks! Sign in with your e-mail and the password you chose to open your business. If this e-mail already had a michi-chat account, sign in with that account's password instead.";
 const THROTTLED = /^Too many attempts\. Try again in \d+ minutes?\.$/;
 
 function errorText(code: string | undefined): string | null {
@@ -38,6 +42,7 @@ export default async function SignInPage({
   const { user } = await sessionUser();
   if (user) redirect(callbackUrl);
   const error = errorText(typeof sp.error === "string" ? sp.error : undefined);
+  const signedUp = sp.signedUp === "1";
   return (
     <main id="main" className="mx-auto max-w-sm px-6 py-16">
       <h1 className="text-2xl font-bold">Sign in to michi-chat</h1>
@@ -47,6 +52,11 @@ export default async function SignInPage({
           className="mt-4 rounded-lg border border-danger-600/40 bg-danger-600/10 px-3 py-2 text-sm"
         >
           {error}
+        </p>
+      ) : null}
+      {signedUp ? (
+        <p role="status" className="mt-4 rounded-lg border px-3 py-2 text-sm">
+          {SIGNED_UP}
         </p>
       ) : null}
       <SignInForm callbackUrl={callbackUrl} github={githubEnabled()} />

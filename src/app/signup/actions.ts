@@ -1,11 +1,10 @@
 "use server";
 
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
-import { issueSession } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
@@ -26,6 +25,8 @@ const signUpInput = z.object({
     .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
 });
 
+const SIGNED_UP_PATH = "/signin?signedUp=1";
+
 // Accounts are cheap to create; a ceiling per IP keeps a script from filling the database.
 const signupsPerIp = () => limiter({ keyPrefix: "signup_ip", points: 10, durationSec: 60 * 60 });
 
@@ -37,7 +38,8 @@ export const signUpAction = publicAction(signUpInput, async (input) => {
       ok: false,
       message: `Too many sign-ups from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
     };
-  const { user, tenant } = await signUp(await getDb(), input);
-  await issueSession(await cookies(), user);
-  redirect(`/admin/${tenant.slug}`);
+  // One answer whether or not the e-mail already had an account (nothing is created then): the person signs
+  // in next, which works with the password they chose for a new account, or with their existing one.
+  await signUp(await getDb(), input);
+  redirect(SIGNED_UP_PATH);
 });

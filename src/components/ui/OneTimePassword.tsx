@@ -1,4 +1,4 @@
-/** A password shown exactly once, after creating an account for someone else. */
+/** A password shown exactly once, after adding someone to a team or creating a business for them. */
 export function OneTimePassword({ email, password }: { email?: string; password?: string }) {
   if (!password) return null;
   return (

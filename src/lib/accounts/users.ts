@@ -1,6 +1,7 @@
 import "server-only";
 import type { TenantContext } from "../auth/access";
 import { generatePassword, hashPassword, verifyPassword } from "../auth/password";
+import { type SignInThrottle, signInThrottle, throttleMessage } from "../auth/throttle";
 import type { Db } from "../db/client";
 import {
   bumpSessionVersion,
@@ -34,16 +35,27 @@ export async function renameUser(ctx: Caller, name: string): Promise<void> {
 /**
  * Checks the current password, stores the new one, clears the one-time-password flag and revokes every
  * other session. Returns the new session version so the caller can re-issue this device's session.
+ * Wrong current passwords count in the sign-in throttle (same e-mail+IP pair): a stolen session must not
+ * become a way to guess the password at full speed.
  */
-export async function changePassword(ctx: Caller, input: { current: string; next: string }): Promise<number> {
+export async function changePassword(
+  ctx: Caller,
+  input: { current: string; next: string; ip: string },
+  throttle: SignInThrottle = signInThrottle(),
+): Promise<number> {
   const db = ctx.db.platform;
   const userId = ctx.user.id;
   const user = await findUserById(db, userId);
   if (!user) throw gone();
-  if (!(await verifyPassword(user.passwordHash, input.current)))
+  const wait = await throttle.blockedFor(user.email, input.ip);
+  if (wait > 0) throw new AppError("rate_limited", throttleMessage(wait), { retryAfterSec: wait });
+  if (!(await verifyPassword(user.passwordHash, input.current))) {
+    await throttle.failed(user.email, input.ip);
     throw new AppError("invalid_input", "Your current password is not right.", {
       fieldErrors: { currentPassword: ["Your current password is not right."] },
     });
+  }
+  await throttle.succeeded(user.email, input.ip);
   if (input.next === input.current)
     throw new AppError("invalid_input", "Choose a password different from the current one.", {
       fieldErrors: { newPassword: ["Choose a password different from the current one."] },
@@ -61,14 +73,11 @@ export async function findOrCreateUser(
   db: Db,
   email: string,
 ): Promise<{ user: UserRow; oneTimePassword: string | null }> {
+  const oneTimePassword = generatePassword();
+  // Hashed before the lookup, so finding an account takes as long as creating one.
+  const passwordHash = await hashPassword(oneTimePassword);
   const existing = await findUserByEmail(db, email);
   if (existing) return { user: existing, oneTimePassword: null };
-  const oneTimePassword = generatePassword();
-  const user = await createUser(db, {
-    email,
-    name: "",
-    passwordHash: await hashPassword(oneTimePassword),
-    mustChangePassword: true,
-  });
+  const user = await createUser(db, { email, name: "", passwordHash, mustChangePassword: true });
   return { user, oneTimePassword };
 }

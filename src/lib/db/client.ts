@@ -1,13 +1,11 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { isUuid } from "@/shared/parse";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
-/** Both drivers share this query API, so queries are written once. */
+/** drizzle's Postgres query API, over `pg` for both databases. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema>;
 /** A transaction in which RLS limits every statement to one tenant. */
@@ -15,7 +13,7 @@ export type TenantTx = Tx & { readonly __tenantScoped: true };
 
 export type DbKind = "pg" | "pglite";
 
-/** Rows of a raw SQL statement; both drivers answer with `{ rows }`. */
+/** Rows of a raw SQL statement. */
 export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
@@ -32,13 +30,22 @@ export interface DbHandle {
   forTenant<T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T>;
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
-  /** Raw client for the migrator and tests. */
-  raw:
-    | { kind: "pg"; pool: import("pg").Pool }
-    | { kind: "pglite"; pg: import("@electric-sql/pglite").PGlite };
+  /** Raw client for the migrator and tests; `kind` says which database answers through it. */
+  raw: { kind: DbKind; pool: import("pg").Pool };
 }
 
-export type DbOptions = { url: string; poolMax?: number } | { dataDir: string | null };
+/**
+ * `url`: a Postgres server. `dataDir`: the embedded database (PGlite) in that directory, or in memory for null
+ * (tests); it runs in a worker thread and is reached through the same `pg` pool (see ./embedded.ts).
+ */
+export type DbOptions = { url: string; poolMax?: number } | { dataDir: string | null; poolMax?: number };
+
+/**
+ * Connections to the embedded database. It has one backend, so they add no parallel work; a second one lets
+ * the next statement wait inside the worker (which runs it the moment the backend is free) instead of in the
+ * main thread's pool queue, which is only served when the busy event loop comes round.
+ */
+export const EMBEDDED_POOL_MAX = 4;
 
 function withTenant(db: Db) {
   return <T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T> => {
@@ -56,50 +63,55 @@ function withTenant(db: Db) {
 }
 
 export async function createDb(opts: DbOptions): Promise<DbHandle> {
-  if ("url" in opts) {
-    const pg = await import("pg");
-    const { drizzle } = await import("drizzle-orm/node-postgres");
-    const pool = new pg.default.Pool({
-      connectionString: opts.url,
-      max: opts.poolMax ?? 10,
-      connectionTimeoutMillis: 5000,
-      idleTimeoutMillis: 30_000,
-    });
-    // An idle client losing its server must not crash the process; the next query reports the fault.
-    pool.on("error", () => {});
-    const db = drizzle(pool, { schema }) as unknown as Db;
-    return {
-      kind: "pg",
-      platform: db,
-      forTenant: withTenant(db),
-      raw: { kind: "pg", pool },
-      async ping(timeoutMs = 2000) {
-        const client = await pool.connect();
-        try {
-          await client.query(`set statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-          await client.query("select 1");
-          await client.query("reset statement_timeout");
-        } finally {
-          client.release();
-        }
-      },
-      close: () => pool.end(),
-    };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  if (opts.dataDir) mkdirSync(path.dirname(path.resolve(opts.dataDir)), { recursive: true });
-  const pg = opts.dataDir ? new PGlite(path.resolve(opts.dataDir)) : new PGlite();
-  await pg.waitReady;
-  const db = drizzle(pg, { schema }) as unknown as Db;
+  const pg = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const kind: DbKind = "url" in opts ? "pg" : "pglite";
+  const embedded = "url" in opts ? null : await (await import("./embedded")).startEmbedded(opts.dataDir);
+  const pool = new pg.default.Pool({
+    ...(embedded
+      ? { host: embedded.host, port: embedded.port, user: "postgres", database: "postgres" }
+      : { connectionString: (opts as { url: string }).url }),
+    max: opts.poolMax ?? (embedded ? EMBEDDED_POOL_MAX : 10),
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports the fault.
+  pool.on("error", () => {});
+  const db = drizzle(pool, { schema }) as unknown as Db;
   return {
-    kind: "pglite",
+    kind,
     platform: db,
     forTenant: withTenant(db),
-    raw: { kind: "pglite", pg },
-    async ping() {
-      await pg.query("select 1");
+    raw: { kind, pool },
+    async ping(timeoutMs = 2000) {
+      const client = await pool.connect();
+      try {
+        // The embedded backend is shared by every connection, so a session setting would reach the others.
+        if (embedded) return await withTimeout(client.query("select 1"), timeoutMs);
+        await client.query(`set statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        await client.query("select 1");
+        await client.query("reset statement_timeout");
+      } finally {
+        client.release();
+      }
     },
-    close: () => pg.close(),
+    async close() {
+      await pool.end();
+      await embedded?.stop();
+    },
   };
+}
+
+async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      p,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

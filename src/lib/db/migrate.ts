@@ -32,17 +32,6 @@ const COUNT_APPLIED = `select count(*)::int as n from drizzle.__drizzle_migratio
  */
 export async function migrate(handle: DbHandle): Promise<number> {
   const folder = migrationsFolder();
-  if (handle.raw.kind === "pglite") {
-    const { drizzle } = await import("drizzle-orm/pglite");
-    const { migrate: run } = await import("drizzle-orm/pglite/migrator");
-    const pg = handle.raw.pg;
-    const before = await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows));
-    await run(drizzle(pg), { migrationsFolder: folder });
-    const applied = (await appliedCount((q) => pg.query<{ n: number }>(q).then((r) => r.rows))) - before;
-    // Re-secures every tenant table after schema changes; ALTER TABLE locks, so not on a plain restart.
-    if (applied > 0) await pg.query("select michi_secure_tenant_tables()");
-    return applied;
-  }
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate: run } = await import("drizzle-orm/node-postgres/migrator");
   const client = await handle.raw.pool.connect();
@@ -79,9 +68,6 @@ async function appliedCount(query: (q: string) => Promise<{ n: number }[]>): Pro
 /** For /api/ready: true when every migration shipped with this build has been applied. */
 export async function migrationsApplied(handle: DbHandle): Promise<boolean> {
   const expected = expectedMigrationCount();
-  const rows =
-    handle.raw.kind === "pglite"
-      ? (await handle.raw.pg.query<{ n: number }>(COUNT_APPLIED)).rows
-      : (await handle.raw.pool.query<{ n: number }>(COUNT_APPLIED)).rows;
+  const { rows } = await handle.raw.pool.query<{ n: number }>(COUNT_APPLIED);
   return (rows[0]?.n ?? 0) >= expected;
 }

@@ -18,6 +18,7 @@ export const defaultLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: 
 export const MESSAGES = {
   https: "URLs must start with https://",
   invalid: "This is not a valid web address",
+  slashes: "Write the address with two slashes after https: (like https://shop.example.com/menu)",
   userinfo: "Remove the user name or password from the address",
   port: "Ports are not allowed",
   ipLiteral: "Use a domain name, not an IP address",
@@ -32,13 +33,19 @@ export const MESSAGES = {
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
+// Cloud metadata and control endpoints that sit on otherwise public unicast addresses. Azure's WireServer
+// (168.63.129.16) answers every VM on that fixed address and hands out guest-agent configuration:
+// https://learn.microsoft.com/en-us/azure/virtual-network/what-is-ip-address-168-63-129-16
+// (169.254.169.254, 100.100.100.200 and fd00:ec2::254 already fall in link-local, CGNAT and ULA ranges.)
+const METADATA_V4 = [ipaddr.parseCIDR("168.63.129.16/32")];
+
 function isPublicV4(v4: ipaddr.IPv4): boolean {
-  return v4.range() === "unicast";
+  return v4.range() === "unicast" && !METADATA_V4.some((cidr) => v4.match(cidr));
 }
 
 /**
  * True only for addresses on the public internet. Everything else is refused: loopback, private, CGNAT,
- * link-local and cloud metadata, multicast, reserved, 0.0.0.0/8, IPv4-mapped/compatible IPv6, NAT64 pointing
+ * link-local and cloud metadata (Azure's WireServer included), multicast, reserved, 0.0.0.0/8, IPv4-mapped/compatible IPv6, NAT64 pointing
  * inside, 6to4, Teredo, unique-local and anything outside 2000::/3.
  */
 export function isPublicUnicast(ip: string): boolean {
@@ -103,13 +110,13 @@ const RESERVED_SUFFIXES = [".local", ".internal", ".localhost", ".home.arpa", ".
  */
 export function checkUrlShape(input: string, allowHosts: readonly string[]): ShapeResult {
   const raw = input.trim();
-  if (!/^https:\/\//i.test(raw)) return { ok: false, message: MESSAGES.https };
-  // Backslashes, whitespace, control characters and percent-encoding in the authority are classic parser
-  // confusions (https://evil\@good); a real address never needs them.
-  const authority = raw.slice(8).split(/[/?#]/, 1)[0] ?? "";
-  if (/[\\\s]/.test(raw) || hasControlChars(raw) || authority.includes("%"))
-    return { ok: false, message: MESSAGES.invalid };
-  if (authority.includes("@")) return { ok: false, message: MESSAGES.userinfo };
+  if (!/^https:/i.test(raw)) return { ok: false, message: MESSAGES.https };
+  // Backslashes, whitespace and control characters are classic parser confusions (https://evil\@good); a real
+  // address never needs them.
+  if (/[\\\s]/.test(raw) || hasControlChars(raw)) return { ok: false, message: MESSAGES.invalid };
+  // The WHATWG parser decides what the fetch will reach; every rule below reads its parts. It skips any
+  // number of slashes after "https:", so "https:///host:8443/" is host:8443, and the raw text is cut the same
+  // way to see what the parser normalises away (a typed ":443", percent-encoding in the host).
   let url: URL;
   try {
     url = new URL(raw);
@@ -117,15 +124,22 @@ export function checkUrlShape(input: string, allowHosts: readonly string[]): Sha
     return { ok: false, message: MESSAGES.invalid };
   }
   if (url.protocol !== "https:") return { ok: false, message: MESSAGES.https };
-  if (url.username || url.password) return { ok: false, message: MESSAGES.userinfo };
-  // The URL parser hides ":443"; the raw authority still shows whether a port was typed.
-  const portMatch = /:(\d*)$/.exec(authority.replace(/^\[[^\]]*\]/, ""));
-  const typedPort = portMatch ? portMatch[1]! : "";
+  const afterScheme = raw.slice("https:".length);
+  const authority = afterScheme.replace(/^\/*/, "").split(/[/?#]/, 1)[0] ?? "";
+  if (url.username || url.password || authority.includes("@"))
+    return { ok: false, message: MESSAGES.userinfo };
+  if (authority.includes("%")) return { ok: false, message: MESSAGES.invalid };
+  // The parser hides a default ":443"; the raw authority still shows that a port was typed.
+  const rawPort = /:(\d*)$/.exec(authority.replace(/^\[[^\]]*\]/, ""));
+  const portTyped = url.port !== "" || rawPort !== null;
+  const typedPort = url.port || rawPort?.[1] || "";
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
   const allowlisted = isAllowlisted(bare, typedPort, allowHosts);
-  if (portMatch && !allowlisted) return { ok: false, message: MESSAGES.port };
+  if (portTyped && !allowlisted) return { ok: false, message: MESSAGES.port };
   const ipLiteral = isIP(bare) !== 0;
+  // Checked last, so a refusal names the real problem (port, IP, private name) first.
+  const slashesOk = afterScheme.startsWith("//") && !afterScheme.startsWith("///");
   if (ipLiteral) {
     if (!allowlisted) return { ok: false, message: MESSAGES.ipLiteral };
   } else {
@@ -139,9 +153,11 @@ export function checkUrlShape(input: string, allowHosts: readonly string[]): Sha
       RESERVED_SUFFIXES.some((s) => normal.endsWith(s)) ||
       /\.\d+$/.test(normal);
     if (privateName && !allowlisted) return { ok: false, message: MESSAGES.notPublicName };
+    if (!slashesOk) return { ok: false, message: MESSAGES.slashes };
     url.hostname = normal;
     return { ok: true, url, host: normal, allowlisted, ipLiteral };
   }
+  if (!slashesOk) return { ok: false, message: MESSAGES.slashes };
   return { ok: true, url, host: bare, allowlisted, ipLiteral };
 }
 

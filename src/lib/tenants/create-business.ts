@@ -13,7 +13,7 @@ import { AppError } from "../errors";
 // business's own scope.
 
 export type BusinessOwner =
-  /** Sign-up: a new account with the password the person chose; an e-mail already in use is refused. */
+  /** Sign-up: a new account with the password the person chose; an e-mail already in use creates nothing. */
   | { kind: "new"; email: string; name: string; password: string }
   /** Operator: the account of this e-mail, created with a one-time password when missing. */
   | { kind: "by-email"; email: string }
@@ -72,7 +72,13 @@ function isUniqueViolation(e: unknown): boolean {
 
 const slugTaken = () =>
   new AppError("conflict", SLUG_TAKEN.message, { fieldErrors: { slug: [SLUG_TAKEN.field] } });
-const emailTaken = () => new AppError("conflict", EMAIL_TAKEN, { fieldErrors: { email: [EMAIL_TAKEN] } });
+/** The "new" owner's e-mail already has an account; sign-up turns this into its one neutral answer. */
+export const EMAIL_TAKEN_REASON = "email_taken";
+const emailTaken = () =>
+  new AppError("conflict", EMAIL_TAKEN, {
+    fieldErrors: { email: [EMAIL_TAKEN] },
+    reason: EMAIL_TAKEN_REASON,
+  });
 
 /**
  * Validates, then creates the owner's account (when asked), the business and the owner membership in one
@@ -94,11 +100,12 @@ export async function createBusinessWithOwner(
   let oneTimePassword: string | null = null;
   let known: UserRow | null = owner.kind === "existing" ? owner.user : null;
   if (owner.kind === "by-email") ({ user: known, oneTimePassword } = await findOrCreateUser(db, owner.email));
-  if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
+  // Hashed before the e-mail is looked up, so a taken e-mail answers no faster than a free one.
   const newAccount =
     owner.kind === "new"
       ? { email: owner.email, name: owner.name, passwordHash: await hashPassword(owner.password) }
       : null;
+  if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
 
   // A concurrent creation may take the same slug between the check and the insert; the unique index decides.
   // A chosen slug then fails as taken; a derived one moves on to the next free address.

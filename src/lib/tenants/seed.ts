@@ -11,22 +11,21 @@ export type SeedResult = { adminEmail: string; generatedPassword: string | null;
 
 export const DEMO_SLUG = "demo";
 
+type SeedEnv = Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD" | "MICHI_DEMO">;
+
 /**
- * First start only: an operator account and a demo tenant. Idempotent, so every later start changes nothing
- * and prints no new password. Instances starting together wait for one another (inSeedLock).
+ * First start only: an operator account, and the demo tenant when `MICHI_DEMO` is on (development, or asked
+ * for). Idempotent, so every later start changes nothing and prints no new password. Instances starting
+ * together wait for one another (inSeedLock).
  */
-export async function seed(
-  handle: DbHandle,
-  e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
-  makePassword: () => string,
-): Promise<SeedResult> {
+export async function seed(handle: DbHandle, e: SeedEnv, makePassword: () => string): Promise<SeedResult> {
   return inSeedLock(handle, (db) => seedLocked(handle, db, e, makePassword));
 }
 
 async function seedLocked(
   handle: DbHandle,
   db: Db,
-  e: Pick<Env, "MICHI_ADMIN_EMAIL" | "MICHI_ADMIN_PASSWORD">,
+  e: SeedEnv,
   makePassword: () => string,
 ): Promise<SeedResult> {
   let generatedPassword: string | null = null;
@@ -41,6 +40,7 @@ async function seedLocked(
       isOperator: true,
     });
   }
+  if (!e.MICHI_DEMO) return { adminEmail: admin.email, generatedPassword, createdTenant: false };
   if (await findTenantBySlug(db, DEMO_SLUG))
     return { adminEmail: admin.email, generatedPassword, createdTenant: false };
 
@@ -59,7 +59,7 @@ async function seedLocked(
       },
       owner: { kind: "existing", user: admin },
       // The seed holds a platform transaction; a tenant-scoped audit write would wait for a second
-      // connection, which PGlite does not have.
+      // connection, which a pool of one (DATABASE_POOL_MAX=1) does not have.
       audit: null,
     },
     db,

@@ -27,8 +27,8 @@ import {
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. Order of checks: key → origin → tenant status → token →
-// body → model → limits → budget → stream slot → packs → the visitor's message is stored → the stream starts
-// (budget to message in one transaction, see openTurn).
+// limits → body (capped while streaming) → model → budget → stream slot → packs → the visitor's message is
+// stored → the stream starts (budget to message in one transaction, see openTurn).
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
 
@@ -98,15 +98,16 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     cors = found.cors;
     assertActive(tenant);
     const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+    // The limits come before the body is read, so a flood of (oversized) bodies costs a point each.
+    const settings = limitSettings(e, tenant.rateLimits);
+    const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
+    await dbStep(() => takeRatePoints(settings, { tenantId: tenant.id, visitorId: visitor.visitorId, ip }));
     const body = await parseChatBody(req);
 
     const status = modelStatus(e);
     if (!status.configured) {
       throw new AppError("model_not_configured", "The chat assistant is not available right now.");
     }
-    const settings = limitSettings(e, tenant.rateLimits);
-    const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
-    await dbStep(() => takeRatePoints(settings, { tenantId: tenant.id, visitorId: visitor.visitorId, ip }));
     const lang = pickLang(body.lang, tenant.bot.language);
     const start = await openTurn(
       db,

@@ -6,6 +6,7 @@ import { findTenantByWidgetKey, touchWidgetSeen } from "@/lib/db/queries/tenants
 import type { tenants } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { noteTenant } from "@/lib/request-context";
+import { readCappedText } from "@/lib/security/body";
 import { originAllowed } from "@/lib/security/origins";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
 
@@ -93,15 +94,7 @@ function cleanPageUrl(raw: string | undefined): string {
 export async function parseChatBody(req: Request): Promise<ChatBody> {
   const bad = (message: string, field = "body") =>
     new AppError("invalid_input", message, { fieldErrors: { [field]: [message] } });
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > BODY_MAX_BYTES) throw bad("The message is too long.");
-  let raw: string;
-  try {
-    raw = await req.text();
-  } catch {
-    throw bad("The request could not be read.");
-  }
-  if (Buffer.byteLength(raw) > BODY_MAX_BYTES) throw bad("The message is too long.");
+  const raw = await readCappedText(req, BODY_MAX_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(raw);

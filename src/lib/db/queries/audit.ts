@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
 import type { TenantTx } from "../client";
 import { auditLog } from "../schema";

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { TenantTx } from "../client";
 import { conversations, type MessageStatus, messages, toolRuns } from "../schema";

@@ -1,13 +1,15 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { changePassword, renameUser, signOutEverywhere } from "@/lib/accounts/users";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
 import { tenantAction } from "@/lib/auth/guard";
 import { clearSession, issueSession } from "@/lib/auth/session-cookie";
+import { env } from "@/lib/env";
+import { clientIp } from "@/lib/security/client-ip";
 
 // The signed-in person's own account. It is reached through a tenant's admin, so the actions go through
 // the same guard (any member); they change only the caller's own user row.
@@ -43,6 +45,7 @@ export const changePasswordAction = tenantAction(
     const sessionVersion = await changePassword(ctx, {
       current: input.currentPassword,
       next: input.newPassword,
+      ip: clientIp(await headers(), env().MICHI_TRUST_PROXY),
     });
     // Every other session is now void; this browser gets a fresh one so the person stays signed in here.
     await issueSession(await cookies(), { ...ctx.user, sessionVersion });

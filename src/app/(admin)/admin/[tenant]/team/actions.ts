@@ -17,13 +17,12 @@ export const addMemberAction = tenantAction(
   async (ctx, input) => {
     const added = await addMember(ctx, input);
     revalidatePath(`/admin/${ctx.tenant.slug}/team`);
-    if (added.oneTimePassword)
-      return {
-        message: `We created an account for ${added.email}. Give them this one-time password now; it is not shown again. They choose their own at first sign-in.`,
-        data: { email: added.email, oneTimePassword: added.oneTimePassword },
-        values: {},
-      };
-    return { message: `${added.email} can now sign in to this business as ${input.role}.`, values: {} };
+    // The same words whether or not the e-mail already had an account (see addMember).
+    return {
+      message: `${added.email} is now a member of this business as ${input.role}. Give them this one-time password now; it is not shown again. With it they sign in the first time and choose their own password. If they already have a michi-chat account, they sign in with their own password instead.`,
+      data: { email: added.email, oneTimePassword: added.oneTimePassword },
+      values: {},
+    };
   },
 );
 

@@ -1,0 +1,56 @@
+import "server-only";
+import { NextRequest } from "next/server";
+import { AppError } from "../errors";
+
+// Request bodies are read through this cap, never with `req.text()`: a chunked body carries no
+// Content-Length, so only counting while reading stops a client from making the server buffer megabytes.
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large", "The request is too large.", { maxBytes });
+}
+
+/**
+ * The body as UTF-8 text, refused with 413 as soon as it passes `maxBytes` (or at once when the declared
+ * Content-Length already does). The rest of an oversized upload is cancelled, not read.
+ */
+export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await req.body?.cancel().catch(() => {});
+    throw tooLarge(maxBytes);
+  }
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError("bad_request", "The request could not be read.");
+  } finally {
+    reader.releaseLock();
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * A copy of `req` whose body was read under the cap, for handlers that read it themselves. It is a
+ * NextRequest because next-auth's route handler reads `req.nextUrl`.
+ */
+export async function withCappedBody(req: Request, maxBytes: number): Promise<NextRequest> {
+  const method = req.method.toUpperCase();
+  if (method === "GET" || method === "HEAD")
+    return "nextUrl" in req ? (req as NextRequest) : new NextRequest(req);
+  const body = await readCappedText(req, maxBytes);
+  return new NextRequest(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
+}
