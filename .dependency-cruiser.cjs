@@ -3,7 +3,7 @@
 //   app (src/app, src/components) → use cases (src/lib/<domain>, src/widget/server)
 //   → chat/tools → auth/security → db → base (env, errors, log, request context, src/shared)
 // Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
-const BASE = "^src/lib/(env|errors|log|request-context)[.]ts$|^src/shared/";
+const BASE = "^src/lib/(env|env-providers|errors|log|request-context)[.]ts$|^src/shared/";
 const DB = "^src/lib/db/";
 const AUTH_SECURITY = "^src/lib/(auth|security)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";

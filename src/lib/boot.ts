@@ -2,7 +2,7 @@ import "server-only";
 import { generatePassword } from "./auth/password";
 import { getDb } from "./db";
 import { migrate } from "./db/migrate";
-import { EnvError, env } from "./env";
+import { env, isEnvError } from "./env";
 import { log } from "./log";
 import { seed } from "./tenants/seed";
 
@@ -44,7 +44,7 @@ async function run(): Promise<void> {
     if (!e.isProduction || seeded.generatedPassword) console.log(lines.join("\n"));
     else log().info({ applied }, "michi-chat ready");
   } catch (err) {
-    if (err instanceof EnvError) console.error(`\n${err.message}\n`);
+    if (isEnvError(err)) console.error(`\n${err.message}\n`);
     else
       console.error(
         "\nmichi-chat could not start:",

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isTruthy } from "@/shared/parse";
+import { type ProviderConfig, parseProviders, presetSchema } from "./env-providers";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
 
@@ -87,7 +88,9 @@ export const envSchema = z.object({
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: z.url("must be a URL").optional(),
+  OPENAI_PRESET: presetSchema,
   MICHI_MODELS: list,
+  MICHI_PROVIDERS: list,
   MICHI_MAX_TOOL_ROUNDS: int(4, 1, 10),
   MICHI_MAX_OUTPUT_TOKENS: int(800, 16, 32000),
   MICHI_MODEL_TIMEOUT_MS: int(60_000, 1000, 600_000),
@@ -128,15 +131,25 @@ export type Env = Omit<
   /** The demo tenant and its public /demo page: on in development, off in production unless asked for. */
   MICHI_DEMO: boolean;
   isProduction: boolean;
+  /** The named providers of MICHI_PROVIDERS (the default one is read from OPENAI_* by providerFor). */
+  providers: ProviderConfig[];
 };
 
+// A brand rather than `instanceof`, like AppError (src/lib/errors.ts): boot may hold another copy of this module.
+const ENV_ERROR = Symbol.for("michi.error.env");
+
 export class EnvError extends Error {
+  readonly [ENV_ERROR] = true;
   constructor(readonly problems: string[]) {
     super(
       `michi-chat cannot start: the environment is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
     );
     this.name = "EnvError";
   }
+}
+
+export function isEnvError(e: unknown): e is EnvError {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[ENV_ERROR] === true;
 }
 
 type Source = Record<string, string | undefined>;
@@ -148,11 +161,13 @@ type Source = Record<string, string | undefined>;
 export function parseEnv(source: Source, devSecrets?: () => { secretKey: string; authSecret: string }): Env {
   const parsed = envSchema.safeParse(source);
   const problems: string[] = [];
+  // Named providers are checked even when other variables are wrong, so one error lists every fault.
+  const named = parseProviders(source, list.parse(source.MICHI_PROVIDERS));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       problems.push(`${issue.path.join(".") || "(root)"}: ${issue.message}`);
     }
-    throw new EnvError(problems);
+    throw new EnvError([...problems, ...named.problems]);
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
@@ -168,6 +183,7 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     secretKey ??= generated.secretKey;
     authSecret ??= generated.authSecret;
   }
+  problems.push(...named.problems);
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
   const onOutsideProduction = (v: string | undefined) =>
@@ -182,6 +198,7 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     // In production the demo would let anyone who reaches the install chat on the operator's model key.
     MICHI_DEMO: onOutsideProduction(e.MICHI_DEMO),
     isProduction,
+    providers: named.providers,
   };
 }
 

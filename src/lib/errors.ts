@@ -1,5 +1,12 @@
 // One error class for everything the platform refuses on purpose. The code decides the HTTP status,
 // so handlers throw meaning and the route wrapper turns it into a response.
+//
+// Errors are recognised by a brand, never by `instanceof`: Next may load this module more than once in the
+// production build (one copy per bundle), and a class from one copy is not the class of another, so an
+// `instanceof` check silently fails for an error thrown by the other copy. `Symbol.for` keys live in the
+// runtime's global symbol registry, which every copy of the module (and every vm realm) shares.
+const APP_ERROR = Symbol.for("michi.error.app");
+const WORLD_ERROR = Symbol.for("michi.error.tool_world");
 
 import "server-only";
 
@@ -25,6 +32,7 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
@@ -41,8 +49,33 @@ export class AppError extends Error {
   }
 }
 
+function branded(e: unknown, brand: symbol): e is Error {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[brand] === true;
+}
+
+/** True for an AppError from any copy of this module; the code must still be one this copy knows. */
 export function isAppError(e: unknown): e is AppError {
-  return e instanceof AppError;
+  return branded(e, APP_ERROR) && Object.hasOwn(ERROR_STATUS, (e as { code?: unknown }).code as string);
+}
+
+/**
+ * A fact about the world a tool pack met (404, timeout, bad JSON, a blocked address, a payload it cannot
+ * read): the model gets its message and may adapt. Anything else a pack throws is a programmer error.
+ */
+export class ToolWorldError extends Error {
+  readonly [WORLD_ERROR] = true;
+  /** Set when the guarded fetch refused the address itself (the policy, not the site). */
+  readonly blocked: boolean;
+  constructor(message: string, opts: { blocked?: boolean } = {}) {
+    super(message);
+    this.name = "ToolWorldError";
+    this.blocked = opts.blocked ?? false;
+  }
+}
+
+/** True for a ToolWorldError from any copy of this module, with a message to hand to the model. */
+export function isToolWorldError(e: unknown): e is ToolWorldError {
+  return branded(e, WORLD_ERROR) && typeof (e as { message?: unknown }).message === "string";
 }
 
 /** JSON body for an error: never a stack, never internals. */

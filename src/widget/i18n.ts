@@ -20,6 +20,10 @@ export type Strings = {
   error: string;
   offline: string;
   unavailable: string;
+  /** Stream error "length": the model stopped at the output limit. */
+  cutLength: string;
+  /** Stream error "content_filter": the provider's filter stopped the answer. */
+  filtered: string;
 };
 
 export const STRINGS: Record<Lang, Strings> = {
@@ -39,6 +43,8 @@ export const STRINGS: Record<Lang, Strings> = {
     error: "Something went wrong. Please try again.",
     offline: "We could not reach the chat. Check your connection and try again.",
     unavailable: "This chat is not available right now.",
+    cutLength: "The answer was cut short because it got too long. Please ask a narrower question.",
+    filtered: "The answer was stopped by a content filter. Please rephrase your question.",
   },
   es: {
     open: "Abrir el chat",
@@ -56,6 +62,8 @@ export const STRINGS: Record<Lang, Strings> = {
     error: "Algo salió mal. Inténtalo de nuevo.",
     offline: "No pudimos conectar con el chat. Revisa tu conexión e inténtalo de nuevo.",
     unavailable: "Este chat no está disponible en este momento.",
+    cutLength: "La respuesta se cortó porque era demasiado larga. Haz una pregunta más concreta.",
+    filtered: "Un filtro de contenido detuvo la respuesta. Reformula tu pregunta.",
   },
   fr: {
     open: "Ouvrir le chat",
@@ -73,6 +81,8 @@ export const STRINGS: Record<Lang, Strings> = {
     error: "Un problème est survenu. Veuillez réessayer.",
     offline: "Impossible de joindre le chat. Vérifiez votre connexion et réessayez.",
     unavailable: "Ce chat n'est pas disponible pour le moment.",
+    cutLength: "La réponse a été coupée car elle était trop longue. Posez une question plus précise.",
+    filtered: "Un filtre de contenu a arrêté la réponse. Reformulez votre question.",
   },
   de: {
     open: "Chat öffnen",
@@ -90,6 +100,8 @@ export const STRINGS: Record<Lang, Strings> = {
     error: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     offline: "Der Chat ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
     unavailable: "Dieser Chat ist gerade nicht verfügbar.",
+    cutLength: "Die Antwort wurde gekürzt, weil sie zu lang wurde. Bitte stellen Sie eine genauere Frage.",
+    filtered: "Ein Inhaltsfilter hat die Antwort gestoppt. Bitte formulieren Sie Ihre Frage anders.",
   },
   ja: {
     open: "チャットを開く",
@@ -107,6 +119,8 @@ export const STRINGS: Record<Lang, Strings> = {
     error: "問題が発生しました。もう一度お試しください。",
     offline: "チャットに接続できませんでした。接続を確認して、もう一度お試しください。",
     unavailable: "このチャットは現在ご利用いただけません。",
+    cutLength: "回答が長すぎたため途中で切れました。質問を絞ってもう一度お試しください。",
+    filtered: "コンテンツフィルターにより回答が停止されました。質問を言い換えてください。",
   },
 };
 
@@ -153,4 +167,11 @@ export function pickLang(
 
 export function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
+}
+
+/** The widget's own words for a stream error code it knows, so cut and filtered answers read in its language. */
+export function codeMessage(t: Strings, code: string): string | undefined {
+  if (code === "length") return t.cutLength;
+  if (code === "content_filter") return t.filtered;
+  return undefined;
 }

@@ -181,7 +181,7 @@ describe("usage report for one tenant", () => {
     const r = await t.handle.forTenant(a.id, (tx) =>
       usageReport(tx, { tenantId: a.id }, { period: 7, now: NOW }),
     );
-    expect(r.month).toEqual({ month: "2025-03", tokens: 1234 });
+    expect(r.month).toEqual({ month: "2025-03", tokens: 1234, estimatedTokens: 0 });
   });
 
   it("widens to 30 days", async () => {

@@ -137,6 +137,8 @@ describe("a whole chat turn over HTTP", () => {
         month: usageMonth(),
         promptTokens: answer!.promptTokens,
         completionTokens: answer!.completionTokens,
+        // Reported by the provider, so nothing was estimated.
+        estimatedTokens: 0,
       },
     ]);
   });

@@ -37,6 +37,8 @@ const CACHES = [
 
 export type ChatWorld = {
   db: DbHandle;
+  /** The test database's URL on Postgres; null on PGlite. */
+  dbUrl: string | null;
   fake: FakeModel;
   tenant(opts?: TenantOpts): Promise<typeof tenants.$inferSelect>;
   session(key: string, opts?: { origin?: string | null; token?: string }): Promise<Response>;
@@ -121,6 +123,7 @@ export async function startChatWorld(extra: Record<string, string> = {}): Promis
 
   const world: ChatWorld = {
     db: t.handle,
+    dbUrl: t.url,
     fake,
     async tenant(opts = {}) {
       n++;

@@ -47,5 +47,7 @@ export const E2E = {
   other: { slug: "other-shop", widgetKey: "wk_e2e_other_key_001" },
   /** A tenant only the settings specs change, so their edits never reach what the widget specs expect. */
   lab: { slug: "e2e-lab", widgetKey: "wk_e2e_lab_key_000001" },
+  /** A tenant only the pack world error spec configures, so its failing pack reaches no other spec. */
+  packs: { slug: "e2e-packs", widgetKey: "wk_e2e_packs_key_0001" },
   models: ["fake-small", "fake-large"],
 } as const;

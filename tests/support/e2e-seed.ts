@@ -66,6 +66,9 @@ export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtur
   const lab = await tenant(db, E2E.lab.slug, "E2E Lab", E2E.lab.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, lab.id, operator.id, "owner");
 
+  const packs = await tenant(db, E2E.packs.slug, "E2E Packs", E2E.packs.widgetKey, [at.hostPageOrigin]);
+  if (operator) await addMembership(db.platform, packs.id, operator.id, "owner");
+
   const otherOwner = await user(db, E2E.otherOwner.email, E2E.otherOwner.password, "Olga Other");
   const other = await tenant(db, E2E.other.slug, "Other Shop", E2E.other.widgetKey, ["other-shop.example"]);
   await addMembership(db.platform, other.id, otherOwner.id, "owner");

@@ -12,6 +12,7 @@ import { createDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "./db";
 import { E2E, type E2EWorld, WORLD_ENV as WORLD_KEY } from "./e2e-env";
+import { E2E_FIXTURE_ROUTES } from "./e2e-fixture-routes";
 import { seedE2E } from "./e2e-seed";
 import { startFakeModel } from "./fake-model";
 import { startFixtureSite } from "./fixture-site";
@@ -69,17 +70,7 @@ async function main() {
   const model = await startFakeModel({ host: "127.0.0.1" });
   cleanups.push(() => model.close());
 
-  const fixture = await startFixtureSite({
-    routes: {
-      "/api/hours/": {
-        open: true,
-        nextChange: "18:00",
-        timezone: "Europe/Madrid",
-        weekly: Array.from({ length: 7 }, (_, d) => ({ day: d, opens: "08:00", closes: "18:00" })),
-        internalNotes: "not for the model",
-      },
-    },
-  });
+  const fixture = await startFixtureSite({ routes: E2E_FIXTURE_ROUTES });
   cleanups.push(() => fixture.close());
   const caFile = path.join(work, "fixture-ca.pem");
   writeFileSync(caFile, fixture.caPem);

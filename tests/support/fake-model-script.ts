@@ -6,7 +6,16 @@ import { z } from "zod";
 export type Step =
   | { type: "text"; text: string; chunkSize?: number; delayMs?: number }
   | { type: "tool_calls"; calls: { name: string; arguments: string; id?: string }[] }
-  | { type: "http_error"; status: number; body?: unknown; retryAfterMs?: number }
+  | {
+      type: "http_error";
+      status: number;
+      body?: unknown;
+      retryAfterMs?: number;
+      headers?: Record<string, string>;
+    }
+  | { type: "length"; text: string }
+  | { type: "content_filter"; text: string }
+  | { type: "stream_error"; text: string }
   | { type: "stall" }
   | { type: "cut"; text: string }
   | { type: "slow_text"; text: string; chunkDelayMs: number };
@@ -50,7 +59,11 @@ export const stepSchema: z.ZodType<Step> = z.discriminatedUnion("type", [
     status: z.number().int().min(400).max(599),
     body: z.unknown().optional(),
     retryAfterMs: z.number().nonnegative().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
   }),
+  z.object({ type: z.literal("length"), text: z.string() }),
+  z.object({ type: z.literal("content_filter"), text: z.string() }),
+  z.object({ type: z.literal("stream_error"), text: z.string() }),
   z.object({ type: z.literal("stall") }),
   z.object({ type: z.literal("cut"), text: z.string() }),
   z.object({ type: z.literal("slow_text"), text: z.string(), chunkDelayMs: z.number().nonnegative() }),

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import { DIALECTS } from "./dialects";
+import { type DialectSetting, playDialect } from "./fake-model-dialect";
 import {
   bodySchema,
   type FakeChatBody,
@@ -37,9 +39,16 @@ export type FakeModel = {
   requests: RecordedRequest[];
   setRules(rules: Rule[]): void;
   enqueue(...responses: Step[]): void;
+  /** Speak a provider's dialect (tests/support/dialects), or plain OpenAI again with null. */
+  setDialect(setting: DialectSetting | null): void;
   reset(): void;
   close(): Promise<void>;
 };
+
+const dialectControl = z.object({
+  name: z.string().nullable(),
+  flags: z.object({ toolsOff: z.boolean().optional(), refuseMaxTokens: z.boolean().optional() }).optional(),
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,7 +84,8 @@ async function play({ res, body, step, closed }: Play) {
     const errBody = step.body ?? {
       error: { message: `fake model error ${step.status}`, type: "fake_error", code: String(step.status) },
     };
-    sendJson(res, step.status, errBody, { "retry-after-ms": String(step.retryAfterMs ?? 1) });
+    const wait = step.headers ?? { "retry-after-ms": String(step.retryAfterMs ?? 1) };
+    sendJson(res, step.status, errBody, wait);
     return;
   }
   if (step.type === "text" && step.delayMs) await sleep(step.delayMs);
@@ -167,6 +177,7 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
   const host = opts.host ?? "127.0.0.1";
   let rules: Rule[] = [];
   const queue: Step[] = [];
+  let dialect: DialectSetting | null = null;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
 
@@ -183,6 +194,13 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
         return sendJson(res, 200, { ok: true });
       }
       if (route === "GET /__control/requests") return sendJson(res, 200, requests);
+      if (route === "POST /__control/dialect") {
+        const { name, flags } = dialectControl.parse(await readJson(req));
+        const found = DIALECTS.find((d) => d.name === name);
+        if (name && !found) return sendJson(res, 400, { error: { message: `no dialect ${name}` } });
+        dialect = found ? { dialect: found, flags: flags ?? {} } : null;
+        return sendJson(res, 200, { ok: true });
+      }
       if (route === "POST /__control/reset") {
         model.reset();
         return sendJson(res, 200, { ok: true });
@@ -213,7 +231,9 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
       res.on("close", () => {
         gone = true;
       });
-      await play({ res, body: parsed.data, step, closed: () => gone || res.destroyed });
+      const closed = () => gone || res.destroyed;
+      if (parsed.data.stream && (await playDialect(res, parsed.data, step, dialect, closed))) return;
+      await play({ res, body: parsed.data, step, closed });
     } catch (err) {
       if (!res.headersSent) sendJson(res, 400, { error: { message: String(err), type: "fake_model_error" } });
       else res.destroy();
@@ -240,7 +260,11 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
     enqueue(...steps) {
       queue.push(...steps);
     },
+    setDialect(setting) {
+      dialect = setting;
+    },
     reset() {
+      dialect = null;
       rules = [];
       queue.length = 0;
       requests.length = 0;
@@ -253,24 +277,7 @@ export async function startFakeModel(opts: { port?: number; host?: string } = {}
   return model;
 }
 
-/** Drives a fake model running in another process (e.g. behind an e2e production server). */
-export function fakeModelControl(baseUrl: string) {
-  const root = baseUrl.replace(/\/v1\/?$/, "");
-  const post = async (path: string, body?: unknown) => {
-    const res = await fetch(`${root}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`fake model control ${path}: ${res.status} ${await res.text()}`);
-  };
-  return {
-    setRules: (rules: Rule[]) => post("/__control/rules", rules),
-    enqueue: (...steps: Step[]) => post("/__control/enqueue", steps),
-    reset: () => post("/__control/reset"),
-    requests: async (): Promise<RecordedRequest[]> => (await fetch(`${root}/__control/requests`)).json(),
-  };
-}
+export { fakeModelControl } from "./fake-model-control";
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {

@@ -93,6 +93,22 @@ describe("streamCompletion", () => {
     expect(r.text).toBe("abcd");
   });
 
+  it("retries a request whose connection failed before any answer (a keep-alive socket closed meanwhile)", async () => {
+    let failures = 1;
+    const flaky = new OpenAI({
+      baseURL: fake.url,
+      apiKey: "k",
+      fetch: async (url, init) => {
+        if (failures-- > 0) throw new TypeError("fetch failed: other side closed");
+        return fetch(url, init);
+      },
+    });
+    fake.enqueue({ type: "text", text: "Still here." });
+    const r = await call({ client: flaky }).p;
+    expect(r).toMatchObject({ text: "Still here.", fault: null });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("reports a connection cut mid-stream as interrupted, with the text so far", async () => {
     fake.enqueue({ type: "cut", text: "The first part of the answer" });
     const r = await call().p;

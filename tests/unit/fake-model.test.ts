@@ -136,4 +136,42 @@ describe("fake model", () => {
     await control.reset();
     expect(fake.requests).toHaveLength(0);
   });
+
+  it("speaks a provider's dialect when told to over HTTP, refusals included", async () => {
+    const control = fakeModelControl(fake.url);
+    await control.dialect("mistral");
+    // Mistral refuses stream_options with 422 extra_forbidden (tests/support/dialects/mistral.ts).
+    await expect(streamText([{ role: "user", content: "hi" }])).rejects.toMatchObject({ status: 422 });
+    await control.dialect("ollama");
+    await control.setRules([
+      {
+        match: "two",
+        steps: [
+          {
+            type: "tool_calls",
+            calls: [
+              { id: "a", name: "f", arguments: "{}" },
+              { id: "b", name: "f", arguments: "{}" },
+            ],
+          },
+        ],
+      },
+    ]);
+    const res = await fetch(`${fake.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "m",
+        stream: true,
+        tools: [{}],
+        messages: [{ role: "user", content: "two calls" }],
+      }),
+    });
+    const body = await res.text();
+    // Ollama 0.20 numbers every call 0.
+    expect([...body.matchAll(/"index":0,"id":"(a|b)"/g)].map((m) => m[1])).toEqual(["a", "b"]);
+    await expect(control.dialect("nonesuch")).rejects.toThrow(/400/);
+    await control.dialect(null);
+    expect((await streamText([{ role: "user", content: "plain" }])).text).toBe("You said: plain");
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LANGS } from "@/shared/languages";
-import { fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS } from "@/widget/i18n";
+import { codeMessage, fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS } from "@/widget/i18n";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {
@@ -40,5 +40,14 @@ describe("widget language", () => {
   it("fills the bot's name into templates", () => {
     expect(fill(STRINGS.ja.title, { name: "ミチ" })).toBe("ミチとチャット");
     expect(fill("{name} {missing}", { name: "A" })).toBe("A {missing}");
+  });
+
+  it("words the new stream stops (output limit, content filter) in every language", () => {
+    for (const lang of LANGS) {
+      expect(codeMessage(STRINGS[lang], "length")).toBe(STRINGS[lang].cutLength);
+      expect(codeMessage(STRINGS[lang], "content_filter")).toBe(STRINGS[lang].filtered);
+      expect(codeMessage(STRINGS[lang], "model_busy")).toBeUndefined();
+    }
+    expect(STRINGS.de.filtered).toMatch(/Inhaltsfilter/);
   });
 });

@@ -45,7 +45,7 @@ export function UsageView({
   const stats = [
     { label: "Conversations", value: report.totals.conversations },
     { label: "Messages", value: report.totals.messages },
-    { label: "Tokens", value: report.totals.tokens },
+    { label: "Tokens", value: report.totals.tokens, estimated: report.estimatedTokens > 0 },
     { label: "Tool calls", value: report.totals.toolCalls },
   ];
   return (
@@ -58,7 +58,10 @@ export function UsageView({
           {stats.map((s) => (
             <div key={s.label}>
               <dt className="text-sm muted">{s.label}</dt>
-              <dd className="text-2xl font-bold tabular-nums">{n(s.value)}</dd>
+              <dd className="text-2xl font-bold tabular-nums">
+                {"estimated" in s && s.estimated ? <Approx /> : null}
+                {n(s.value)}
+              </dd>
             </div>
           ))}
         </dl>
@@ -70,11 +73,13 @@ export function UsageView({
         </h2>
         {budget === null ? (
           <p>
+            {report.month.estimatedTokens > 0 ? <Approx /> : null}
             <span className="text-2xl font-bold tabular-nums">{n(used)}</span> tokens used.
           </p>
         ) : (
           <>
             <p>
+              {report.month.estimatedTokens > 0 ? <Approx /> : null}
               <span className="text-2xl font-bold tabular-nums">{n(used)}</span> of {n(budget)} tokens used
               {share !== null ? ` (${Math.round((used / budget) * 100)}%)` : ""}.
               {budget > 0 && used >= budget ? (
@@ -110,5 +115,26 @@ export function UsageView({
         />
       </section>
     </div>
+  );
+}
+
+/** The marker of a figure that includes estimated tokens; the legend (#estimates) says what that means. */
+function Approx() {
+  return (
+    <a href="#estimates" title="Includes estimated tokens" className="mr-1 no-underline">
+      ≈
+    </a>
+  );
+}
+
+/** The legend of the ≈ marker, shown only when some figure includes estimates. */
+export function EstimatesLegend({ report }: { report: UsageReport }) {
+  if (report.estimatedTokens <= 0 && report.month.estimatedTokens <= 0) return null;
+  return (
+    <p className="muted text-sm" id="estimates">
+      ≈ {n(report.estimatedTokens)} tokens in this period and {n(report.month.estimatedTokens)} this month are
+      estimates: the model server generated part of an answer but never reported its usage (a cut or failed
+      stream), so they were counted from the text. Requests the server refused before answering cost nothing.
+    </p>
   );
 }

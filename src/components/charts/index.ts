@@ -1,2 +1,2 @@
 export { parsePeriod } from "./periods";
-export { PeriodSwitch, UsageView } from "./UsageView";
+export { EstimatesLegend, PeriodSwitch, UsageView } from "./UsageView";

@@ -5,7 +5,9 @@ import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
-import { type ModelFault, type ModelMessage, streamCompletion, type ToolCall, type Usage } from "./model";
+import type { ModelFault, ModelMessage, ToolCall, Usage } from "./model";
+import { streamCompletion } from "./model-call";
+import type { Profile } from "./providers";
 
 // The tool loop of one turn. Everything it needs arrives as arguments (no module state), so concurrent turns
 // never share anything and tests can hand it their own packs and runner.
@@ -28,6 +30,9 @@ export type LoopDeps = {
   idleTimeoutMs: number;
   toolTimeoutMs: number;
   toolMaxChars: number;
+  /** The model server's profile (generic when absent) and where its learned adaptations are kept. */
+  profile?: Profile;
+  serverKey?: string;
 };
 
 export type TurnCtx = {
@@ -46,8 +51,10 @@ export type LoopResult = {
   status: MessageStatus;
   reason: LoopReason | null;
   usage: Usage;
-  /** True when some round's usage was estimated because the provider never reported it. */
+  /** True when some round's usage was estimated because the provider generated but never reported it. */
   usageEstimated: boolean;
+  /** The server refused tools in this turn, in its own words; the turn answered without them. */
+  toolsDropped?: string | null;
   runs: ToolRunRecord[];
   rounds: number;
 };
@@ -74,6 +81,7 @@ export async function runLoop(
   let text = "";
   let reason: LoopReason | null = null;
   let rounds = 0;
+  let toolsDropped: string | null = null;
 
   for (let round = 0; round < deps.maxRounds; round++) {
     rounds = round + 1;
@@ -90,13 +98,17 @@ export async function runLoop(
       idleTimeoutMs: deps.idleTimeoutMs,
       signal: ctx.signal,
       onDelta: (t) => emit({ type: "delta", data: { text: t } }),
+      profile: deps.profile,
+      serverKey: deps.serverKey,
     });
     text += res.text;
+    toolsDropped ??= res.toolsDropped ?? null;
     if (res.usage) {
       usage.promptTokens += res.usage.promptTokens;
       usage.completionTokens += res.usage.completionTokens;
-    } else {
-      // Providers bill cut-short calls too; an estimate keeps the budget honest.
+    } else if (res.generated) {
+      // Providers bill cut-short answers too; an estimate keeps the budget honest. A request refused before
+      // anything was generated costs nothing, so it is not estimated at all.
       const est = estimateUsage(messages, tools, res.text + JSON.stringify(res.toolCalls));
       usage.promptTokens += est.promptTokens;
       usage.completionTokens += est.completionTokens;
@@ -113,15 +125,7 @@ export async function runLoop(
       break;
     }
 
-    messages.push({
-      role: "assistant",
-      content: res.text || null,
-      tool_calls: res.toolCalls.map((c) => ({
-        id: c.id,
-        type: "function" as const,
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    });
+    messages.push(assistantToolMessage(res.text, res.reasoning, res.toolCalls));
     const records = await Promise.all(res.toolCalls.map((call) => runOne(deps, ctx, call, emit)));
     runs.push(...records);
     for (const r of records) messages.push({ role: "tool", tool_call_id: r.callId, content: r.result });
@@ -135,7 +139,26 @@ export async function runLoop(
   if (!reason && !hasText) reason = "empty";
   const status: MessageStatus = !reason ? "complete" : hasText && reason !== "empty" ? "partial" : "failed";
   if (status === "complete") reason = null;
-  return { text, status, reason, usage, usageEstimated, runs, rounds };
+  return { text, status, reason, usage, usageEstimated, runs, rounds, toolsDropped };
+}
+
+/**
+ * The assistant's tool-call message as the next round must see it: each call's extra_content (Gemini 3's
+ * thought_signature) goes back with it, and the round's thinking rides along as reasoning_content (DeepSeek's
+ * thinking mode refuses the follow-up without it; model-call.ts strips it for servers that do not want it).
+ */
+function assistantToolMessage(text: string, reasoning: string, calls: ToolCall[]): ModelMessage {
+  return {
+    role: "assistant",
+    content: text || null,
+    tool_calls: calls.map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: c.name, arguments: c.arguments },
+      ...(c.extraContent !== undefined ? { extra_content: c.extraContent } : {}),
+    })),
+    ...(reasoning ? { reasoning_content: reasoning } : {}),
+  } as ModelMessage;
 }
 
 async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit): Promise<ToolRunRecord> {
@@ -178,6 +201,10 @@ export function visitorMessage(reason: LoopReason): string {
       return "The assistant took too long to answer. Please try again.";
     case "interrupted":
       return "The answer was interrupted. Please try again.";
+    case "length":
+      return "The answer was cut short because it got too long. Please ask a narrower question.";
+    case "content_filter":
+      return "The answer was stopped by a content filter. Please rephrase your question.";
     case "disconnected":
       return "The connection was closed.";
     case "round_cap":

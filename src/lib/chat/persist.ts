@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle, TenantTx } from "../db";
 import {
@@ -6,6 +7,7 @@ import {
   findVisitorConversation,
   insertMessage,
   insertToolRuns,
+  messageExists,
   recentMessages,
   touchConversation,
 } from "../db/queries/conversations";
@@ -17,8 +19,9 @@ import { budgetExhausted, budgetFrom } from "./limits";
 import type { EnabledPack } from "./loop";
 
 // A turn touches the database twice, each time in one short transaction: before the model is called (budget,
-// packs, the visitor's message) and after the answer ended (the answer, its tool runs and the usage). No
-// transaction is ever held across the model stream: on PGlite there is a single connection.
+// packs, the visitor's message) and after the answer ended (the answer, its tool runs and the usage, retried
+// through a short outage). No transaction is ever held across the model stream: on PGlite there is a single
+// connection.
 
 const HISTORY_ROWS = 100;
 
@@ -115,15 +118,62 @@ export type TurnEnd = {
   model: string;
   promptTokens: number;
   completionTokens: number;
+  /** The figures are estimates: the provider generated but never reported usage. */
+  usageEstimated?: boolean;
   runs: RunToStore[];
   at?: Date;
 };
 
-/** Stores the answer (complete, partial or failed), its tool runs and the month's usage, atomically. */
-export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageId: string }> {
+/**
+ * How long the end-of-turn store keeps trying while the database is away. The visitor has already read the
+ * answer and waits for its end: a short outage (a failover, a restarted pooler, a dropped connection) should
+ * lose nothing, but a long one must not keep them waiting. Code, not environment: it is a product decision.
+ */
+export type StoreRetry = { totalMs: number; firstDelayMs: number; maxDelayMs: number };
+export const STORE_RETRY: StoreRetry = { totalMs: 5000, firstDelayMs: 100, maxDelayMs: 1000 };
+
+// SQLSTATE classes that a retry cannot heal: data exceptions, integrity violations, syntax or access rules.
+const PERMANENT_SQLSTATE = /^(22|23|42)/;
+
+function worthRetrying(err: unknown): boolean {
+  if (isAppError(err)) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  return !(typeof code === "string" && PERMANENT_SQLSTATE.test(code));
+}
+
+/**
+ * Stores the answer (complete, partial or failed), its tool runs and the month's usage, atomically, retrying
+ * with exponential backoff for at most `retry.totalMs`. The message id is chosen here, before the first try:
+ * when a commit succeeded but its acknowledgement was lost with the connection, the retry finds the row and
+ * stops, so an answer is never stored twice.
+ */
+export async function finishTurn(
+  db: DbHandle,
+  end: TurnEnd,
+  retry: StoreRetry = STORE_RETRY,
+): Promise<{ messageId: string; attempts: number }> {
+  const messageId = randomUUID();
+  const started = Date.now();
+  let delay = retry.firstDelayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await storeAnswer(db, end, messageId, attempt > 1);
+      return { messageId, attempts: attempt };
+    } catch (err) {
+      const elapsed = Date.now() - started;
+      if (!worthRetrying(err) || elapsed + delay > retry.totalMs) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, retry.maxDelayMs);
+    }
+  }
+}
+
+async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string, retrying: boolean) {
   const at = end.at ?? new Date();
-  return db.forTenant(end.tenantId, async (tx) => {
+  await db.forTenant(end.tenantId, async (tx) => {
+    if (retrying && (await messageExists(tx, messageId))) return;
     const msg = await insertMessage(tx, {
+      id: messageId,
       tenantId: end.tenantId,
       conversationId: end.conversationId,
       role: "assistant",
@@ -133,6 +183,7 @@ export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageI
       model: end.model,
       promptTokens: end.promptTokens,
       completionTokens: end.completionTokens,
+      usageEstimated: end.usageEstimated ?? false,
     });
     await insertToolRuns(
       tx,
@@ -155,8 +206,8 @@ export async function finishTurn(db: DbHandle, end: TurnEnd): Promise<{ messageI
       month: usageMonth(at),
       promptTokens: end.promptTokens,
       completionTokens: end.completionTokens,
+      estimatedTokens: end.usageEstimated ? end.promptTokens + end.completionTokens : 0,
     });
     await touchConversation(tx, end.conversationId, at);
-    return { messageId: msg.id };
   });
 }

@@ -9,8 +9,9 @@ import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
-import { finishTurn } from "./persist";
+import { finishTurn, type StoreRetry } from "./persist";
 import { buildSystemPrompt } from "./prompt";
+import type { Profile } from "./providers";
 
 /** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
 export type PackDeps = {
@@ -27,6 +28,9 @@ export type Turn = {
   env: Env;
   client: OpenAI;
   model: string;
+  /** The model server's profile and learned-adaptation key (see providers.ts); generic when absent. */
+  profile?: Profile;
+  serverKey?: string;
   packs: PackDeps;
   enabled: EnabledPack[];
   tenant: { id: string; name: string; bot: BotSettings };
@@ -35,6 +39,8 @@ export type Turn = {
   message: string;
   lang?: Lang;
   log: Logger;
+  /** How long the answer's store is retried through an outage; STORE_RETRY unless a test brings its own. */
+  storeRetry?: StoreRetry;
 };
 
 export function turnMessages(turn: Turn, now = new Date()): ModelMessage[] {
@@ -75,6 +81,8 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         idleTimeoutMs: e.MICHI_MODEL_IDLE_TIMEOUT_MS,
         toolTimeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
         toolMaxChars: e.MICHI_TOOL_RESULT_MAX_CHARS,
+        profile: turn.profile,
+        serverKey: turn.serverKey,
       },
       {
         tenantId: turn.tenant.id,
@@ -102,19 +110,27 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
 
   let messageId: string;
   try {
-    ({ messageId } = await finishTurn(turn.db, {
-      tenantId: turn.tenant.id,
-      conversationId: turn.conversationId,
-      content: result.text,
-      status: result.status,
-      reason: result.reason,
-      model: turn.model,
-      promptTokens: result.usage.promptTokens,
-      completionTokens: result.usage.completionTokens,
-      runs: result.runs,
-    }));
+    let attempts: number;
+    ({ messageId, attempts } = await finishTurn(
+      turn.db,
+      {
+        tenantId: turn.tenant.id,
+        conversationId: turn.conversationId,
+        content: result.text,
+        status: result.status,
+        reason: result.reason,
+        model: turn.model,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        usageEstimated: result.usageEstimated,
+        runs: result.runs,
+      },
+      turn.storeRetry,
+    ));
+    if (attempts > 1) turn.log.warn({ attempts }, "chat turn stored after the database came back");
   } catch (err) {
-    // The visitor's message is stored and they have read the answer; only its record failed.
+    // The visitor's message is stored and they have read the answer; only its record failed, after retrying
+    // for the whole bound. Nothing of the answer is stored, which is what the visitor is told.
     turn.log.error({ err }, "chat turn could not be stored");
     emit({
       type: "error",
@@ -136,6 +152,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       promptTokens: result.usage.promptTokens,
       completionTokens: result.usage.completionTokens,
       usageEstimated: result.usageEstimated,
+      ...(result.toolsDropped ? { toolsDropped: result.toolsDropped } : {}),
       ms: Date.now() - started,
       ...(e.MICHI_LOG_CONTENT ? { content: { message: turn.message, answer: result.text } } : {}),
     },

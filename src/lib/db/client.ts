@@ -77,6 +77,9 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
   });
   // An idle client losing its server must not crash the process; the next query reports the fault.
   pool.on("error", () => {});
+  // A client checked out for a transaction has no pool listener: losing its server mid-query (an outage at
+  // the end of a chat turn) would be an uncaught 'error' event. The running query fails with it anyway.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     kind,

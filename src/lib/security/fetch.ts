@@ -6,6 +6,7 @@ import type { ReadableStream } from "node:stream/web";
 import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, buildConnector, fetch } from "undici";
 import { env } from "../env";
+import { isToolWorldError, ToolWorldError } from "../errors";
 import {
   checkUrlShape,
   defaultLookup,
@@ -19,18 +20,13 @@ import {
 // connector resolves the name itself, refuses the whole answer if any address is not public, and dials the
 // address it checked, so a DNS answer that changes after the save (rebinding) never reaches an internal host.
 
-/** A fact about the world (404, timeout, bad JSON, blocked address): the model gets its message and may adapt. */
-export class ToolWorldError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolWorldError";
-  }
-}
+// The world error lives in errors.ts (recognised by its brand); packs import it from the registry, via here.
+export { isToolWorldError, ToolWorldError };
 
-/** Raised inside the connector when an address breaks the policy. */
+/** Raised inside the connector when an address breaks the policy: a world error marked `blocked`. */
 export class BlockedAddressError extends ToolWorldError {
   constructor(readonly host: string) {
-    super("This address is not allowed");
+    super("This address is not allowed", { blocked: true });
     this.name = "BlockedAddressError";
   }
 }
@@ -146,14 +142,14 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
 
 function blockedCause(err: unknown): boolean {
   for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof BlockedAddressError) return true;
+    if (isToolWorldError(e) && e.blocked) return true;
   }
   return false;
 }
 
 function worldCause(err: unknown): ToolWorldError | null {
   for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof ToolWorldError) return e;
+    if (isToolWorldError(e)) return e;
   }
   return null;
 }
@@ -227,7 +223,7 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
       try {
         text = await readCapped(res.body, maxBytes);
       } catch (err) {
-        if (err instanceof ToolWorldError) throw err;
+        if (isToolWorldError(err)) throw err;
         if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
         throw new ToolWorldError("The response was interrupted");
       }

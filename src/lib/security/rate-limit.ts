@@ -5,7 +5,7 @@ import {
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
-  RateLimiterRes,
+  type RateLimiterRes,
 } from "rate-limiter-flexible";
 import { getDb } from "../db";
 import { env } from "../env";
@@ -99,6 +99,18 @@ async function build(spec: LimiterSpec): Promise<RateLimiterAbstract> {
   return new RateLimiterMemory(base);
 }
 
+/**
+ * A refusal is a RateLimiterRes, told apart from a store fault (an Error) by its shape: the limiter is cached
+ * on globalThis and may have been built by another copy of the library (another bundle), whose class is not
+ * ours (rate-limiter-flexible, lib/RateLimiterRes.js: numeric msBeforeNext and consumedPoints, which no
+ * Error has).
+ */
+function isRefusal(res: unknown): res is RateLimiterRes {
+  if (typeof res !== "object" || res === null) return false;
+  const r = res as { msBeforeNext?: unknown; consumedPoints?: unknown };
+  return typeof r.msBeforeNext === "number" && typeof r.consumedPoints === "number";
+}
+
 export function limiter(spec: LimiterSpec): Limiter {
   g.__michiLimiters ??= new Map();
   const id = `${spec.keyPrefix}:${spec.points}:${spec.durationSec}:${spec.blockDurationSec ?? 0}`;
@@ -117,7 +129,7 @@ export function limiter(spec: LimiterSpec): Limiter {
         await (await get()).consume(key, cost);
         return null;
       } catch (res) {
-        if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        if (isRefusal(res)) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
         throw res;
       }
     },

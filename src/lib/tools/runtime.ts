@@ -1,8 +1,8 @@
 import "server-only";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
+import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
-import { ToolWorldError } from "../security/fetch";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
 import { estimateTokens } from "./tokens";
 
@@ -186,7 +186,8 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
       );
     }
     if (ctx.signal.aborted) return finish("error", { error: "The request was cancelled" }, args);
-    if (err instanceof ToolWorldError) return finish("error", { error: err.message }, args);
+    // By brand: the pack may have thrown a ToolWorldError from another copy of the module (another bundle).
+    if (isToolWorldError(err)) return finish("error", { error: err.message }, args);
     ctx.log.error(
       { err, packId: entry.pack.id, callId: call.id },
       "tool pack failed with a programmer error",

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { codeMessage } from "../i18n";
 import { parseMarkdown, plainText } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
@@ -112,7 +113,7 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
               announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
             } else {
               if (e.conversationId) session.setConversation(e.conversationId);
-              fail(e.message || cfg.t.error);
+              fail(codeMessage(cfg.t, e.code) ?? (e.message || cfg.t.error));
             }
           },
           ctl.signal,

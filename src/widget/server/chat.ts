@@ -1,12 +1,12 @@
 import "server-only";
 import { eventStream, SSE_HEADERS } from "@/lib/chat/events";
 import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "@/lib/chat/limits";
-import { createModelClient, modelStatus, resolveModel } from "@/lib/chat/model";
+import { createModelClient, modelProfile, modelStatus, resolveModel } from "@/lib/chat/model";
 import { openTurn } from "@/lib/chat/persist";
 import { executeTurn } from "@/lib/chat/turn";
 import type { DbHandle } from "@/lib/db";
 import type { Env } from "@/lib/env";
-import { AppError, errorResponse } from "@/lib/errors";
+import { AppError, errorResponse, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
@@ -131,6 +131,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     );
 
     const slot = release;
+    const model = resolveModel(tenant.bot, status.models);
     const turnLog = log().child({ tenantId: tenant.id, conversationId: start.conversationId });
     const stream = eventStream(
       (emit, signal) =>
@@ -138,8 +139,9 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
           {
             db,
             env: e,
-            client: (deps.modelClient ?? createModelClient)(e),
-            model: resolveModel(tenant.bot, status.models),
+            client: (deps.modelClient ?? createModelClient)(e, model),
+            model,
+            ...modelProfile(e, model),
             packs: deps.packs,
             enabled: start.enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
@@ -148,6 +150,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
             message: body.message,
             lang,
             log: turnLog,
+            storeRetry: deps.storeRetry,
           },
           emit,
           signal,
@@ -160,7 +163,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     return new Response(stream, { headers: { ...SSE_HEADERS, ...cors } });
   } catch (err) {
     release?.();
-    if (!(err instanceof AppError)) log().error({ err }, "widget chat request failed");
+    if (!isAppError(err)) log().error({ err }, "widget chat request failed");
     return errorResponse(err, cors);
   }
 }

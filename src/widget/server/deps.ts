@@ -1,5 +1,6 @@
 import "server-only";
 import type OpenAI from "openai";
+import type { StoreRetry } from "@/lib/chat/persist";
 import type { PackDeps } from "@/lib/chat/turn";
 import type { DbHandle } from "@/lib/db";
 import type { Env } from "@/lib/env";
@@ -13,7 +14,9 @@ export type WidgetDeps = {
   db: () => Promise<DbHandle>;
   env: () => Env;
   packs: PackDeps;
-  modelClient?: (e: Env) => OpenAI;
+  modelClient?: (e: Env, model: string) => OpenAI;
+  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
+  storeRetry?: StoreRetry;
 };
 
 export type WidgetStoreDeps = Pick<WidgetDeps, "db" | "env">;

@@ -4,7 +4,7 @@ import { dbUnavailable } from "@/lib/chat/persist";
 import type { DbHandle } from "@/lib/db";
 import { findTenantByWidgetKey, touchWidgetSeen } from "@/lib/db/queries/tenants";
 import type { tenants } from "@/lib/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { noteTenant } from "@/lib/request-context";
 import { readCappedText } from "@/lib/security/body";
 import { originAllowed } from "@/lib/security/origins";
@@ -22,7 +22,7 @@ export async function dbStep<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof AppError) throw err;
+    if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
 }

@@ -51,6 +51,8 @@ export const cases: MatrixCases = {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, status: "suspended" }),
     },
+    // Runs the model check: a tenant member must be refused before any model server is called.
+    [`${OP}/models/actions.ts#checkModelsAction`]: { kind: "operator", form: () => ({}) },
     [`${OP}/actions.ts#setLimitsAction`]: {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, monthlyTokenBudget: "1", visitorPerMin: "1" }),

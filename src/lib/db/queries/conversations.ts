@@ -30,6 +30,8 @@ export async function touchConversation(tx: TenantTx, id: string, at: Date = new
 }
 
 export type NewMessage = {
+  /** Chosen by the caller when a retried insert must be recognisable (the end-of-turn store). */
+  id?: string;
   tenantId: string;
   conversationId: string;
   role: "user" | "assistant";
@@ -39,12 +41,19 @@ export type NewMessage = {
   model?: string | null;
   promptTokens?: number;
   completionTokens?: number;
+  usageEstimated?: boolean;
 };
 
 export async function insertMessage(tx: TenantTx, input: NewMessage) {
   const [row] = await tx.insert(messages).values(input).returning();
   if (!row) throw new Error("message insert returned nothing");
   return row;
+}
+
+/** Whether a message with this id is stored (a retry checking that an unacknowledged commit went through). */
+export async function messageExists(tx: TenantTx, id: string): Promise<boolean> {
+  const [row] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.id, id)).limit(1);
+  return row !== undefined;
 }
 
 /** The newest messages of a conversation with text, newest first; `exceptId` leaves out the turn's own message. */

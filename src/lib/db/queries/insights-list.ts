@@ -62,6 +62,8 @@ export type ConversationSummary = {
   outcome: Outcome | null;
   messages: number;
   tokens: number;
+  /** Some of the tokens are estimates (the provider never reported usage for an answer). */
+  tokensEstimated: boolean;
   packs: string[];
   preview: string;
 };
@@ -147,7 +149,7 @@ export async function listConversations(
       p.started_at as "startedAt", p.last_activity_at as "lastActivityAt",
       to_char(p.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorTs",
       ${byOutcome ? sql`p.outcome` : sql`la.outcome`} as outcome,
-      st.messages, st.tokens, coalesce(fu.preview, '') as preview, coalesce(tr.packs, '') as packs
+      st.messages, st.tokens, st.estimated as "tokensEstimated", coalesce(fu.preview, '') as preview, coalesce(tr.packs, '') as packs
     from (
       select c.*${byOutcome ? sql`, la.outcome` : sql``}
       from conversations c
@@ -158,7 +160,8 @@ export async function listConversations(
     ) p
     ${byOutcome ? sql`` : lastAnswer("p")}
     left join lateral (
-      select count(*)::int as messages, coalesce(sum(m.prompt_tokens + m.completion_tokens), 0)::float8 as tokens
+      select count(*)::int as messages, coalesce(sum(m.prompt_tokens + m.completion_tokens), 0)::float8 as tokens,
+        coalesce(bool_or(m.usage_estimated), false) as estimated
       from messages m
       where m.tenant_id = p.tenant_id and m.conversation_id = p.id
     ) st on true
@@ -186,6 +189,7 @@ export async function listConversations(
       lastActivityAt: new Date(r.lastActivityAt),
       messages: Number(r.messages),
       tokens: Number(r.tokens),
+      tokensEstimated: r.tokensEstimated === true,
       packs: r.packs ? r.packs.split(",") : [],
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursorTs, last.id) : null,

@@ -41,7 +41,9 @@ export type UsageReport = {
   packs: PackUsage[];
   totals: { conversations: number; messages: number; tokens: number; toolCalls: number };
   /** Tokens counted against this calendar month's budget (usage_monthly survives retention purges). */
-  month: { month: string; tokens: number };
+  month: { month: string; tokens: number; estimatedTokens: number };
+  /** Tokens of the period's answers whose usage was estimated, not reported by the provider. */
+  estimatedTokens: number;
 };
 
 const DAY_MS = 86_400_000;
@@ -92,13 +94,15 @@ export async function usageReport(
     bot: number;
     prompt: number;
     completion: number;
+    estimated: number;
   }>(
     db,
     sql`select to_char(date_trunc('day', m.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
           (count(*) filter (where m.role = 'user'))::int as visitor,
           (count(*) filter (where m.role = 'assistant'))::int as bot,
           coalesce(sum(m.prompt_tokens), 0)::float8 as prompt,
-          coalesce(sum(m.completion_tokens), 0)::float8 as completion
+          coalesce(sum(m.completion_tokens), 0)::float8 as completion,
+          coalesce(sum(m.prompt_tokens + m.completion_tokens) filter (where m.usage_estimated), 0)::float8 as estimated
         from messages m
         where ${tenantIs("m.tenant_id", scope)} m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz
         group by 1`,
@@ -114,9 +118,10 @@ export async function usageReport(
         order by calls desc, r.pack_id`,
   );
   const month = now.toISOString().slice(0, 7);
-  const [monthRow] = await rowsOf<{ tokens: number }>(
+  const [monthRow] = await rowsOf<{ tokens: number; estimated: number }>(
     db,
-    sql`select coalesce(sum(u.prompt_tokens + u.completion_tokens), 0)::float8 as tokens
+    sql`select coalesce(sum(u.prompt_tokens + u.completion_tokens), 0)::float8 as tokens,
+          coalesce(sum(u.estimated_tokens), 0)::float8 as estimated
         from usage_monthly u
         where ${tenantIs("u.tenant_id", scope)} u.month = ${month}`,
   );
@@ -166,7 +171,12 @@ export async function usageReport(
       tokens: sum((d) => d.tokens),
       toolCalls: packs.reduce((a, p) => a + p.calls, 0),
     },
-    month: { month, tokens: Number(monthRow?.tokens ?? 0) },
+    month: {
+      month,
+      tokens: Number(monthRow?.tokens ?? 0),
+      estimatedTokens: Number(monthRow?.estimated ?? 0),
+    },
+    estimatedTokens: msgRows.reduce((n, r) => n + Number(r.estimated ?? 0), 0),
   };
 }
 

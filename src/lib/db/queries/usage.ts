@@ -10,7 +10,13 @@ export function usageMonth(at: Date = new Date()): string {
 
 export async function addUsage(
   tx: TenantTx,
-  input: { tenantId: string; month: string; promptTokens: number; completionTokens: number },
+  input: {
+    tenantId: string;
+    month: string;
+    promptTokens: number;
+    completionTokens: number;
+    estimatedTokens?: number;
+  },
 ) {
   if (input.promptTokens <= 0 && input.completionTokens <= 0) return;
   await tx
@@ -21,6 +27,7 @@ export async function addUsage(
       set: {
         promptTokens: sql`${usageMonthly.promptTokens} + ${input.promptTokens}`,
         completionTokens: sql`${usageMonthly.completionTokens} + ${input.completionTokens}`,
+        estimatedTokens: sql`${usageMonthly.estimatedTokens} + ${input.estimatedTokens ?? 0}`,
       },
     });
 }

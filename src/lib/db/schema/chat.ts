@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -52,6 +53,8 @@ export const messages = pgTable(
     model: text("model"),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
+    /** The provider generated but never reported usage, so the token figures are estimated from characters. */
+    usageEstimated: boolean("usage_estimated").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -99,6 +102,8 @@ export const usageMonthly = pgTable(
     month: text("month").notNull(),
     promptTokens: bigint("prompt_tokens", { mode: "number" }).notNull().default(0),
     completionTokens: bigint("completion_tokens", { mode: "number" }).notNull().default(0),
+    /** How many of the month's tokens were estimated (see messages.usage_estimated). */
+    estimatedTokens: bigint("estimated_tokens", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
 );

@@ -4,6 +4,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireTenant } from "@/lib/auth/guard";
 import { budgetStatus } from "@/lib/chat/limits";
 import { modelStatus } from "@/lib/chat/model";
+import { toolRefusals } from "@/lib/chat/providers";
 import { countEnabledPacks } from "@/lib/db/queries/packs";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -21,6 +22,8 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
   const model = modelStatus();
   const budget = await budgetStatus(ctx.db, tenant.id);
 
+  // Learned by this process from the model server's own refusal (src/lib/chat/model-call.ts).
+  const refused = model.configured ? toolRefusals().filter((r) => model.models.includes(r.model)) : [];
   const items: Item[] = [
     model.configured
       ? {
@@ -31,6 +34,11 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
           fix: "Choose the model on the Bot page",
         }
       : { done: false, title: "A model is available", detail: model.reason },
+    ...refused.map((r) => ({
+      done: false,
+      title: `Your model server accepts tools (${r.model})`,
+      detail: `Your model server does not accept tools, so the assistant answers without your packs. It said: "${r.reason}". ${r.advice}`,
+    })),
     {
       done: enabledPacks > 0,
       title: "At least one tool pack is on",

@@ -23,6 +23,9 @@ export default async function OperatorLayout({ children }: { children: ReactNode
             <Link href="/admin/operator/usage" className="text-sm underline">
               Usage
             </Link>
+            <Link href="/admin/operator/models" className="text-sm underline">
+              Models
+            </Link>
             <Link href="/admin" className="text-sm underline">
               My businesses
             </Link>

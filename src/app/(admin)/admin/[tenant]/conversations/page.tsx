@@ -232,11 +232,24 @@ export default async function ConversationsPage({
                     </td>
                     <td className="py-2 pr-3">{c.packs.length ? c.packs.map(packLabel).join(", ") : "—"}</td>
                     <td className="py-2 pr-3 text-right tabular-nums">{formatNumber(c.messages)}</td>
-                    <td className="py-2 text-right tabular-nums">{formatNumber(c.tokens)}</td>
+                    <td className="py-2 text-right tabular-nums">
+                      {c.tokensEstimated ? (
+                        <abbr title="Includes an estimate" className="no-underline">
+                          ≈{" "}
+                        </abbr>
+                      ) : null}
+                      {formatNumber(c.tokens)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
+            {page.items.some((c) => c.tokensEstimated) ? (
+              <p className="muted mt-2 text-xs">
+                ≈ estimated: the model server generated part of an answer but never reported its usage (a cut
+                or failed stream), so those tokens were estimated from the text.
+              </p>
+            ) : null}
           </div>
         )}
         <nav aria-label="Conversation pages" className="mt-4 flex gap-3">

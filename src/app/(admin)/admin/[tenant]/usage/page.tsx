@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
@@ -38,6 +38,7 @@ export default async function UsagePage({
         budget={monthlyBudget(ctx.tenant, env().MICHI_DEFAULT_MONTHLY_TOKENS)}
         packLabel={packLabel}
       />
+      <EstimatesLegend report={report} />
       <Card id="retention" title="Data & retention">
         {canEdit ? (
           <RetentionForm

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { monthlyBudget, tenantsForUsagePicker, usageReport } from "@/lib/db/queries/insights-usage";
@@ -69,6 +69,7 @@ export default async function OperatorUsagePage({
         budget={tenant ? monthlyBudget(tenant, env().MICHI_DEFAULT_MONTHLY_TOKENS) : null}
         packLabel={(id) => findPack(id)?.label ?? id}
       />
+      <EstimatesLegend report={report} />
     </div>
   );
 }

@@ -1,0 +1,178 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { transformSync } from "esbuild";
+import type OpenAI from "openai";
+import { describe, expect, it, vi } from "vitest";
+import { streamCompletion } from "@/lib/chat/model";
+import { AppError, errorResponse, isAppError, isToolWorldError, ToolWorldError } from "@/lib/errors";
+import { createLogger } from "@/lib/log";
+import { definePack, type ToolPack } from "@/lib/tools/contract";
+import { runToolCall } from "@/lib/tools/runtime";
+
+// The production build may load src/lib/errors.ts more than once (one copy per bundle): an error thrown by a
+// pack in one copy then reaches the wrapper of another. These tests make such second copies for real, a
+// fresh module graph (vi.resetModules) and another realm (node:vm running the compiled module), and check
+// that the errors they throw are still told apart from programmer errors.
+
+type ErrorsModule = typeof import("@/lib/errors");
+
+async function secondCopy(): Promise<ErrorsModule> {
+  vi.resetModules();
+  const copy = await import("@/lib/errors");
+  vi.resetModules();
+  return copy;
+}
+
+/** src/lib/errors.ts compiled and evaluated in a new vm context: other globals, other Error, other classes. */
+function otherRealm(): ErrorsModule {
+  const source = readFileSync(path.resolve(import.meta.dirname, "../../src/lib/errors.ts"), "utf8");
+  const { code } = transformSync(source, { loader: "ts", format: "cjs", target: "node20" });
+  const module = { exports: {} as ErrorsModule };
+  vm.runInNewContext(code, { module, exports: module.exports, Response, Headers });
+  return module.exports;
+}
+
+function throwingPack(err: () => unknown): ToolPack {
+  return definePack({
+    id: "probe",
+    label: "Probing",
+    definition: {
+      type: "function",
+      function: {
+        name: "probe",
+        description: "A test pack.",
+        parameters: { type: "object", properties: {} },
+      },
+    },
+    configFields: [],
+    async run() {
+      throw err();
+    },
+  });
+}
+
+async function runThrowing(err: () => unknown) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ write: (s: string) => void lines.push(JSON.parse(s)) }, "debug");
+  const pack = throwingPack(err);
+  const record = await runToolCall({
+    call: { id: "c1", name: "probe", arguments: "{}" },
+    enabled: [{ pack, config: {}, definition: pack.definition }],
+    ctx: { tenantId: "t", conversationId: null, signal: new AbortController().signal, log: logger },
+    timeoutMs: 2000,
+    maxChars: 4000,
+  });
+  return { record, lines };
+}
+
+describe("a pack world error from another copy of the module", () => {
+  it("from a fresh module graph reaches the model with its own message, not as a programmer error", async () => {
+    const copy = await secondCopy();
+    expect(copy.ToolWorldError).not.toBe(ToolWorldError);
+    expect(new copy.ToolWorldError("x")).not.toBeInstanceOf(ToolWorldError);
+
+    const { record, lines } = await runThrowing(() => new copy.ToolWorldError("Not found (HTTP 404)"));
+    expect(record.outcome).toBe("error");
+    expect(JSON.parse(record.result)).toEqual({ error: "Not found (HTTP 404)" });
+    expect(lines.filter((l) => l.msg === "tool pack failed with a programmer error")).toEqual([]);
+  });
+
+  it("from another realm (node:vm) is recognised too", async () => {
+    const realm = otherRealm();
+    const err = new realm.ToolWorldError("The site did not answer with valid JSON");
+    expect(err).not.toBeInstanceOf(Error);
+    expect(isToolWorldError(err)).toBe(true);
+
+    const { record } = await runThrowing(() => err);
+    expect(JSON.parse(record.result)).toEqual({ error: "The site did not answer with valid JSON" });
+  });
+
+  it("an ordinary error named ToolWorldError is still a programmer error: only the brand counts", async () => {
+    const { record, lines } = await runThrowing(() =>
+      Object.assign(new Error("secret upstream detail"), { name: "ToolWorldError" }),
+    );
+    expect(JSON.parse(record.result)).toEqual({ error: "The tool failed unexpectedly; answer without it." });
+    expect(lines.some((l) => l.msg === "tool pack failed with a programmer error")).toBe(true);
+  });
+});
+
+describe("an AppError from another copy of the module", () => {
+  it("keeps its code and status in the response instead of becoming a 500", async () => {
+    for (const copy of [await secondCopy(), otherRealm()]) {
+      const err = new copy.AppError("rate_limited", "Slow down.", { retryAfterSec: 7 });
+      expect(err).not.toBeInstanceOf(AppError);
+      expect(isAppError(err)).toBe(true);
+      const res = errorResponse(err);
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("7");
+      expect(await res.json()).toEqual({
+        error: { code: "rate_limited", message: "Slow down.", retryAfterSec: 7 },
+      });
+    }
+  });
+
+  it("a branded object with a code this copy does not know is not trusted", () => {
+    const forged = Object.assign(new Error("x"), { [Symbol.for("michi.error.app")]: true, code: "teapot" });
+    expect(isAppError(forged)).toBe(false);
+    expect(errorResponse(forged).status).toBe(500);
+  });
+});
+
+describe("a provider error from another copy of the SDK", () => {
+  // openai-node builds an HTTP error with a numeric status and the response headers (src/core/error.ts,
+  // APIError.generate); a connection error has neither. Built here in another realm, so no class matches.
+  const foreign = (status: number | undefined) =>
+    vm.runInNewContext(
+      "Object.assign(new Error('provider'), { status, headers: status ? new Map() : undefined })",
+      {
+        status,
+      },
+    );
+  // The engine reads the raw response (the SDK's APIPromise.asResponse), so that is where the error surfaces.
+  const clientThrowing = (err: unknown) =>
+    ({
+      chat: { completions: { create: () => ({ asResponse: () => Promise.reject(err) }) } },
+    }) as unknown as OpenAI;
+  const call = (client: OpenAI) =>
+    streamCompletion({
+      client,
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      maxTokens: 10,
+      timeoutMs: 2000,
+      idleTimeoutMs: 2000,
+      signal: new AbortController().signal,
+      onDelta: () => {},
+    });
+
+  it("a 429 is model_busy, a 500 model_error, no status at all interrupted", async () => {
+    expect((await call(clientThrowing(foreign(429)))).fault).toBe("model_busy");
+    expect((await call(clientThrowing(foreign(500)))).fault).toBe("model_error");
+    expect((await call(clientThrowing(foreign(undefined)))).fault).toBe("interrupted");
+  });
+});
+
+describe("a rate-limit refusal from another copy of the library", () => {
+  // Limiters are cached on globalThis, so the one a request uses may have been built by another bundle's copy
+  // of rate-limiter-flexible, whose RateLimiterRes is not this copy's class. Its refusal is a plain object
+  // with numeric msBeforeNext and consumedPoints (lib/RateLimiterRes.js); here it comes from another realm.
+  it("is a refusal with its wait, and a store fault still throws", async () => {
+    const { limiter } = await import("@/lib/security/rate-limit");
+    const g = globalThis as unknown as { __michiLimiters?: Map<string, Promise<unknown>> };
+    const refusal = vm.runInNewContext("({ remainingPoints: 0, msBeforeNext: 2500, consumedPoints: 6 })");
+    const saved = g.__michiLimiters;
+    g.__michiLimiters = new Map([
+      ["brand-test:5:60:0", Promise.resolve({ consume: () => Promise.reject(refusal) })],
+      ["brand-fault:5:60:0", Promise.resolve({ consume: () => Promise.reject(new Error("store down")) })],
+    ]);
+    try {
+      expect(await limiter({ keyPrefix: "brand-test", points: 5, durationSec: 60 }).take("k")).toBe(3);
+      await expect(
+        limiter({ keyPrefix: "brand-fault", points: 5, durationSec: 60 }).take("k"),
+      ).rejects.toThrow("store down");
+    } finally {
+      g.__michiLimiters = saved;
+    }
+  });
+});
