@@ -29,7 +29,12 @@ function otherRealm(): ErrorsModule {
   const source = readFileSync(path.resolve(import.meta.dirname, "../../src/lib/errors.ts"), "utf8");
   const { code } = transformSync(source, { loader: "ts", format: "cjs", target: "node20" });
   const module = { exports: {} as ErrorsModule };
-  vm.runInNewContext(code, { module, exports: module.exports, Response, Headers });
+  // The module's only import is the "server-only" marker, empty outside a client bundle.
+  const require = (id: string) => {
+    if (id === "server-only") return {};
+    throw new Error(`unexpected import ${id}`);
+  };
+  vm.runInNewContext(code, { module, exports: module.exports, require, Response, Headers });
   return module.exports;
 }
 
