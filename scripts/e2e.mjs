@@ -18,5 +18,12 @@ if (!existsSync(chromium)) {
 const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" }).status ?? 1;
 if (run(["scripts/build.mjs", "--if-stale"]) !== 0) process.exit(1);
 process.exit(
-  run([path.join(root, "node_modules/@playwright/test/cli.js"), "test", ...process.argv.slice(2)]),
+  // react-server: specs and their support code import server modules (which start with import "server-only");
+  // Playwright's workers are forked and inherit the flag. The app itself is spawned without it.
+  run([
+    "--conditions=react-server",
+    path.join(root, "node_modules/@playwright/test/cli.js"),
+    "test",
+    ...process.argv.slice(2),
+  ]),
 );

@@ -121,7 +121,6 @@ async function shutdown(signal) {
   if (active > 0) log.warn({ active }, "grace period over; closing the remaining connections");
   server.closeAllConnections?.();
   try {
-    await globalThis.__michiShutdownHooks?.reduce((p, fn) => p.then(fn), Promise.resolve());
     const db = await globalThis.__michiDb;
     await db?.close();
   } catch (err) {

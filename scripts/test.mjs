@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit, integration and e2e, in that order. Every step runs even after a failure,
+// `npm test`: lint (biome, layers, server-only, knip), typecheck, unit, integration and e2e, in that order. Every step runs even after a failure,
 // so one run shows everything that is wrong; the exit code is non-zero if any step failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ mkdirSync(out, { recursive: true });
 const bin = (p) => path.join(root, "node_modules", p);
 
 const steps = [
-  ["lint", [bin("@biomejs/biome/bin/biome"), "check", "."]],
+  ["lint", ["scripts/lint.mjs"]],
   ["typecheck", [bin("typescript/bin/tsc"), "--noEmit"]],
   [
     "unit + integration",

@@ -6,7 +6,8 @@ import path from "node:path";
 // all: the machine is shared and nothing may keep running after `npm run bench`.
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-const TSX_LOADER = ["--import", "tsx"];
+// react-server: server modules start with import "server-only", which throws under any other condition.
+const TSX_LOADER = ["--conditions=react-server", "--import", "tsx"];
 
 const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -100,22 +101,3 @@ export function cpuMs(pid: number | undefined): number | null {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `url` until it answers 200 or the deadline passes. */
-export async function waitHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`server exited (code ${child.exitCode}) before ${url}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (${last})`);
-}

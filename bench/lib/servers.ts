@@ -19,7 +19,6 @@ export const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
 
 const work = mkdtempSync(path.join(tmpdir(), "michi-bench-"));
 onCleanup(() => rmSync(work, { recursive: true, force: true }));
-export const WORK_DIR = work;
 
 export type World = WorldInfo & { child: ChildProcess };
 

@@ -1,9 +1,10 @@
+import "server-only";
 import { generatePassword } from "./auth/password";
 import { getDb } from "./db";
 import { migrate } from "./db/migrate";
-import { seed } from "./db/seed";
 import { env, isEnvError } from "./env";
 import { log } from "./log";
+import { seed } from "./tenants/seed";
 
 // Start-up, once per process: configuration, database, migrations, seed. Anything wrong stops the process
 // with one readable message rather than a half-working server.

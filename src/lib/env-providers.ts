@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 // Model providers from the environment. The default provider is today's OPENAI_BASE_URL / OPENAI_API_KEY

@@ -1,7 +1,9 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isTruthy } from "@/shared/parse";
 import { type ProviderConfig, parseProviders, presetSchema } from "./env-providers";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
@@ -10,7 +12,7 @@ const bool = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no", ""])
     .optional()
-    .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1" || v === "yes"));
+    .transform((v) => (v === undefined || v === "" ? fallback : isTruthy(v)));
 
 const int = (fallback: number, min: number, max: number) =>
   z
@@ -185,7 +187,7 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
   const onOutsideProduction = (v: string | undefined) =>
-    v === undefined || v === "" ? !isProduction : ["true", "1", "yes"].includes(v);
+    v === undefined || v === "" ? !isProduction : isTruthy(v);
   const allowSignup = onOutsideProduction(e.MICHI_ALLOW_SIGNUP);
   return {
     ...e,

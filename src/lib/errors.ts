@@ -8,6 +8,8 @@
 const APP_ERROR = Symbol.for("michi.error.app");
 const WORLD_ERROR = Symbol.for("michi.error.tool_world");
 
+import "server-only";
+
 export const ERROR_STATUS = {
   bad_request: 400,
   invalid_input: 400,

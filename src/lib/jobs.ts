@@ -1,4 +1,6 @@
 // Periodic work started once per process after boot (retention purge and the like register here).
+import "server-only";
+
 type Job = { name: string; everyMs: number; run: () => Promise<void> };
 
 const g = globalThis as unknown as { __michiJobs?: NodeJS.Timeout[] };
@@ -16,9 +18,4 @@ export function startBackgroundJobs() {
     t.unref();
     return t;
   });
-}
-
-export function stopBackgroundJobs() {
-  for (const t of g.__michiJobs ?? []) clearInterval(t);
-  g.__michiJobs = undefined;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import pino from "pino";
 
 // Paths that may carry credentials or visitor content. Content is dropped unless MICHI_LOG_CONTENT=true,

@@ -1,5 +1,7 @@
 // The per-request context set up by the production server (scripts/serve.mjs) with AsyncLocalStorage.
 // Guards record the tenant they resolved so the access-log line carries it. Absent under `next dev`.
+import "server-only";
+
 type RequestContext = { requestId: string; tenantId?: string; stream: boolean };
 
 type Store = { getStore(): RequestContext | undefined };
@@ -11,11 +13,4 @@ export function requestContext(): RequestContext | undefined {
 export function noteTenant(tenantId: string): void {
   const ctx = requestContext();
   if (ctx) ctx.tenantId = tenantId;
-}
-
-/** Work to run on SIGTERM before the database closes (e.g. flushing limiters). */
-export function onShutdown(fn: () => Promise<void> | void): void {
-  const g = globalThis as unknown as { __michiShutdownHooks?: (() => Promise<void> | void)[] };
-  g.__michiShutdownHooks ??= [];
-  g.__michiShutdownHooks.push(fn);
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import "server-only";
 import { getDb } from "./db";
-import { type DbHandle, rowsOf } from "./db/client";
+import type { DbHandle } from "./db/client";
 import { audit } from "./db/queries/audit";
-import { purgeBatch, tenantsWithExpired } from "./db/queries/retention";
+import { purgeBatch, tenantsWithExpired, tryPurgeLock } from "./db/queries/retention";
 import { env } from "./env";
 import { registerJob } from "./jobs";
 import { log } from "./log";
@@ -14,8 +14,7 @@ import { log } from "./log";
 // batch's own transaction rather than on a connection held for the whole run, so a pool of one connection
 // (DATABASE_POOL_MAX=1) cannot deadlock against itself.
 
-// Any fixed number works; it only has to be the same for every instance (and differ from the migrator's).
-export const PURGE_LOCK = 4_242_007;
+export { PURGE_LOCK } from "./db/queries/retention";
 export const PURGE_BATCH = 500;
 
 export type PurgeResult = {
@@ -48,11 +47,7 @@ export async function purgeExpiredConversations(
       try {
         for (;;) {
           const n = await db.forTenant(t.id, async (tx) => {
-            const [lock] = await rowsOf<{ ok: boolean }>(
-              tx,
-              sql`select pg_try_advisory_xact_lock(${PURGE_LOCK}::bigint) as ok`,
-            );
-            if (!lock?.ok) throw new LockTaken();
+            if (!(await tryPurgeLock(tx))) throw new LockTaken();
             return purgeBatch(tx, t.id, t.retentionDays, now, batchSize);
           });
           out.batches++;

@@ -1,8 +1,7 @@
 // The widget's own words. The server picks one language and embeds only that table in the panel page, so the
 // panel bundle carries no dictionaries. Pack chip labels are localised by the chat API, not here.
 
-export type WidgetLang = "en" | "es" | "fr" | "de" | "ja";
-export const WIDGET_LANGS: readonly WidgetLang[] = ["en", "es", "fr", "de", "ja"];
+import { isLang, type Lang } from "@/shared/languages";
 
 export type Strings = {
   open: string;
@@ -27,7 +26,7 @@ export type Strings = {
   filtered: string;
 };
 
-export const STRINGS: Record<WidgetLang, Strings> = {
+export const STRINGS: Record<Lang, Strings> = {
   en: {
     open: "Open chat",
     close: "Close chat",
@@ -126,10 +125,10 @@ export const STRINGS: Record<WidgetLang, Strings> = {
 };
 
 /** "ja-JP", "JA", "ja_jp" → "ja"; anything we do not speak → null. */
-export function normalizeLang(tag: string | null | undefined): WidgetLang | null {
+export function normalizeLang(tag: string | null | undefined): Lang | null {
   if (!tag) return null;
   const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  return (WIDGET_LANGS as readonly string[]).includes(primary) ? (primary as WidgetLang) : null;
+  return isLang(primary) ? primary : null;
 }
 
 /** The languages of an Accept-Language header, best first (q=0 entries dropped). */
@@ -157,11 +156,11 @@ export function pickLang(
   requested: string | null | undefined,
   tenantLang: string | null | undefined,
   browser: readonly string[],
-): WidgetLang {
+): Lang {
   return (
     normalizeLang(requested) ??
     normalizeLang(tenantLang) ??
-    browser.map(normalizeLang).find((l): l is WidgetLang => l !== null) ??
+    browser.map(normalizeLang).find((l): l is Lang => l !== null) ??
     "en"
   );
 }

@@ -2,8 +2,9 @@
 // tenant row; nothing here is secret (no instructions, model, domains, limits or ids besides the public key).
 
 import type { BotSettings } from "@/lib/db/schema";
+import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
-import { fill, pickLang, STRINGS, type Strings, type WidgetLang } from "./i18n";
+import { fill, pickLang, STRINGS, type Strings } from "./i18n";
 
 export type PanelConfig = {
   key: string;
@@ -11,7 +12,7 @@ export type PanelConfig = {
   avatarUrl: string | null;
   greeting: string;
   starters: string[];
-  lang: WidgetLang;
+  lang: Lang;
   theme: Theme;
   /** The embedding page's origin, checked against the tenant's list; null when opened on its own. */
   parentOrigin: string | null;
@@ -50,13 +51,13 @@ export function avatarOf(bot: BotSettings): string | null {
   }
 }
 
-export function widgetLang(t: TenantLike, requested: string | null, acceptLanguage: string[]): WidgetLang {
+export function widgetLang(t: TenantLike, requested: string | null, acceptLanguage: string[]): Lang {
   return pickLang(requested, t.bot.language, acceptLanguage);
 }
 
 export function panelConfig(
   t: TenantLike,
-  opts: { lang: WidgetLang; parentOrigin: string | null; pageUrl: string },
+  opts: { lang: Lang; parentOrigin: string | null; pageUrl: string },
 ): PanelConfig {
   const starters = Array.isArray(t.bot.starters) ? t.bot.starters : [];
   return {
@@ -76,7 +77,7 @@ export function panelConfig(
   };
 }
 
-export function launcherConfig(t: TenantLike, lang: WidgetLang): LauncherConfig {
+export function launcherConfig(t: TenantLike, lang: Lang): LauncherConfig {
   const theme = themeFor(t.bot.color);
   const s = STRINGS[lang];
   return {

@@ -33,8 +33,8 @@ test.describe("two instances on one Postgres", () => {
       OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
       OPENAI_API_KEY: "e2e",
       MICHI_MODELS: "fake-small",
-      MICHI_DEMO: "true", // the test chats through the demo tenant's widget key
       MICHI_RATE_VISITOR_PER_MIN: "3",
+      MICHI_DEMO: "true", // the instances chat through the demo tenant's widget key
       MICHI_LOG_LEVEL: "info",
     };
     // Started at the same moment, on an empty database.

@@ -13,7 +13,7 @@ process.env.MICHI_MODELS = "small-model,large-model";
 
 const { saveBotAction } = await import("@/app/(admin)/admin/[tenant]/bot/actions");
 const { saveDomainsAction } = await import("@/app/(admin)/admin/[tenant]/embed/actions");
-const { parseDomainLines } = await import("@/app/(admin)/admin/[tenant]/embed/service");
+const { parseDomainLines } = await import("@/lib/embed/site-domains");
 const { auditLog, tenants } = await import("@/lib/db/schema");
 
 let t: TestDb;

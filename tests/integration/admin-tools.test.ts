@@ -15,12 +15,12 @@ vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cache
 process.env.MICHI_FETCH_ALLOW_HOSTS = "fixture.test:8443";
 
 const { savePackAction, testPackAction } = await import("@/app/(admin)/admin/[tenant]/tools/actions");
-const { loadPackGroups, savePackForm } = await import("@/app/(admin)/admin/[tenant]/tools/service");
+const { loadPackGroups, savePackForm } = await import("@/lib/pack-settings/settings");
 const { PackCard } = await import("@/app/(admin)/admin/[tenant]/tools/PackCard");
 const { requireTenant } = await import("@/lib/auth/guard");
 const { auditLog, packConfigs, tenants } = await import("@/lib/db/schema");
-const { fieldName, secretClearName } = await import("@/components/config-form/form-data");
-const { definePack } = await import("@/lib/tools/registry");
+const { fieldName, secretClearName } = await import("@/lib/tools/form-data");
+const { definePack } = await import("@/lib/tools/contract");
 
 let t: TestDb;
 type U = Awaited<ReturnType<typeof makeUser>>;

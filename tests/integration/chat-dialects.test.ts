@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleChat, type WidgetDeps } from "@/lib/chat/handlers";
 import { platformPacks } from "@/lib/chat/packs";
 import { forgetLearned, toolRefusals } from "@/lib/chat/providers";
 import { listConversations } from "@/lib/db/queries/insights-list";
 import { usageReport } from "@/lib/db/queries/insights-usage";
 import { env } from "@/lib/env";
 import type { PresetName } from "@/lib/env-providers";
-import type { ToolPack } from "@/lib/tools/registry";
+import type { ToolPack } from "@/lib/tools/contract";
 import type { EnabledPack } from "@/lib/tools/runtime";
+import { handleChat } from "@/widget/server/chat";
+import type { WidgetDeps } from "@/widget/server/deps";
 import { type ChatWorld, readEvents, type SseEvent, startChatWorld, textOf } from "../support/chat-world";
 import { DIALECTS, type Dialect, type DialectFlags } from "../support/dialects";
 import { deepseek } from "../support/dialects/deepseek";

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleChat, type WidgetDeps } from "@/lib/chat/handlers";
 import { platformPacks } from "@/lib/chat/packs";
 import type { DbHandle } from "@/lib/db/client";
 import { messages } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import type { ToolPack } from "@/lib/tools/registry";
+import type { ToolPack } from "@/lib/tools/contract";
 import type { EnabledPack } from "@/lib/tools/runtime";
+import { handleChat } from "@/widget/server/chat";
+import type { WidgetDeps } from "@/widget/server/deps";
 import { type ChatWorld, readEvents, type SseEvent, startChatWorld, textOf } from "../support/chat-world";
 import type { Step } from "../support/fake-model";
 

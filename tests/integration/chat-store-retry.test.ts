@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { handleChat, type WidgetDeps } from "@/lib/chat/handlers";
 import { platformPacks } from "@/lib/chat/packs";
 import { createDb, type DbHandle } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import type { ToolPack } from "@/lib/tools/registry";
+import type { ToolPack } from "@/lib/tools/contract";
+import { handleChat } from "@/widget/server/chat";
+import type { WidgetDeps } from "@/widget/server/deps";
 import { type ChatWorld, readEvents, startChatWorld, textOf } from "../support/chat-world";
 import { type PgOutageProxy, startPgOutageProxy } from "../support/pg-outage-proxy";
 

@@ -1,5 +1,6 @@
 import type { DbHandle } from "@/lib/db/client";
-import { conversations, type MessageStatus, messages, type ToolOutcome, toolRuns } from "@/lib/db/schema";
+import { conversations, type MessageStatus, messages, toolRuns } from "@/lib/db/schema";
+import type { ToolOutcome } from "@/shared/tool-run";
 
 // Seeding helpers for the Insights tests: conversations with explicit timestamps, so expected numbers can be
 // worked out by hand. Written through db.platform because they stand in for the chat engine's own writes.

@@ -5,8 +5,8 @@ import type { DbHandle } from "@/lib/db/client";
 import { findTenantBySlug } from "@/lib/db/queries/tenants";
 import { findMembership, findUserByEmail } from "@/lib/db/queries/users";
 import { packConfigs, tenants, users } from "@/lib/db/schema";
-import { seed } from "@/lib/db/seed";
 import { parseEnv } from "@/lib/env";
+import { seed } from "@/lib/tenants/seed";
 import { freshDb, type TestDb } from "../support/db";
 
 let t: TestDb;

@@ -2,18 +2,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getPackConfig, listPackConfigs, savePackConfig } from "@/lib/db/queries/packs";
+import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { packConfigs } from "@/lib/db/schema";
-import { DEMO_SLUG, seed } from "@/lib/db/seed";
 import { log } from "@/lib/log";
+import { testPack } from "@/lib/pack-settings/test-pack";
 import { createGuardedFetcher, withFetcher } from "@/lib/security/fetch";
 import { keysFromEnv } from "@/lib/security/secrets";
+import { DEMO_SLUG, seed } from "@/lib/tenants/seed";
 import { validatePackConfig } from "@/lib/tools/config";
+import { loadEnabledPacks, savePackSettings } from "@/lib/tools/config-store";
+import { definePack } from "@/lib/tools/contract";
 import { fetchJson } from "@/lib/tools/packs/fetch-json";
-import { definePack } from "@/lib/tools/registry";
-import { loadEnabledPacks, runToolCall } from "@/lib/tools/runtime";
-import { testPack } from "@/lib/tools/test-pack";
+import { runToolCall } from "@/lib/tools/runtime";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureSite, startFixtureSite } from "../support/fixture-site";
 
@@ -68,10 +69,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const save = (tenantId: string, packId: string, change: Parameters<typeof savePackConfig>[3]) =>
-  t.handle.forTenant(tenantId, (tx) => savePackConfig(tx, tenantId, packId, change, null));
+const save = (tenantId: string, packId: string, change: Parameters<typeof savePackSettings>[3]) =>
+  t.handle.forTenant(tenantId, (tx) => savePackSettings(tx, tenantId, packId, change, null));
 
-describe("savePackConfig", () => {
+describe("savePackSettings", () => {
   it("seals secrets and reports changed keys, never values", async () => {
     const first = await save(a.id, "secret_probe", {
       enabled: true,

@@ -195,7 +195,7 @@ describe("chat endpoint refusals", () => {
   });
 
   it("503 with a visitor message when no model is configured", async () => {
-    const { handleChat } = await import("@/lib/chat/handlers");
+    const { handleChat } = await import("@/widget/server/chat");
     const { platformPacks } = await import("@/lib/chat/packs");
     const { env } = await import("@/lib/env");
     const token = await w.token(shop.widgetKey);

@@ -5,7 +5,7 @@ import { createTenant } from "@/lib/db/queries/tenants";
 import { conversations, messages, tenants } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
 import { signVisitorToken } from "@/lib/security/visitor-token";
-import type { WidgetServerDeps } from "@/widget/server/deps";
+import type { WidgetStoreDeps } from "@/widget/server/deps";
 import { handleHistory } from "@/widget/server/history";
 import { handleLauncherConfig, handlePanel } from "@/widget/server/panel-page";
 import { freshDb, type TestDb } from "../support/db";
@@ -22,7 +22,7 @@ const secret = env.MICHI_AUTH_SECRET;
 const assets = { js: "/w/panel.0123456789ab.js", css: "/w/panel.0123456789ab.css" };
 
 let t: TestDb;
-let deps: WidgetServerDeps;
+let deps: WidgetStoreDeps;
 let a: typeof tenants.$inferSelect;
 let b: typeof tenants.$inferSelect;
 let suspended: typeof tenants.$inferSelect;

@@ -12,11 +12,16 @@ const root = path.resolve(import.meta.dirname, "../..");
 const START_TIMEOUT_MS = 180_000;
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
-    cwd: root,
-    env: process.env,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  // react-server: the world imports server modules, which start with import "server-only".
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "tests/support/e2e-server.ts"],
+    {
+      cwd: root,
+      env: process.env,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
   const world = await new Promise<E2EWorld>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGTERM");

@@ -4,7 +4,7 @@ import type { DbHandle } from "@/lib/db/client";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "@/lib/db/queries/users";
 import { packConfigs, tenants } from "@/lib/db/schema";
-import { seed } from "@/lib/db/seed";
+import { seed } from "@/lib/tenants/seed";
 import { E2E } from "./e2e-env";
 
 // Seeds the world the e2e specs expect, before the production server starts. Specs prepare further state

@@ -23,7 +23,6 @@ import {
 // every request so a test can assert exactly what the model was sent.
 
 export type { FakeChatBody, FakeMessage, Rule, Step } from "./fake-model-script";
-export { fillTemplate, pickStep, roughTokens } from "./fake-model-script";
 
 export type RecordedRequest = {
   method: string;

@@ -5,8 +5,8 @@ import { verifiedGithubEmail } from "@/lib/auth/accounts";
 import { echoValues, formToObject, parseForm } from "@/lib/auth/action";
 import { claimsFrom } from "@/lib/auth/claims";
 import { safeCallbackPath } from "@/lib/auth/redirect";
-import { slugify } from "@/lib/auth/signup";
 import { throttleMessage } from "@/lib/auth/throttle";
+import { slugify } from "@/lib/tenants/create-business";
 
 describe("after sign-in, only same-site paths", () => {
   it.each([

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatEvent } from "@/lib/chat/events";
 import { type EnabledPack, type LoopDeps, type RunTool, runLoop, type ToolRunRecord } from "@/lib/chat/loop";
 import { createLogger } from "@/lib/log";
-import type { ToolPack } from "@/lib/tools/registry";
+import type { ToolPack } from "@/lib/tools/contract";
 import { type FakeModel, startFakeModel } from "../support/fake-model";
 
 // The loop with a stand-in tool runner: what the loop itself promises (rounds, chips, concurrency, the last
@@ -63,6 +63,8 @@ function setup(runTool: RunTool, over: Partial<LoopDeps> = {}) {
     maxTokens: 200,
     timeoutMs: 10_000,
     idleTimeoutMs: 5_000,
+    toolTimeoutMs: 8_000,
+    toolMaxChars: 4_000,
     ...over,
   };
   const events: ChatEvent[] = [];

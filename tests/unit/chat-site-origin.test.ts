@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { siteOrigin } from "@/lib/chat/guard";
+import { siteOrigin } from "@/widget/server/guard";
 
 describe("the site a conversation is recorded under", () => {
   it("is the host page the panel reports, since the panel's own requests come from the platform origin", () => {

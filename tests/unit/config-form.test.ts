@@ -2,6 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ConfigFields } from "@/components/config-form/ConfigFields";
+import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
+import type { ConfigField } from "@/lib/tools/contract";
 import {
   clientFields,
   configToValues,
@@ -13,10 +15,8 @@ import {
   secretInput,
   secretStates,
   toValidatorInput,
-} from "@/components/config-form/form-data";
-import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
+} from "@/lib/tools/form-data";
 import { fetchJson } from "@/lib/tools/packs/fetch-json";
-import type { ConfigField } from "@/lib/tools/registry";
 
 // A pack-shaped field list covering every field type, as an operator's own pack might declare it.
 const FIELDS = [

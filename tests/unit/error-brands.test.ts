@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { streamCompletion } from "@/lib/chat/model";
 import { AppError, errorResponse, isAppError, isToolWorldError, ToolWorldError } from "@/lib/errors";
 import { createLogger } from "@/lib/log";
-import { definePack, type ToolPack } from "@/lib/tools/registry";
+import { definePack, type ToolPack } from "@/lib/tools/contract";
 import { runToolCall } from "@/lib/tools/runtime";
 
 // The production build may load src/lib/errors.ts more than once (one copy per bundle): an error thrown by a
@@ -29,7 +29,12 @@ function otherRealm(): ErrorsModule {
   const source = readFileSync(path.resolve(import.meta.dirname, "../../src/lib/errors.ts"), "utf8");
   const { code } = transformSync(source, { loader: "ts", format: "cjs", target: "node20" });
   const module = { exports: {} as ErrorsModule };
-  vm.runInNewContext(code, { module, exports: module.exports, Response, Headers });
+  // The module's only import is the "server-only" marker, empty outside a client bundle.
+  const require = (id: string) => {
+    if (id === "server-only") return {};
+    throw new Error(`unexpected import ${id}`);
+  };
+  vm.runInNewContext(code, { module, exports: module.exports, require, Response, Headers });
   return module.exports;
 }
 

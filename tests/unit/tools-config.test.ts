@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { sealSecret } from "@/lib/security/secrets";
 import type { LookupFn } from "@/lib/security/url-policy";
 import { configSchema, pathProblem, validatePackConfig } from "@/lib/tools/config";
+import { definePack } from "@/lib/tools/contract";
 import { fetchJson } from "@/lib/tools/packs/fetch-json";
-import { definePack } from "@/lib/tools/registry";
 
 const publicDns: LookupFn = async () => [{ address: "93.184.216.34", family: 4 }];
 const privateDns: LookupFn = async () => [{ address: "10.0.0.8", family: 4 }];

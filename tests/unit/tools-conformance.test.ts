@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runConformance, sourceFaults } from "@/lib/tools/conformance";
-import { definePack, getJson, type ToolPack } from "@/lib/tools/registry";
+import { definePack, getJson, type ToolPack } from "@/lib/tools/contract";
 
 // The kit must fail loudly on the mistakes a fork is likely to make.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "@/lib/log";
 import { ToolWorldError } from "@/lib/security/fetch";
-import { definePack, type ToolArgs, type ToolPack } from "@/lib/tools/registry";
+import { definePack, type ToolArgs, type ToolPack } from "@/lib/tools/contract";
 import {
   capResult,
   chipLabel,

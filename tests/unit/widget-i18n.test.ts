@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  codeMessage,
-  fill,
-  normalizeLang,
-  parseAcceptLanguage,
-  pickLang,
-  STRINGS,
-  WIDGET_LANGS,
-} from "@/widget/i18n";
+import { LANGS } from "@/shared/languages";
+import { codeMessage, fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS } from "@/widget/i18n";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {
@@ -37,7 +30,7 @@ describe("widget language", () => {
 
   it("has every string in every language, none left empty", () => {
     const keys = Object.keys(STRINGS.en).sort();
-    for (const lang of WIDGET_LANGS) {
+    for (const lang of LANGS) {
       expect(Object.keys(STRINGS[lang]).sort()).toEqual(keys);
       for (const k of keys) expect(STRINGS[lang][k as keyof typeof STRINGS.en].trim()).not.toBe("");
     }
@@ -50,7 +43,7 @@ describe("widget language", () => {
   });
 
   it("words the new stream stops (output limit, content filter) in every language", () => {
-    for (const lang of WIDGET_LANGS) {
+    for (const lang of LANGS) {
       expect(codeMessage(STRINGS[lang], "length")).toBe(STRINGS[lang].cutLength);
       expect(codeMessage(STRINGS[lang], "content_filter")).toBe(STRINGS[lang].filtered);
       expect(codeMessage(STRINGS[lang], "model_busy")).toBeUndefined();

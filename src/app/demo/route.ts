@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db";
 import { findTenantBySlug } from "@/lib/db/queries/tenants";
-import { DEMO_SLUG } from "@/lib/db/seed";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { DEMO_SLUG } from "@/lib/tenants/seed";
 import { escapeHtml } from "@/widget/server/panel-html";
 
 // The demo tenant's "website": a plain HTML page that embeds the widget with the same one-line snippet a

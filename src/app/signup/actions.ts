@@ -5,11 +5,11 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
-import { signUp } from "@/lib/auth/signup";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
 import { limiter } from "@/lib/security/rate-limit";
+import { signUp } from "@/lib/tenants/sign-up";
 
 const signUpInput = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),

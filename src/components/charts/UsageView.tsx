@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { UsageReport } from "@/lib/db/queries/insights-usage";
-import { PERIODS, type Period } from "@/lib/db/queries/insights-usage";
+import type { UsageReport } from "@/lib/insights/views";
+import { PERIODS, type Period } from "./periods";
 import { UsageCharts } from "./UsageCharts";
 
 // The body of a Usage page: period switch, totals, this month against the budget, then the charts. Shared by

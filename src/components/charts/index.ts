@@ -1,3 +1,2 @@
-export { BarChartFigure, CHART_COLORS, type ChartRow, type ChartSeries } from "./BarChartFigure";
-export { UsageCharts, type UsageDay, type UsagePack } from "./UsageCharts";
+export { parsePeriod } from "./periods";
 export { EstimatesLegend, PeriodSwitch, UsageView } from "./UsageView";

@@ -1,5 +1,5 @@
-import type { ConfigField } from "@/lib/tools/registry";
-import { type FieldValues, fieldName, type SecretState } from "./form-data";
+import type { ConfigField } from "@/lib/tools/contract";
+import { type FieldValues, fieldName, type SecretState } from "@/lib/tools/form-data";
 import { SecretControl } from "./SecretControl";
 
 // One renderer for every pack: it knows field types, never pack ids. A pack an operator adds gets its form

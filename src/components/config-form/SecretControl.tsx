@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { formatSetOn, type SecretState, secretClearName } from "./form-data";
+import { formatSetOn, type SecretState, secretClearName } from "@/lib/tools/form-data";
 
 type Props = {
   id: string;

@@ -1,7 +1,6 @@
 import type { ButtonHTMLAttributes } from "react";
 
-// Buttons on top of the .btn tokens in globals.css. `Button` renders anywhere; `SubmitButton` (client) also
-// disables itself while its form is being submitted.
+// The .btn tokens of globals.css as a class name; SubmitButton (client) adds the pending state.
 
 export type ButtonVariant = "primary" | "secondary" | "danger";
 
@@ -11,7 +10,3 @@ export function buttonClass(variant: ButtonVariant = "primary", extra?: string):
 }
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant };
-
-export function Button({ variant, className, type = "button", ...rest }: ButtonProps) {
-  return <button type={type} className={buttonClass(variant, className)} {...rest} />;
-}

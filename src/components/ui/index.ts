@@ -1,8 +1,5 @@
-export { Button, type ButtonProps, type ButtonVariant, buttonClass } from "./Button";
 export { Card } from "./Card";
-export { type ControlProps, Field, type FieldProps, InputField, type InputFieldProps } from "./Field";
-export { FormError, FormMessage, FormSuccess } from "./FormError";
-export { OneTimePassword } from "./OneTimePassword";
+export { Field, InputField } from "./Field";
+export { FormError, FormMessage } from "./FormError";
 export { PageHeader } from "./PageHeader";
 export { SubmitButton } from "./SubmitButton";
-export { useKeptForm } from "./useKeptForm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "../db";
 import type { DbHandle } from "../db/client";
 import { findTenantBySlug, SLUG_RE } from "../db/queries/tenants";
@@ -12,7 +13,6 @@ import { readSessionClaims, type SessionClaims } from "./claims";
 export type { Role } from "../db/schema";
 
 const ROLE_RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
-export const ROLES: readonly Role[] = ["viewer", "admin", "owner"];
 
 export function roleAtLeast(role: Role, min: Role): boolean {
   return ROLE_RANK[role] >= ROLE_RANK[min];

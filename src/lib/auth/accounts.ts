@@ -1,72 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import "server-only";
 import type { Db } from "../db/client";
-import { createUser, findUserByEmail, findUserById } from "../db/queries/users";
-import { users } from "../db/schema";
-import { AppError } from "../errors";
-import { generatePassword, hashPassword, verifyPassword } from "./password";
-import { type SignInThrottle, signInThrottle, throttleMessage } from "./throttle";
+import { createUser, findUserByEmail } from "../db/queries/users";
 
-// A person's own account. Users are platform rows (one person, many tenants), so this is platform work.
+// Signing in with an account: password bounds and matching an OAuth identity to a user. The account's own
+// use cases (password, name, sign out everywhere) are in src/lib/accounts/users.ts.
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
-
-/** Signs out every session of the user: tokens carry the version they were issued with. Returns the new one. */
-export async function bumpSessionVersion(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .update(users)
-    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning({ v: users.sessionVersion });
-  if (!row) throw new AppError("not_found", "Your account no longer exists.");
-  return row.v;
-}
-
-export async function updateName(db: Db, userId: string, name: string): Promise<void> {
-  await db.update(users).set({ name, updatedAt: new Date() }).where(eq(users.id, userId));
-}
-
-/**
- * Checks the current password, stores the new one, clears the one-time-password flag and revokes every
- * other session. Returns the new session version so the caller can re-issue this device's session.
- * Wrong current passwords count in the sign-in throttle (same e-mail+IP pair): a stolen session must not
- * become a way to guess the password at full speed.
- */
-export async function changePassword(
-  db: Db,
-  userId: string,
-  input: { current: string; next: string; ip: string },
-  throttle: SignInThrottle = signInThrottle(),
-): Promise<number> {
-  const user = await findUserById(db, userId);
-  if (!user) throw new AppError("not_found", "Your account no longer exists.");
-  const wait = await throttle.blockedFor(user.email, input.ip);
-  if (wait > 0) throw new AppError("rate_limited", throttleMessage(wait), { retryAfterSec: wait });
-  if (!(await verifyPassword(user.passwordHash, input.current))) {
-    await throttle.failed(user.email, input.ip);
-    throw new AppError("invalid_input", "Your current password is not right.", {
-      fieldErrors: { currentPassword: ["Your current password is not right."] },
-    });
-  }
-  await throttle.succeeded(user.email, input.ip);
-  if (input.next === input.current)
-    throw new AppError("invalid_input", "Choose a password different from the current one.", {
-      fieldErrors: { newPassword: ["Choose a password different from the current one."] },
-    });
-  const hash = await hashPassword(input.next);
-  const [row] = await db
-    .update(users)
-    .set({
-      passwordHash: hash,
-      mustChangePassword: false,
-      sessionVersion: sql`${users.sessionVersion} + 1`,
-      updatedAt: new Date(),
-    })
-    .where(eq(users.id, userId))
-    .returning({ v: users.sessionVersion });
-  if (!row) throw new AppError("not_found", "Your account no longer exists.");
-  return row.v;
-}
 
 /**
  * An OAuth sign-in is matched to an account by its verified e-mail. Without a match, an account is created
@@ -110,24 +50,4 @@ export async function verifiedGithubEmail(
   );
   const pick = emails.find((e) => e.primary) ?? emails[0];
   return pick ? pick.email.toLowerCase() : null;
-}
-
-/**
- * The account for an e-mail address, created when missing with a one-time password the caller shows once.
- * The new account must change that password at first sign-in.
- */
-export async function findOrCreateUser(
-  db: Db,
-  email: string,
-): Promise<{
-  user: NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
-  oneTimePassword: string | null;
-}> {
-  const oneTimePassword = generatePassword();
-  // Hashed before the lookup, so finding an account takes as long as creating one.
-  const passwordHash = await hashPassword(oneTimePassword);
-  const existing = await findUserByEmail(db, email);
-  if (existing) return { user: existing, oneTimePassword: null };
-  const user = await createUser(db, { email, name: "", passwordHash, mustChangePassword: true });
-  return { user, oneTimePassword };
 }

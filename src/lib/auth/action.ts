@@ -1,3 +1,4 @@
+import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
 import type { DbHandle } from "../db/client";

@@ -1,12 +1,12 @@
+import "server-only";
 import { cookies } from "next/headers";
+import { isUuid } from "@/shared/parse";
 import { decodeSession, sessionCookieName } from "./session-cookie";
 
 // The only place that reads the session cookie. The guard depends on this one function, so tests may replace
 // it (vi.mock("@/lib/auth/claims")), or mock next/headers and hand it a real token.
 
 export type SessionClaims = { uid: string; sv: number };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The user id and session version carried by the JWT, or null when signed out or the token is not ours. */
 export async function readSessionClaims(): Promise<SessionClaims | null> {
@@ -17,7 +17,6 @@ export async function readSessionClaims(): Promise<SessionClaims | null> {
 export function claimsFrom(value: Record<string, unknown> | null | undefined): SessionClaims | null {
   if (!value) return null;
   const { uid, sv } = value;
-  if (typeof uid !== "string" || !UUID.test(uid) || typeof sv !== "number" || !Number.isInteger(sv))
-    return null;
+  if (!isUuid(uid) || typeof sv !== "number" || !Number.isInteger(sv)) return null;
   return { uid, sv };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
 import { findUserByEmail } from "../db/queries/users";

@@ -1,3 +1,4 @@
+import "server-only";
 import { notFound } from "next/navigation";
 import type { DbHandle } from "../db/client";
 import { AppError } from "../errors";
@@ -20,10 +21,10 @@ import { redirectToSignIn } from "./redirect";
 // - operators are not implicitly members of every tenant; they use /admin/operator
 
 export type { Role, SessionUser, TenantContext } from "./access";
-export { currentUser, ROLES, roleAtLeast, sessionUser } from "./access";
-export type { ActionOptions, ActionResult, ActionState, OperatorContext, TenantActionFn } from "./action";
-export { echoValues, formToObject, operatorAction, parseForm, publicAction, tenantAction } from "./action";
-export { assertSameOriginJson, type TenantRouteContext, withTenant } from "./route";
+export { roleAtLeast } from "./access";
+export type { ActionState } from "./action";
+export { operatorAction, parseForm, tenantAction } from "./action";
+export { withTenant } from "./route";
 
 /** For pages: the caller's context in tenant `slug`, or redirect / 404 / forbidden as described above. */
 export async function requireTenant(slug: string, minRole: Role = "viewer"): Promise<TenantContext> {

@@ -1,3 +1,4 @@
+import "server-only";
 import { redirect } from "next/navigation";
 
 // Characters that make a browser or a proxy read a path as something else: control characters (the URL

@@ -1,3 +1,4 @@
+import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import { env } from "../env";
 import { AppError, errorResponse, isAppError } from "../errors";

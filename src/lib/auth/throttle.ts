@@ -1,3 +1,4 @@
+import "server-only";
 import { type LimiterSpec, limiter } from "../security/rate-limit";
 
 // Sign-in throttling. Only failures count. Per e-mail+IP: after MAX_PAIR_FAILURES wrong passwords in a row

@@ -1,6 +1,8 @@
 // The events the widget receives, and their Server-Sent Events encoding. Nothing here ever carries tool
 // arguments or results: a chip shows only the pack's label.
 
+import "server-only";
+
 export type ChipState = "start" | "done" | "error";
 
 export type ChatEvent =

@@ -1,3 +1,4 @@
+import "server-only";
 import type { MessageStatus } from "../db/schema";
 
 export type StoredMessage = { role: "user" | "assistant"; content: string; status: MessageStatus };

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbHandle } from "../db";
 import { getOwnTenant } from "../db/queries/tenants";
 import { monthUsage, usageMonth } from "../db/queries/usage";

@@ -1,7 +1,8 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import type { ModelFault, ModelMessage, ToolCall, Usage } from "./model";
@@ -27,8 +28,8 @@ export type LoopDeps = {
   maxTokens: number;
   timeoutMs: number;
   idleTimeoutMs: number;
-  toolTimeoutMs?: number;
-  toolMaxChars?: number;
+  toolTimeoutMs: number;
+  toolMaxChars: number;
   /** The model server's profile (generic when absent) and where its learned adaptations are kept. */
   profile?: Profile;
   serverKey?: string;

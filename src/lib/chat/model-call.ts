@@ -1,6 +1,7 @@
+import "server-only";
 import { createParser } from "eventsource-parser";
 import type OpenAI from "openai";
-import type { ToolDefinition } from "../tools/registry";
+import type { ToolDefinition } from "../tools/contract";
 import type { ModelFault, ModelMessage, ModelResult } from "./model";
 import {
   type Adaptation,

@@ -1,6 +1,7 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { Env } from "../env";
-import type { ToolDefinition } from "../tools/registry";
+import type { ToolDefinition } from "../tools/contract";
 import { createModelClient, modelProfile, modelStatus } from "./model";
 import { streamCompletion } from "./model-call";
 import { learned, presetFor, providerFor } from "./providers";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Profile } from "./providers";
 
 // Reading a model server's refusal. Errors are inspected by shape, never by `instanceof`: the SDK's error

@@ -1,3 +1,4 @@
+import "server-only";
 import OpenAI from "openai";
 import type { BotSettings } from "../db/schema";
 import { type Env, env } from "../env";

@@ -1,4 +1,6 @@
-import { chipLabel, loadEnabledPacksIn, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
+import "server-only";
+import { loadEnabledPacksIn } from "../tools/config-store";
+import { chipLabel, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
 import type { PackDeps } from "./turn";
 
 /** The registered packs (ALL_PACKS) behind the production endpoint; tests pass their own PackDeps instead. */

@@ -1,4 +1,6 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
+import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle, TenantTx } from "../db";
 import {
   createConversation,
@@ -10,7 +12,7 @@ import {
   touchConversation,
 } from "../db/queries/conversations";
 import { addUsage, monthUsage, usageMonth } from "../db/queries/usage";
-import type { MessageStatus, ToolOutcome } from "../db/schema";
+import type { MessageStatus } from "../db/schema";
 import { AppError, isAppError } from "../errors";
 import { boundHistory, type HistoryMessage } from "./history";
 import { budgetExhausted, budgetFrom } from "./limits";
@@ -138,16 +140,7 @@ function retryStart(
   };
 }
 
-export type RunToStore = {
-  callId: string;
-  packId: string;
-  args: unknown;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
+type RunToStore = ToolRunResult & { callId: string };
 
 export type TurnEnd = {
   tenantId: string;

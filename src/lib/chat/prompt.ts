@@ -1,5 +1,6 @@
+import "server-only";
 import type { BotSettings } from "../db/schema";
-import type { Lang } from "../tools/registry";
+import type { Lang } from "../tools/contract";
 
 /** Tenant instructions are admin text; bounded so one tenant cannot fill the model's context with them. */
 export const INSTRUCTIONS_MAX_CHARS = 4000;

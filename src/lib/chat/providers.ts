@@ -1,3 +1,4 @@
+import "server-only";
 import type { Env } from "../env";
 import type { PresetName, ProviderConfig } from "../env-providers";
 

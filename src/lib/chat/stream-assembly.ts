@@ -5,6 +5,8 @@
 // Ollama 0.20 sends every call at index 0 with distinct ids; LocalAI repeats one call at two indexes with the
 // same id. So a call is found by its id first, then by its index, and a new id at a used index is a new call.
 
+import "server-only";
+
 export type AssembledCall = {
   id: string;
   name: string;

@@ -1,9 +1,10 @@
+import "server-only";
 import type OpenAI from "openai";
 import type { DbHandle, TenantTx } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/registry";
+import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { Emit } from "./events";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";

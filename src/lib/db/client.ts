@@ -1,5 +1,7 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { isUuid } from "@/shared/parse";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -45,11 +47,9 @@ export type DbOptions = { url: string; poolMax?: number } | { dataDir: string | 
  */
 export const EMBEDDED_POOL_MAX = 4;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function withTenant(db: Db) {
   return <T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T> => {
-    if (!UUID.test(tenantId)) return Promise.reject(new Error("forTenant needs a tenant uuid"));
+    if (!isUuid(tenantId)) return Promise.reject(new Error("forTenant needs a tenant uuid"));
     return db.transaction(async (tx) => {
       // set_config(..., true) is transaction-local and takes a bound parameter; a plain SET would leak
       // to the next user of a pooled connection and would need string interpolation. Setting 'role' this way

@@ -1,3 +1,4 @@
+import "server-only";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";

@@ -1,3 +1,4 @@
+import "server-only";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "./client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { dayStart, isoDay, nextDayStart } from "../db/queries/insights-list";
 import { AppError } from "../errors";

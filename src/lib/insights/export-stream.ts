@@ -1,3 +1,4 @@
+import "server-only";
 import type { ExportRow } from "../db/queries/insights-export";
 import { log } from "../log";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { roleAtLeast, type TenantContext } from "../auth/access";
 import { audit } from "../db/queries/audit";
@@ -13,8 +14,6 @@ function requireAdmin(ctx: TenantContext, what: string) {
     throw new AppError("forbidden", `Only an admin or owner can ${what}. Your role is ${ctx.role}.`);
 }
 
-const actor = (ctx: TenantContext) => ({ id: ctx.user.id, email: ctx.user.email });
-
 export const deleteConversationSchema = z.object({ id: z.uuid("Not a conversation id.") });
 
 /** Deletes one conversation (a visitor's privacy request) and records who did it. */
@@ -27,7 +26,7 @@ export async function deleteConversation(ctx: TenantContext, id: string): Promis
     // The id and a count only: the audit log must not keep the content that was just deleted.
     await audit(tx, {
       tenantId: ctx.tenant.id,
-      actor: actor(ctx),
+      actor: ctx.user,
       action: "conversation.deleted",
       target: id,
       details: { messages: removed.messages },
@@ -56,7 +55,7 @@ export async function updateRetention(
     if (before !== days)
       await audit(tx, {
         tenantId: ctx.tenant.id,
-        actor: actor(ctx),
+        actor: ctx.user,
         action: "retention.updated",
         target: "retention_days",
         details: { from: before, to: days },

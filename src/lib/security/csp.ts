@@ -5,6 +5,8 @@
 // nonce cannot allow.
 
 /** A fresh nonce: 128 random bits, base64. */
+import "server-only";
+
 export function newNonce(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 }

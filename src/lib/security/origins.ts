@@ -1,3 +1,4 @@
+import "server-only";
 import { domainToASCII } from "node:url";
 
 // A tenant declares its site as a list of entries. Each entry is either

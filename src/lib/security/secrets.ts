@@ -1,3 +1,4 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { SealedSecret } from "../db/schema/tools";
 import { env } from "../env";

@@ -1,6 +1,7 @@
+import "server-only";
 import { Ajv } from "ajv";
 import { configSchema, pathProblem } from "./config";
-import { type ConfigField, LANGS, type ToolPack } from "./registry";
+import { type ConfigField, isLang, type ToolPack } from "./contract";
 
 // The registry rules, checked at start-up, in a unit test and by `npm run check:packs`. A broken pack must
 // stop the process with a message naming it, not surface later as a confusing model error.
@@ -77,7 +78,7 @@ export function packFaults(pack: ToolPack): string[] {
   if (pack.describe !== undefined && typeof pack.describe !== "function")
     faults.push("describe is not a function");
   for (const lang of Object.keys(pack.labels ?? {})) {
-    if (!(LANGS as readonly string[]).includes(lang)) faults.push(`labels has unknown language "${lang}"`);
+    if (!isLang(lang)) faults.push(`labels has unknown language "${lang}"`);
   }
   const fields = Array.isArray(pack.configFields) ? pack.configFields : [];
   if (!Array.isArray(pack.configFields)) faults.push("configFields must be a list");

@@ -1,7 +1,8 @@
+import "server-only";
 import { z } from "zod";
-import type { SealedSecret } from "../db/schema/tools";
+import { isTruthy } from "@/shared/parse";
 import { checkUrlAtSave, type LookupFn } from "../security/url-policy";
-import type { ConfigField, ConfigValue, ToolPack } from "./registry";
+import type { ConfigField, ConfigValue, ToolPack } from "./contract";
 
 // From a pack's configFields the platform derives one zod schema. It validates what an admin submits and
 // re-parses what is stored before every run, so a pack only ever sees values its fields allow. Unknown keys
@@ -85,10 +86,7 @@ function inner(f: ConfigField): z.ZodType<ConfigValue> {
       return z.preprocess((v) => (typeof v === "string" ? Number(v.trim()) : v), n);
     }
     case "boolean":
-      return z.preprocess(
-        (v) => (typeof v === "string" ? ["true", "1", "on", "yes"].includes(v.toLowerCase()) : v),
-        z.boolean("Choose yes or no"),
-      );
+      return z.preprocess((v) => (typeof v === "string" ? isTruthy(v) : v), z.boolean("Choose yes or no"));
     case "select": {
       const values = f.options.map((o) => o.value);
       return z
@@ -166,8 +164,6 @@ function firstErrors(error: z.ZodError): Record<string, string> {
   return out;
 }
 
-const truthy = (v: unknown) => v === true || v === "1" || v === "on" || v === "true";
-
 /**
  * Validates what an admin submitted for one pack: field rules, then the url policy for every url field
  * (https, no port, public addresses, on the tenant's site domains). Secret inputs: empty or absent keeps the
@@ -178,7 +174,8 @@ export async function validatePackConfig(
   input: Record<string, unknown>,
   opts: {
     siteDomains: readonly string[];
-    existingSecrets: Record<string, SealedSecret>;
+    /** The sealed secrets already stored, by key: only their presence matters here. */
+    existingSecrets: Record<string, unknown>;
     tenantId: string;
     lookup?: LookupFn;
     allowHosts?: readonly string[];
@@ -193,7 +190,7 @@ export async function validatePackConfig(
   for (const f of pack.configFields) {
     if (f.type !== "secret") continue;
     const raw = input[f.key];
-    const clear = truthy(input[`${f.key}${CLEAR_SUFFIX}`]);
+    const clear = isTruthy(input[`${f.key}${CLEAR_SUFFIX}`]);
     if (typeof raw === "string" && raw !== "") {
       const max = f.maxLength ?? LIMITS.secret;
       if (raw.length > max) fieldErrors[f.key] = `Use at most ${max} characters`;

@@ -1,10 +1,11 @@
+import "server-only";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../log";
 import { ToolWorldError, withFetcher } from "../security/fetch";
 import { registryFaults } from "./check";
 import { configSchema } from "./config";
-import type { ToolPack } from "./registry";
+import type { ToolPack } from "./contract";
 import { definitionFor, runToolCall } from "./runtime";
 
 // The conformance kit behind `npm run check:packs`: for every registered pack, the registry rules, a source

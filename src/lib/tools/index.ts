@@ -1,10 +1,11 @@
+import "server-only";
+import type { ToolPack } from "./contract";
 import { stock } from "./packs/check-stock";
 import { fetchJson } from "./packs/fetch-json";
 import { businessInfo } from "./packs/get-business-info";
 import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
 import { weather } from "./packs/get-weather";
-import type { ToolPack } from "./registry";
 
 // Every pack the platform offers. Adding one is an import and an entry; start-up checks the list
 // (src/lib/tools/check.ts) and the admin form grows the new pack's fields by itself.

@@ -1,6 +1,8 @@
 // Helpers packs use to project an upstream payload to the handful of fields the model needs. Every result is
 // re-sent to the model on each later round of the loop, so what is dropped here is never paid for.
 
+import "server-only";
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,20 +1,17 @@
+import "server-only";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { DbHandle, TenantTx } from "../db/client";
-import { listPackConfigs } from "../db/queries/packs";
-import { env } from "../env";
+import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
-import { type Logger, log } from "../log";
-import { openSecret } from "../security/secrets";
-import { configSchema } from "./config";
-import { ALL_PACKS } from "./index";
-import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./registry";
+import type { Logger } from "../log";
+import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
 import { estimateTokens } from "./tokens";
 
 export { estimateTokens } from "./tokens";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
 // chat loop gets a ToolRunRecord with a short, capped result the model can act on; this function never throws.
-// It holds no state between calls, so the calls of one round may run at the same time.
+// It holds no state between calls, so the calls of one round may run at the same time. It is pure: no
+// database, no environment; loading and opening a tenant's settings is src/lib/tools/config-store.ts.
 
 export type EnabledPack = {
   pack: ToolPack;
@@ -24,26 +21,15 @@ export type EnabledPack = {
   definition: ToolDefinition;
 };
 
-export type ToolOutcome = "ok" | "error" | "invalid_args" | "timeout" | "unknown_tool";
-
-export type ToolRunRecord = {
-  callId: string;
-  packId: string;
-  label: string;
-  args: unknown | null;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
+export type ToolRunRecord = ToolRunResult & { callId: string; label: string };
 
 export type ToolCallInput = {
   call: { id: string; name: string; arguments: string };
   enabled: EnabledPack[];
   ctx: { tenantId: string; conversationId: string | null; signal: AbortSignal; log: Logger; lang?: Lang };
-  timeoutMs?: number;
-  maxChars?: number;
+  /** MICHI_TOOL_TIMEOUT_MS and MICHI_TOOL_RESULT_MAX_CHARS: the caller reads the environment, not this wrapper. */
+  timeoutMs: number;
+  maxChars: number;
 };
 
 // Validators are compiled once per pack object and reused; compiled functions keep no per-call state.
@@ -78,62 +64,6 @@ export function definitionFor(pack: ToolPack, config: AnyConfig): ToolDefinition
   const described = pack.describe?.(config)?.trim();
   if (!described) return pack.definition;
   return { ...pack.definition, function: { ...pack.definition.function, description: described } };
-}
-
-/** Parses a stored row into the config `run` receives; throws when it no longer fits the pack's fields. */
-export function parseStoredConfig(
-  pack: ToolPack,
-  tenantId: string,
-  stored: { config: Record<string, unknown>; secrets: Record<string, import("../db/schema").SealedSecret> },
-): AnyConfig {
-  const merged: Record<string, unknown> = { ...stored.config };
-  for (const f of pack.configFields) {
-    if (f.type !== "secret") continue;
-    const sealed = stored.secrets[f.key];
-    merged[f.key] = sealed ? openSecret(sealed, { tenantId, packId: pack.id, key: f.key }) : undefined;
-  }
-  return configSchema(pack).parse(merged);
-}
-
-/** The packs a tenant has enabled, in its own transaction (for callers that have none open). */
-export async function loadEnabledPacks(
-  db: DbHandle,
-  tenantId: string,
-  packs: readonly ToolPack[] = ALL_PACKS,
-): Promise<EnabledPack[]> {
-  return db.forTenant(tenantId, (tx) => loadEnabledPacksIn(tx, tenantId, packs));
-}
-
-/**
- * The packs a tenant has enabled, ready to run, read in the caller's transaction (a chat turn reads them in
- * the one that stores the visitor's message). A row that no longer parses is skipped and logged.
- */
-export async function loadEnabledPacksIn(
-  tx: TenantTx,
-  tenantId: string,
-  packs: readonly ToolPack[] = ALL_PACKS,
-): Promise<EnabledPack[]> {
-  const rows = await listPackConfigs(tx);
-  const out: EnabledPack[] = [];
-  for (const row of rows) {
-    if (!row.enabled) continue;
-    const pack = packs.find((p) => p.id === row.packId);
-    if (!pack) {
-      log().warn({ tenantId, packId: row.packId }, "enabled pack is not registered; skipped");
-      continue;
-    }
-    try {
-      const config = parseStoredConfig(pack, tenantId, row);
-      out.push({ pack, config, definition: definitionFor(pack, config) });
-    } catch (err) {
-      // Only the reason's kind is logged: messages may quote config values.
-      log().warn(
-        { tenantId, packId: pack.id, reason: (err as Error).name },
-        "saved pack config is invalid; skipped",
-      );
-    }
-  }
-  return out;
 }
 
 const MARKER = (dropped: number) => `\n…[truncated: ${dropped} more characters not shown]`;
@@ -173,8 +103,7 @@ function abortPromise(signal: AbortSignal): { promise: Promise<never>; dispose()
 export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> {
   const started = performance.now();
   const { call, ctx } = input;
-  const maxChars = input.maxChars ?? env().MICHI_TOOL_RESULT_MAX_CHARS;
-  const timeoutMs = input.timeoutMs ?? env().MICHI_TOOL_TIMEOUT_MS;
+  const { maxChars, timeoutMs } = input;
   const entry = input.enabled.find((e) => e.pack.id === call.name);
 
   const finish = (outcome: ToolOutcome, body: string | object, args: unknown | null): ToolRunRecord => {

@@ -1,3 +1,4 @@
+import "server-only";
 import { checkRegistry } from "./check";
 import { ALL_PACKS } from "./index";
 import { estimateTokens } from "./tokens";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 

@@ -1,10 +1,32 @@
+import "server-only";
+import type OpenAI from "openai";
+import type { StoreRetry } from "@/lib/chat/persist";
+import type { PackDeps } from "@/lib/chat/turn";
 import type { DbHandle } from "@/lib/db";
 import type { Env } from "@/lib/env";
 
-/** What the widget's server handlers need; tests pass their own database and environment. */
-export type WidgetServerDeps = { db: () => Promise<DbHandle>; env: () => Env };
+/**
+ * What the widget's server handlers need, in one type for all of them (chat, session, history, panel page);
+ * tests pass their own database, environment, packs and model client. A handler that never reaches the
+ * model takes Pick<WidgetDeps, "db" | "env">.
+ */
+export type WidgetDeps = {
+  db: () => Promise<DbHandle>;
+  env: () => Env;
+  packs: PackDeps;
+  modelClient?: (e: Env, model: string) => OpenAI;
+  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
+  storeRetry?: StoreRetry;
+};
 
-export async function defaultDeps(): Promise<WidgetServerDeps> {
-  const [{ getDb }, { env }] = await Promise.all([import("@/lib/db"), import("@/lib/env")]);
-  return { db: getDb, env };
+export type WidgetStoreDeps = Pick<WidgetDeps, "db" | "env">;
+
+/** The production wiring: the process database, the parsed environment and the registered packs. */
+export async function defaultWidgetDeps(): Promise<WidgetDeps> {
+  const [{ getDb }, { env }, { platformPacks }] = await Promise.all([
+    import("@/lib/db"),
+    import("@/lib/env"),
+    import("@/lib/chat/packs"),
+  ]);
+  return { db: getDb, env, packs: platformPacks };
 }

@@ -1,12 +1,13 @@
 // GET /api/widget/[key]/conversations/[id]: the visitor's own earlier messages, so the panel can show the
 // conversation again after a reload. Same key, origin and token rules as the chat endpoint; a conversation
 // of another visitor (or another tenant) is simply not found.
+import "server-only";
 import { z } from "zod";
-import { corsHeaders } from "@/lib/chat/cors";
-import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "@/lib/chat/guard";
 import { findVisitorConversation, listMessages } from "@/lib/db/queries/conversations";
 import { AppError, errorResponse } from "@/lib/errors";
-import type { WidgetServerDeps } from "./deps";
+import { corsHeaders } from "./cors";
+import type { WidgetStoreDeps } from "./deps";
+import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
 
 const HISTORY_LIMIT = 200;
 
@@ -25,7 +26,7 @@ function checkOrigin(
   return allowedOrigin(req, tenant, platform);
 }
 
-export async function handleHistory(req: Request, key: string, id: string, deps: WidgetServerDeps) {
+export async function handleHistory(req: Request, key: string, id: string, deps: WidgetStoreDeps) {
   let cors = corsHeaders(null);
   try {
     const e = deps.env();
@@ -55,7 +56,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
   }
 }
 
-export async function handleHistoryPreflight(req: Request, key: string, deps: WidgetServerDeps) {
+export async function handleHistoryPreflight(req: Request, key: string, deps: WidgetStoreDeps) {
   try {
     const tenant = await tenantForKey(await dbStep(() => deps.db()), key);
     const origin = allowedOrigin(req, tenant, deps.env().MICHI_PUBLIC_URL);

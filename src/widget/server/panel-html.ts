@@ -3,6 +3,7 @@
 // CSP can say script-src 'self'. Styles come from the hashed CSS file; the tenant colour is applied through
 // the CSSOM, which style-src does not govern.
 
+import "server-only";
 import { createHash } from "node:crypto";
 import type { PanelConfig } from "../public-config";
 

@@ -1,14 +1,15 @@
 // GET /w/[key] (the panel page) and GET /w/[key]/config (what the loader needs to draw its launcher).
+import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { corsHeaders } from "@/lib/chat/cors";
-import { dbStep, markWidgetSeen, tenantForKey, type WidgetTenant } from "@/lib/chat/guard";
 import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { frameAncestors, originAllowed } from "@/lib/security/origins";
 import { parseAcceptLanguage, pickLang, STRINGS } from "../i18n";
 import { launcherConfig, panelConfig, widgetLang } from "../public-config";
-import type { WidgetServerDeps } from "./deps";
+import { corsHeaders } from "./cors";
+import type { WidgetStoreDeps } from "./deps";
+import { dbStep, markWidgetSeen, tenantForKey, type WidgetTenant } from "./guard";
 import { type PanelAssets, panelCsp, panelHtml, unavailableCsp, unavailableHtml } from "./panel-html";
 
 /** The hashed bundle names written by scripts/build-widget.mjs; read per request, the file is tiny. */
@@ -43,17 +44,12 @@ function embeddingPage(raw: string | null, tenant: WidgetTenant, platform: strin
   }
 }
 
-async function findTenant(key: string, deps: WidgetServerDeps) {
+async function findTenant(key: string, deps: WidgetStoreDeps) {
   const db = await dbStep(() => deps.db());
   return { db, tenant: await tenantForKey(db, key) };
 }
 
-export async function handlePanel(
-  req: Request,
-  key: string,
-  deps: WidgetServerDeps,
-  assets = readManifest(),
-) {
+export async function handlePanel(req: Request, key: string, deps: WidgetStoreDeps, assets = readManifest()) {
   const url = new URL(req.url);
   const browser = parseAcceptLanguage(req.headers.get("accept-language"));
   const requested = url.searchParams.get("lang");
@@ -97,7 +93,7 @@ export async function handlePanel(
  * allow gets a refusal, and the loader then draws nothing. This is the one request that carries the host
  * page's own Origin (the panel's requests come from the platform origin), so it records "widget seen".
  */
-export async function handleLauncherConfig(req: Request, key: string, deps: WidgetServerDeps) {
+export async function handleLauncherConfig(req: Request, key: string, deps: WidgetStoreDeps) {
   const origin = req.headers.get("origin");
   try {
     const e = deps.env();

@@ -1,4 +1,4 @@
-import { fieldName } from "@/components/config-form/form-data";
+import { fieldName } from "@/lib/tools/form-data";
 import type { MatrixCases } from "./harness";
 
 // Tools, Bot and Site & embed. Forms are valid submissions aimed at tenant B, so only the guard can stop them.

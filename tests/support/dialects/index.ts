@@ -14,7 +14,7 @@ import { openrouter } from "./openrouter";
 import { together } from "./together";
 import { vllm } from "./vllm";
 
-export type { Call, Dialect, DialectFlags } from "./base";
+export type { Dialect, DialectFlags } from "./base";
 export { frames } from "./base";
 
 export const DIALECTS: Dialect[] = [

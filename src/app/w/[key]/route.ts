@@ -1,4 +1,4 @@
-import { defaultDeps } from "@/widget/server/deps";
+import { defaultWidgetDeps } from "@/widget/server/deps";
 import { handlePanel } from "@/widget/server/panel-page";
 
 // The chat panel page, framed by the loader. A route handler rather than a page, so it sets its own
@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 
 export async function GET(req: Request, { params }: { params: Promise<{ key: string }> }) {
   const { key } = await params;
-  return handlePanel(req, key, await defaultDeps());
+  return handlePanel(req, key, await defaultWidgetDeps());
 }

@@ -1,4 +1,6 @@
-import { desc, eq, sql } from "drizzle-orm";
+import "server-only";
+import { desc, sql } from "drizzle-orm";
+import { isUuid } from "@/shared/parse";
 import type { TenantTx } from "../client";
 import { auditLog } from "../schema";
 
@@ -39,7 +41,7 @@ export async function listAudit(
   opts: { before?: string | null; limit?: number } = {},
 ): Promise<{ entries: AuditRow[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const before = opts.before && UUID.test(opts.before) ? opts.before : null;
+  const before = isUuid(opts.before) ? opts.before : null;
   const where = before
     ? sql`(${auditLog.createdAt}, ${auditLog.id}) < (select a.created_at, a.id from audit_log a where a.id = ${before})`
     : undefined;
@@ -53,15 +55,3 @@ export async function listAudit(
   const last = entries[entries.length - 1];
   return { entries, nextCursor: rows.length > limit && last ? last.id : null };
 }
-
-/** Entries of one action kind, for tests and the overview. */
-export async function latestAudit(tx: TenantTx, action?: string, limit = 10): Promise<AuditRow[]> {
-  return tx
-    .select()
-    .from(auditLog)
-    .where(action ? eq(auditLog.action, action) : undefined)
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(limit);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { TenantTx } from "../client";
 import { type BotSettings, tenants } from "../schema";

@@ -1,6 +1,8 @@
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import "server-only";
+import { and, desc, eq, ne } from "drizzle-orm";
+import type { ToolRunResult } from "@/shared/tool-run";
 import type { TenantTx } from "../client";
-import { conversations, type MessageStatus, messages, type ToolOutcome, toolRuns } from "../schema";
+import { conversations, type MessageStatus, messages, toolRuns } from "../schema";
 
 // Tenant path only: every function takes a TenantTx, so row-level security bounds what it can see.
 
@@ -75,26 +77,14 @@ export async function listMessages(tx: TenantTx, conversationId: string) {
     .orderBy(messages.createdAt);
 }
 
-export type NewToolRun = {
+export type NewToolRun = ToolRunResult & {
   tenantId: string;
   conversationId: string;
   messageId: string | null;
-  packId: string;
   callId: string;
-  args: unknown;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
 };
 
 export async function insertToolRuns(tx: TenantTx, runs: NewToolRun[]) {
   if (runs.length === 0) return [];
   return tx.insert(toolRuns).values(runs).returning();
-}
-
-export async function toolRunsOf(tx: TenantTx, messageIds: string[]) {
-  if (messageIds.length === 0) return [];
-  return tx.select().from(toolRuns).where(inArray(toolRuns.messageId, messageIds));
 }

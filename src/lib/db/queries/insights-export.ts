@@ -1,22 +1,14 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../client";
 import { rowsOf, type TenantTx } from "../client";
-import { type ToolOutcome, toolRuns } from "../schema";
+import { toolRuns } from "../schema";
 
 // The export reads messages in keyset-paginated batches, each in its own short tenant transaction, so a large
 // export holds one batch in memory and never a long transaction (PGlite has a single connection). A message
 // written during the export with a timestamp before the current position is not included; the export is a
 // snapshot of what existed when each batch was read.
-
-export type ExportToolRun = {
-  packId: string;
-  args: unknown;
-  result: string;
-  resultChars: number;
-  resultTokens: number;
-  durationMs: number;
-  outcome: ToolOutcome;
-};
 
 export type ExportRow = {
   conversationId: string;
@@ -34,7 +26,7 @@ export type ExportRow = {
   model: string | null;
   promptTokens: number;
   completionTokens: number;
-  tools: ExportToolRun[];
+  tools: ToolRunResult[];
 };
 
 export type ExportRange = { from: Date; until: Date };
@@ -92,7 +84,7 @@ export async function exportBatch(
             ),
           )
           .orderBy(toolRuns.createdAt, toolRuns.id);
-  const byMessage = new Map<string, ExportToolRun[]>();
+  const byMessage = new Map<string, ToolRunResult[]>();
   for (const { messageId, ...run } of runs) {
     if (!messageId) continue;
     const list = byMessage.get(messageId) ?? [];

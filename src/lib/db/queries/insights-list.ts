@@ -1,3 +1,4 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type TenantTx } from "../client";
@@ -18,13 +19,6 @@ import { rowsOf, type TenantTx } from "../client";
  */
 export const OUTCOMES = ["answered", "partial", "failed", "rate_limited"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
-
-export const OUTCOME_LABELS: Record<Outcome, string> = {
-  answered: "Answered",
-  partial: "Partial",
-  failed: "Failed",
-  rate_limited: "Rate-limited",
-};
 
 const OUTCOME_SQL = sql.raw(`case
     when m.status = 'complete' then 'answered'

@@ -1,4 +1,6 @@
+import "server-only";
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { isUuid } from "@/shared/parse";
 import type { TenantTx } from "../client";
 import { conversations, messages, toolRuns } from "../schema";
 
@@ -16,11 +18,9 @@ export type Transcript = {
   totals: { promptTokens: number; completionTokens: number; toolCalls: number };
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The conversation with its messages and tool runs in order, or null (also for an id that is not a uuid). */
 export async function getTranscript(tx: TenantTx, tenantId: string, id: string): Promise<Transcript | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [conversation] = await tx
     .select()
     .from(conversations)
@@ -89,7 +89,7 @@ export async function deleteConversationRow(
   tenantId: string,
   id: string,
 ): Promise<{ messages: number } | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [n] = await tx
     .select({ n: count() })
     .from(messages)

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantTx } from "../client";
 import { tenants } from "../schema";
@@ -6,14 +7,6 @@ import { tenants } from "../schema";
 // forTenant transaction; the operator's per-tenant view and the platform total read through db.platform.
 // Each statement starts with tenant_id = … and a time range, so it walks messages_tenant_created_idx,
 // tool_runs_tenant_created_idx and conversations_tenant_activity_idx rather than the whole table.
-
-export const PERIODS = [7, 30, 90] as const;
-export type Period = (typeof PERIODS)[number];
-
-export function parsePeriod(raw: unknown): Period {
-  const n = Number(Array.isArray(raw) ? raw[0] : raw);
-  return (PERIODS as readonly number[]).includes(n) ? (n as Period) : 30;
-}
 
 /** null tenantId: every tenant together (operator only, through db.platform). */
 export type UsageScope = { tenantId: string | null };
@@ -39,7 +32,8 @@ export type PackUsage = {
 };
 
 export type UsageReport = {
-  period: Period;
+  /** Days, today included. */
+  period: number;
   /** First day included (UTC midnight) and the end of today (exclusive). */
   since: Date;
   until: Date;
@@ -59,7 +53,7 @@ function utcMidnight(d: Date): Date {
 }
 
 /** The window of a period: today and the N-1 days before it, in UTC. */
-export function periodWindow(period: Period, now: Date = new Date()): { since: Date; until: Date } {
+export function periodWindow(period: number, now: Date = new Date()): { since: Date; until: Date } {
   const until = new Date(utcMidnight(now).getTime() + DAY_MS);
   return { since: new Date(until.getTime() - period * DAY_MS), until };
 }
@@ -76,7 +70,7 @@ function tenantIs(column: string, scope: UsageScope): SQL {
 export async function usageReport(
   db: Reader,
   scope: UsageScope,
-  opts: { period: Period; now?: Date },
+  opts: { period: number; now?: Date },
 ): Promise<UsageReport> {
   const now = opts.now ?? new Date();
   const { since, until } = periodWindow(opts.period, now);

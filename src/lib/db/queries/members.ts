@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, TenantTx } from "../client";
 import { memberships, type Role, tenants, users } from "../schema";

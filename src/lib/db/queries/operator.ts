@@ -1,16 +1,11 @@
+import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
-import { findOrCreateUser } from "../../auth/accounts";
-import { AppError } from "../../errors";
-import type { Db, DbHandle } from "../client";
+import { isUuid } from "@/shared/parse";
+import type { Db, TenantTx } from "../client";
 import { memberships, type TenantRateLimits, type TenantStatus, tenants, usageMonthly } from "../schema";
-import { audit } from "./audit";
-import { createTenant, SLUG_RE } from "./tenants";
 import { usageMonth } from "./usage";
 
-// Platform-level tenant management for the operator. Every change is also written to the affected tenant's
-// audit log, inside the same transaction when the change itself is tenant-scoped.
-
-type Actor = { id: string; email: string };
+// What the operator's pages read across tenants, and the tenant-row updates of src/lib/tenants/operator.ts.
 
 export type TenantOverview = {
   id: string;
@@ -43,112 +38,32 @@ export async function listTenantsOverview(db: Db, month = usageMonth()): Promise
     .orderBy(asc(tenants.name), asc(tenants.slug));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function getTenantById(db: Db, id: string) {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db.select().from(tenants).where(eq(tenants.id, id)).limit(1);
   return row ?? null;
 }
 
-export async function createTenantWithOwner(
-  handle: DbHandle,
-  input: { name: string; slug: string; ownerEmail: string },
-  actor: Actor,
-) {
-  if (!SLUG_RE.test(input.slug))
-    throw new AppError("invalid_input", "Use lower-case letters, digits and dashes.", {
-      fieldErrors: { slug: ["Use lower-case letters, digits and dashes (2–40 characters)."] },
-    });
-  const [taken] = await handle.platform
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(eq(tenants.slug, input.slug));
-  if (taken)
-    throw new AppError("conflict", "That address is taken.", {
-      fieldErrors: { slug: ["Another business already uses this address."] },
-    });
-  const { user, oneTimePassword } = await findOrCreateUser(handle.platform, input.ownerEmail);
-  let tenant: typeof tenants.$inferSelect;
-  try {
-    tenant = await handle.platform.transaction(async (tx) => {
-      const row = await createTenant(tx, { slug: input.slug, name: input.name });
-      await tx.insert(memberships).values({ tenantId: row.id, userId: user.id, role: "owner" });
-      return row;
-    });
-  } catch (e) {
-    const code =
-      (e as { code?: string; cause?: { code?: string } }).code ??
-      (e as { cause?: { code?: string } }).cause?.code;
-    if (code === "23505")
-      throw new AppError("conflict", "That address is taken.", {
-        fieldErrors: { slug: ["Another business already uses this address."] },
-      });
-    throw e;
-  }
-  await handle.forTenant(tenant.id, (tx) =>
-    audit(tx, {
-      tenantId: tenant.id,
-      actor,
-      action: "tenant.created",
-      target: tenant.slug,
-      details: { owner: user.email, newAccount: oneTimePassword !== null, by: "operator" },
-    }),
-  );
-  return { tenant, owner: user, oneTimePassword };
+export async function updateTenantStatus(tx: TenantTx, tenantId: string, status: TenantStatus) {
+  const [row] = await tx
+    .update(tenants)
+    .set({ status, updatedAt: new Date() })
+    .where(eq(tenants.id, tenantId))
+    .returning();
+  return row ?? null;
 }
 
-export async function setTenantStatus(
-  handle: DbHandle,
+export async function updateTenantLimits(
+  tx: TenantTx,
   tenantId: string,
-  status: TenantStatus,
-  actor: Actor,
-) {
-  const found = await getTenantById(handle.platform, tenantId);
-  if (!found) throw new AppError("not_found", "That business does not exist.");
-  if (found.status === status) return found;
-  return handle.forTenant(tenantId, async (tx) => {
-    const [row] = await tx
-      .update(tenants)
-      .set({ status, updatedAt: new Date() })
-      .where(eq(tenants.id, tenantId))
-      .returning();
-    await audit(tx, {
-      tenantId,
-      actor,
-      action: status === "suspended" ? "tenant.suspended" : "tenant.resumed",
-      target: found.slug,
-    });
-    return row!;
-  });
-}
-
-export async function setTenantLimits(
-  handle: DbHandle,
-  tenantId: string,
-  input: { monthlyTokenBudget: number | null; rateLimits: TenantRateLimits },
-  actor: Actor,
-) {
-  const found = await getTenantById(handle.platform, tenantId);
-  if (!found) throw new AppError("not_found", "That business does not exist.");
-  const rateLimits = Object.fromEntries(
-    Object.entries(input.rateLimits).filter(([, v]) => typeof v === "number"),
-  ) as TenantRateLimits;
-  return handle.forTenant(tenantId, async (tx) => {
-    await tx
-      .update(tenants)
-      .set({
-        monthlyTokenBudget: input.monthlyTokenBudget,
-        rateLimits: Object.keys(rateLimits).length > 0 ? rateLimits : null,
-        updatedAt: new Date(),
-      })
-      .where(eq(tenants.id, tenantId));
-    await audit(tx, {
-      tenantId,
-      actor,
-      action: "tenant.limits_changed",
-      target: found.slug,
-      details: { monthlyTokenBudget: input.monthlyTokenBudget, rateLimits },
-    });
-  });
+  input: { monthlyTokenBudget: number | null; rateLimits: TenantRateLimits | null },
+): Promise<void> {
+  await tx
+    .update(tenants)
+    .set({
+      monthlyTokenBudget: input.monthlyTokenBudget,
+      rateLimits: input.rateLimits,
+      updatedAt: new Date(),
+    })
+    .where(eq(tenants.id, tenantId));
 }

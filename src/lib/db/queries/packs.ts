@@ -1,11 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { type SecretKeys, sealSecret } from "../../security/secrets";
-import type { ConfigValue } from "../../tools/registry";
-import type { TenantTx } from "../client";
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, TenantTx } from "../client";
 import { packConfigs, type SealedSecret } from "../schema";
 
-// A tenant's saved pack parameters. Every function takes a tenant-scoped transaction (db.forTenant), so RLS
-// limits it to that tenant's rows. Secrets are sealed here and never returned in plain text.
+// A tenant's saved pack parameters, stored as given. Every function takes a tenant-scoped transaction
+// (db.forTenant), so RLS limits it to that tenant's rows. Secrets arrive sealed (src/lib/tools/config-store.ts
+// seals and opens them); this module never sees a plain secret.
 
 export type PackConfigRow = typeof packConfigs.$inferSelect;
 
@@ -20,17 +20,17 @@ export async function getPackConfig(tx: TenantTx, packId: string): Promise<PackC
 
 export type PackConfigChange = {
   enabled?: boolean;
-  config?: Record<string, ConfigValue>;
-  secretsSet?: Record<string, string>;
+  config?: Record<string, unknown>;
+  secretsSet?: Record<string, SealedSecret>;
   secretsClear?: string[];
 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * Creates or updates one pack's row. `config`, when given, replaces the plain values as a whole (it comes from
- * validatePackConfig); secrets are merged: set ones are sealed, cleared ones removed, others kept.
- * Returns the keys whose value changed (secret keys included, never values) for the audit log.
+ * Creates or updates one pack's row. `config`, when given, replaces the plain values as a whole; secrets are
+ * merged: set ones replaced, cleared ones removed, others kept. Returns the keys whose value changed (secret
+ * keys included, never values) for the audit log.
  */
 export async function savePackConfig(
   tx: TenantTx,
@@ -38,7 +38,6 @@ export async function savePackConfig(
   packId: string,
   change: PackConfigChange,
   userId: string | null,
-  keys?: SecretKeys,
 ): Promise<{ changedFields: string[] }> {
   const existing = await getPackConfig(tx, packId);
   const changed = new Set<string>();
@@ -59,8 +58,8 @@ export async function savePackConfig(
       changed.add(k);
     }
   }
-  for (const [k, plain] of Object.entries(change.secretsSet ?? {})) {
-    secrets[k] = sealSecret(plain, { tenantId, packId, key: k }, keys);
+  for (const [k, sealed] of Object.entries(change.secretsSet ?? {})) {
+    secrets[k] = sealed;
     changed.add(k);
   }
 
@@ -74,4 +73,20 @@ export async function savePackConfig(
     await tx.insert(packConfigs).values({ tenantId, packId, ...values });
   }
   return { changedFields: [...changed] };
+}
+
+/** Platform path for the first-start seed: a pack row for a tenant created in the same transaction. */
+export async function insertPackConfigIfMissing(
+  db: Db,
+  row: { tenantId: string; packId: string; enabled: boolean; config: Record<string, unknown> },
+): Promise<void> {
+  await db.insert(packConfigs).values(row).onConflictDoNothing();
+}
+
+export async function countEnabledPacks(tx: TenantTx): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(packConfigs)
+    .where(eq(packConfigs.enabled, true));
+  return row?.n ?? 0;
 }

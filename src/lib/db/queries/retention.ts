@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { type Db, rowsOf, type TenantTx } from "../client";
 import { tenants } from "../schema";
@@ -6,6 +7,18 @@ import { tenants } from "../schema";
 // the same in both statements below, so the tenant list and the deletes agree.
 // Retention: conversations whose last activity is older than the tenant's retention_days are deleted (their
 // messages and tool runs go with them by cascade). Audit entries live in their own table and are kept.
+
+// Any fixed number works; it only has to be the same for every instance (and differ from the migrator's).
+export const PURGE_LOCK = 4_242_007;
+
+/** The purge's advisory lock for the rest of `tx`; false when another instance is purging right now. */
+export async function tryPurgeLock(tx: TenantTx): Promise<boolean> {
+  const [lock] = await rowsOf<{ ok: boolean }>(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${PURGE_LOCK}::bigint) as ok`,
+  );
+  return lock?.ok === true;
+}
 
 export const RETENTION_MIN_DAYS = 1;
 export const RETENTION_MAX_DAYS = 3650;

@@ -1,6 +1,7 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
-import type { Db, TenantTx } from "../client";
+import { eq, sql } from "drizzle-orm";
+import type { Db, DbHandle, TenantTx } from "../client";
 import { type BotSettings, tenants } from "../schema";
 
 export function newWidgetKey(): string {
@@ -8,6 +9,30 @@ export function newWidgetKey(): string {
 }
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+export type TenantRow = typeof tenants.$inferSelect;
+
+export async function isSlugTaken(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)).limit(1);
+  return row !== undefined;
+}
+
+/** Platform path: deleting a tenant cascades to everything it owns; the tenant role cannot do it. */
+export async function deleteTenantRow(db: Db, tenantId: string): Promise<void> {
+  await db.delete(tenants).where(eq(tenants.id, tenantId));
+}
+
+/**
+ * Runs `fn` in one platform transaction under an advisory lock, so instances starting together on an empty
+ * database cannot race to insert the same first rows.
+ */
+export async function inSeedLock<T>(handle: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
+  return handle.platform.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(4242002)`);
+    // A transaction offers the same query API; drizzle's generics just do not say so.
+    return fn(tx as unknown as Db);
+  });
+}
 
 export async function createTenant(
   db: Db,
@@ -37,6 +62,14 @@ export async function findTenantBySlug(db: Db, slug: string) {
 export async function findTenantByWidgetKey(db: Db, key: string) {
   const [row] = await db.select().from(tenants).where(eq(tenants.widgetKey, key)).limit(1);
   return row ?? null;
+}
+
+/** Platform path: the widget was loaded from the tenant's own site; recorded at most once an hour. */
+export async function touchWidgetSeen(db: Db, tenantId: string): Promise<void> {
+  await db.execute(
+    sql`update tenants set widget_seen_at = now()
+        where id = ${tenantId} and (widget_seen_at is null or widget_seen_at < now() - interval '1 hour')`,
+  );
 }
 
 /** Tenant path: RLS lets a tenant read only its own row. */

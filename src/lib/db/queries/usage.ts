@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { TenantTx } from "../client";
 import { usageMonthly } from "../schema";

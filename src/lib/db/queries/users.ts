@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { memberships, type Role, users } from "../schema";
@@ -48,4 +49,35 @@ export async function findMembership(db: Db, tenantId: string, userId: string) {
     .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
     .limit(1);
   return row ?? null;
+}
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Signs out every session of the user: tokens carry the version they were issued with. Null: no such user. */
+export async function bumpSessionVersion(db: Db, userId: string): Promise<number | null> {
+  const [row] = await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ v: users.sessionVersion });
+  return row?.v ?? null;
+}
+
+export async function setUserName(db: Db, userId: string, name: string): Promise<void> {
+  await db.update(users).set({ name, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** Stores a new password hash, clears the one-time flag and revokes every session; null: no such user. */
+export async function setUserPassword(db: Db, userId: string, passwordHash: string): Promise<number | null> {
+  const [row] = await db
+    .update(users)
+    .set({
+      passwordHash,
+      mustChangePassword: false,
+      sessionVersion: sql`${users.sessionVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, userId))
+    .returning({ v: users.sessionVersion });
+  return row?.v ?? null;
 }

@@ -11,10 +11,10 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { ToolOutcome } from "../../../shared/tool-run";
 import { tenants } from "./core";
 
 export type MessageStatus = "complete" | "partial" | "failed";
-export type ToolOutcome = "ok" | "error" | "invalid_args" | "timeout" | "unknown_tool";
 
 export const conversations = pgTable(
   "conversations",

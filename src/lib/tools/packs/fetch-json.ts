@@ -1,3 +1,4 @@
+import "server-only";
 import { FIELD_PATH, projectFields } from "../project";
 import { definePack, getJson, ToolWorldError } from "../registry";
 

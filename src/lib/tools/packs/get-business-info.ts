@@ -1,3 +1,4 @@
+import "server-only";
 import { definePack } from "../registry";
 
 // No network at all: the facts are typed into the admin form. The model asks for one topic (or all), so a

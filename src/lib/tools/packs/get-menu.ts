@@ -1,3 +1,4 @@
+import "server-only";
 import { asNumber, clipText, firstOf, fold, isRecord } from "../project";
 import { definePack, getJson, ToolWorldError } from "../registry";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getJson, type ToolPack } from "../registry";
 
 // The contract's own example, kept almost word for word; the only addition is passing ctx.signal so the

@@ -1,3 +1,4 @@
+import "server-only";
 import { asNumber, isRecord } from "../project";
 import { definePack, getJson, ToolWorldError } from "../registry";
 

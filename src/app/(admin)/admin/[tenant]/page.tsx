@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
@@ -6,7 +5,7 @@ import { requireTenant } from "@/lib/auth/guard";
 import { budgetStatus } from "@/lib/chat/limits";
 import { modelStatus } from "@/lib/chat/model";
 import { toolRefusals } from "@/lib/chat/providers";
-import { packConfigs } from "@/lib/db/schema";
+import { countEnabledPacks } from "@/lib/db/queries/packs";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -19,13 +18,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
   const ctx = await requireTenant(slug);
   const { tenant } = ctx;
   const base = `/admin/${tenant.slug}`;
-  const enabledPacks = await ctx.db.forTenant(tenant.id, async (tx) => {
-    const [row] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(packConfigs)
-      .where(and(eq(packConfigs.tenantId, tenant.id), eq(packConfigs.enabled, true)));
-    return row?.n ?? 0;
-  });
+  const enabledPacks = await ctx.db.forTenant(tenant.id, countEnabledPacks);
   const model = modelStatus();
   const budget = await budgetStatus(ctx.db, tenant.id);
 

@@ -3,11 +3,9 @@
 import { useActionState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
 import { OneTimePassword } from "@/components/ui/OneTimePassword";
-import type { ActionState } from "@/lib/auth/action";
+import type { PlainActionFn } from "@/lib/auth/action";
 
-type Action = (prev: ActionState, fd: FormData) => Promise<ActionState>;
-
-export function CreateTenantForm({ action }: { action: Action }) {
+export function CreateTenantForm({ action }: { action: PlainActionFn }) {
   const [state, formAction] = useActionState(action, {});
   const v = state.values ?? {};
   const err = state.fieldErrors ?? {};
@@ -54,7 +52,7 @@ export function StatusForm({
   tenantId,
   status,
 }: {
-  action: Action;
+  action: PlainActionFn;
   tenantId: string;
   status: string;
 }) {
@@ -85,7 +83,7 @@ export function LimitsForm({
   tenantId,
   fields,
 }: {
-  action: Action;
+  action: PlainActionFn;
   tenantId: string;
   fields: LimitField[];
 }) {

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { operatorAction } from "@/lib/auth/guard";
-import { createTenantWithOwner, setTenantLimits, setTenantStatus } from "@/lib/db/queries/operator";
+import { createBusiness, setTenantLimits, setTenantStatus } from "@/lib/tenants/operator";
 
 // Operator-only actions. They address tenants by id, which is fine here: the operator manages every
 // tenant. Each change is written to the affected tenant's audit log.
@@ -43,7 +43,7 @@ export const createTenantAction = operatorAction(
     ownerEmail: z.email("Enter the owner's e-mail address").trim().toLowerCase().max(320),
   }),
   async (ctx, input) => {
-    const created = await createTenantWithOwner(ctx.db, input, { id: ctx.user.id, email: ctx.user.email });
+    const created = await createBusiness(ctx, input);
     revalidatePath("/admin/operator");
     const base = `Created ${created.tenant.name} at /admin/${created.tenant.slug}, owned by ${created.owner.email}.`;
     if (created.oneTimePassword)
@@ -59,7 +59,7 @@ export const createTenantAction = operatorAction(
 export const setStatusAction = operatorAction(
   z.object({ tenantId, status: z.enum(["active", "suspended"]) }),
   async (ctx, input) => {
-    await setTenantStatus(ctx.db, input.tenantId, input.status, { id: ctx.user.id, email: ctx.user.email });
+    await setTenantStatus(ctx, input.tenantId, input.status);
     revalidatePath("/admin/operator", "layout");
     return { message: input.status === "suspended" ? "Suspended: the widget stops answering." : "Resumed." };
   },
@@ -77,12 +77,7 @@ export const setLimitsAction = operatorAction(
   async (ctx, input) => {
     const { tenantId: id, monthlyTokenBudget, ...limits } = input;
     const rateLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== null && v > 0));
-    await setTenantLimits(
-      ctx.db,
-      id,
-      { monthlyTokenBudget, rateLimits },
-      { id: ctx.user.id, email: ctx.user.email },
-    );
+    await setTenantLimits(ctx, id, { monthlyTokenBudget, rateLimits });
     revalidatePath("/admin/operator", "layout");
     return { message: "Budget and limits saved." };
   },

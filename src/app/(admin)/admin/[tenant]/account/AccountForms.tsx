@@ -2,11 +2,9 @@
 
 import { useActionState } from "react";
 import { FormError, FormMessage, InputField, SubmitButton } from "@/components/ui";
-import type { ActionState } from "@/lib/auth/action";
+import type { PlainActionFn } from "@/lib/auth/action";
 
-type Bound = (prev: ActionState, fd: FormData) => Promise<ActionState>;
-
-export function NameForm({ action, name }: { action: Bound; name: string }) {
+export function NameForm({ action, name }: { action: PlainActionFn; name: string }) {
   const [state, formAction] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-4" noValidate>
@@ -25,7 +23,7 @@ export function NameForm({ action, name }: { action: Bound; name: string }) {
   );
 }
 
-export function PasswordForm({ action, passwordMin }: { action: Bound; passwordMin: number }) {
+export function PasswordForm({ action, passwordMin }: { action: PlainActionFn; passwordMin: number }) {
   const [state, formAction] = useActionState(action, {});
   const err = state.fieldErrors ?? {};
   return (
@@ -64,7 +62,7 @@ export function PasswordForm({ action, passwordMin }: { action: Bound; passwordM
   );
 }
 
-export function SignOutEverywhereForm({ action }: { action: Bound }) {
+export function SignOutEverywhereForm({ action }: { action: PlainActionFn }) {
   const [state, formAction] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-3">

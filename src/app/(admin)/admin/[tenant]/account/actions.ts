@@ -4,13 +4,8 @@ import { revalidatePath } from "next/cache";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import {
-  bumpSessionVersion,
-  changePassword,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  updateName,
-} from "@/lib/auth/accounts";
+import { changePassword, renameUser, signOutEverywhere } from "@/lib/accounts/users";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
 import { tenantAction } from "@/lib/auth/guard";
 import { clearSession, issueSession } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
@@ -25,7 +20,7 @@ export const updateNameAction = tenantAction(
     name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),
   }),
   async (ctx, input) => {
-    await updateName(ctx.db.platform, ctx.user.id, input.name);
+    await renameUser(ctx, input.name);
     revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
     return { message: "Name saved." };
   },
@@ -47,7 +42,7 @@ export const changePasswordAction = tenantAction(
       message: "The two new passwords are not the same",
     }),
   async (ctx, input) => {
-    const sessionVersion = await changePassword(ctx.db.platform, ctx.user.id, {
+    const sessionVersion = await changePassword(ctx, {
       current: input.currentPassword,
       next: input.newPassword,
       ip: clientIp(await headers(), env().MICHI_TRUST_PROXY),
@@ -60,7 +55,7 @@ export const changePasswordAction = tenantAction(
 );
 
 export const signOutEverywhereAction = tenantAction("viewer", z.object({}), async (ctx) => {
-  await bumpSessionVersion(ctx.db.platform, ctx.user.id);
+  await signOutEverywhere(ctx);
   clearSession(await cookies());
   redirect("/signin");
 });

@@ -4,11 +4,12 @@ import { useActionState, useState } from "react";
 import { Field } from "@/components/ui/Field";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
-import type { ActionState } from "@/lib/auth/action";
-import { BOT_LIMITS, LANGUAGE_LABELS, STARTER_NAMES } from "./constants";
+import type { PlainActionFn } from "@/lib/auth/action";
+import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
+import { LANGUAGE_LABELS } from "@/shared/languages";
 
 type Props = {
-  action: (prev: ActionState, fd: FormData) => Promise<ActionState>;
+  action: PlainActionFn;
   values: Record<string, string>;
   models: string[];
   canEdit: boolean;

@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
+import { saveBotForm } from "@/lib/bot/settings";
 import { env } from "@/lib/env";
-import { saveBotForm } from "./service";
 
 // The form is validated inside saveBotForm, against the operator's model list as it is now.
 export const saveBotAction = tenantAction("admin", z.object({}), async (ctx, _input, fd) => {

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { botFormValues } from "@/lib/bot/form";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { env } from "@/lib/env";
 import { saveBotAction } from "./actions";
 import { BotForm } from "./BotForm";
-import { botFormValues } from "./schema";
 
 export const metadata: Metadata = { title: "Bot" };
 

@@ -1,7 +1,14 @@
-import { OUTCOME_LABELS, type Outcome } from "@/lib/db/queries/insights-list";
+import type { Outcome } from "@/lib/insights/views";
 import { findPack } from "@/lib/tools/index";
 
 // Small pieces the conversation list and the transcript share.
+
+export const OUTCOME_LABELS: Record<Outcome, string> = {
+  answered: "Answered",
+  partial: "Partial",
+  failed: "Failed",
+  rate_limited: "Rate-limited",
+};
 
 /** "2025-03-01 10:04 UTC": the admin pages show UTC, like the audit log and the Usage days. */
 export function When({ at, seconds = false }: { at: Date; seconds?: boolean }) {

@@ -6,11 +6,10 @@ import {
   type ListFilters,
   listConversations,
   listFiltersSchema,
-  OUTCOME_LABELS,
   OUTCOMES,
 } from "@/lib/db/queries/insights-list";
 import { ALL_PACKS } from "@/lib/tools/index";
-import { formatNumber, OutcomeBadge, packLabel, When } from "./display";
+import { formatNumber, OUTCOME_LABELS, OutcomeBadge, packLabel, When } from "./display";
 
 export const metadata: Metadata = { title: "Conversations" };
 

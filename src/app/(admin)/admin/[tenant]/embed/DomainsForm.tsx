@@ -3,10 +3,10 @@
 import { useActionState } from "react";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
-import type { ActionState } from "@/lib/auth/action";
+import type { PlainActionFn } from "@/lib/auth/action";
 
 type Props = {
-  action: (prev: ActionState, fd: FormData) => Promise<ActionState>;
+  action: PlainActionFn;
   domains: string[];
   canEdit: boolean;
   max: number;

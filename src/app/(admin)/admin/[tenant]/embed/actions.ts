@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
-import { saveDomainsForm } from "./service";
+import { saveDomainsForm } from "@/lib/embed/site-domains";
 
 export const saveDomainsAction = tenantAction(
   "admin",

@@ -3,11 +3,11 @@ import { Card } from "@/components/ui/Card";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
+import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
 import { env } from "@/lib/env";
 import { saveDomainsAction } from "./actions";
 import { CopySnippet } from "./CopySnippet";
 import { DomainsForm } from "./DomainsForm";
-import { embedSnippet, MAX_SITE_ENTRIES } from "./service";
 import { WidgetPreview } from "./WidgetPreview";
 
 export const metadata: Metadata = { title: "Site & embed" };

@@ -3,9 +3,7 @@
 import { useActionState } from "react";
 import { Field, FormError, FormMessage, InputField, SubmitButton } from "@/components/ui";
 import { OneTimePassword } from "@/components/ui/OneTimePassword";
-import type { ActionState } from "@/lib/auth/action";
-
-type Bound = (prev: ActionState, fd: FormData) => Promise<ActionState>;
+import type { PlainActionFn } from "@/lib/auth/action";
 
 const ROLE_OPTIONS = [
   { value: "viewer", label: "Viewer: reads only" },
@@ -13,7 +11,7 @@ const ROLE_OPTIONS = [
   { value: "owner", label: "Owner: everything" },
 ] as const;
 
-export function AddMemberForm({ action }: { action: Bound }) {
+export function AddMemberForm({ action }: { action: PlainActionFn }) {
   const [state, formAction] = useActionState(action, {});
   const v = state.values ?? {};
   return (
@@ -54,8 +52,8 @@ export function MemberControls({
   remove,
 }: {
   member: { userId: string; email: string; role: string };
-  changeRole: Bound;
-  remove: Bound;
+  changeRole: PlainActionFn;
+  remove: PlainActionFn;
 }) {
   const [roleState, roleAction] = useActionState(changeRole, {});
   const [removeState, removeAction] = useActionState(remove, {});
@@ -92,7 +90,7 @@ export function MemberControls({
   );
 }
 
-export function DeleteTenantForm({ action, slug }: { action: Bound; slug: string }) {
+export function DeleteTenantForm({ action, slug }: { action: PlainActionFn; slug: string }) {
   const [state, formAction] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-3" noValidate>

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
-import { addMember, changeRole, deleteTenant, removeMember } from "@/lib/auth/team";
+import { addMember, changeRole, deleteTenant, removeMember } from "@/lib/team/members";
 
 // Team management is for owners; admins and viewers see the list read-only and are refused here.
 

@@ -2,16 +2,14 @@
 
 import { useActionState } from "react";
 import { ConfigFields } from "@/components/config-form/ConfigFields";
-import { errorsByField, type FieldValues, fieldName } from "@/components/config-form/form-data";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
-import type { ActionState } from "@/lib/auth/action";
-import type { PackView } from "./service";
+import type { ActionState, PlainActionFn } from "@/lib/auth/action";
+import type { PackView } from "@/lib/pack-settings/settings";
+import { errorsByField, type FieldValues, fieldName } from "@/lib/tools/form-data";
 import { TestPanel } from "./TestPanel";
 
-type Action = (prev: ActionState, fd: FormData) => Promise<ActionState>;
-
-type Props = { pack: PackView; canEdit: boolean; saveAction: Action; testAction: Action };
+type Props = { pack: PackView; canEdit: boolean; saveAction: PlainActionFn; testAction: PlainActionFn };
 
 /** After a failed save, the inputs start from what was typed (secrets are never echoed, so they start empty). */
 function startingValues(pack: PackView, state: ActionState): { values: FieldValues; enabled: boolean } {

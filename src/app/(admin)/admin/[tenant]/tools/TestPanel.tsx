@@ -1,12 +1,12 @@
 "use client";
 
 import { type FormEvent, startTransition, useActionState } from "react";
-import type { ActionState } from "@/lib/auth/action";
+import type { PlainActionFn } from "@/lib/auth/action";
 
 type Props = {
   packId: string;
   idPrefix: string;
-  action: (prev: ActionState, fd: FormData) => Promise<ActionState>;
+  action: PlainActionFn;
 };
 
 /** Runs the pack with its saved settings and shows exactly what the model would receive. */

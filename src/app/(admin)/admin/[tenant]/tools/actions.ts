@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { fieldName } from "@/components/config-form/form-data";
 import { tenantAction } from "@/lib/auth/guard";
+import { runPackTest, savePackForm, saveSchema, testSchema } from "@/lib/pack-settings/settings";
+import { fieldName } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import { runPackTest, savePackForm, saveSchema, testSchema } from "./service";
 
 // Admins and owners save and test; a viewer's forged submission is refused by the guard before anything runs.
 

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { loadPackGroups } from "@/lib/pack-settings/settings";
 import { savePackAction, testPackAction } from "./actions";
 import { PackCard } from "./PackCard";
-import { loadPackGroups } from "./service";
 
 export const metadata: Metadata = { title: "Tools" };
 

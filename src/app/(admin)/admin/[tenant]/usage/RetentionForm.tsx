@@ -2,9 +2,7 @@
 
 import { useActionState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
-import type { ActionState } from "@/lib/auth/action";
-
-type Bound = (prev: ActionState, fd: FormData) => Promise<ActionState>;
+import type { PlainActionFn } from "@/lib/auth/action";
 
 export function RetentionForm({
   action,
@@ -12,7 +10,7 @@ export function RetentionForm({
   min,
   max,
 }: {
-  action: Bound;
+  action: PlainActionFn;
   days: number;
   min: number;
   max: number;

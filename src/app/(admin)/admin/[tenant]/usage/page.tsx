@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { EstimatesLegend, PeriodSwitch, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
-import { monthlyBudget, parsePeriod, usageReport } from "@/lib/db/queries/insights-usage";
+import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
 import { env } from "@/lib/env";
 import { packLabel } from "../conversations/display";

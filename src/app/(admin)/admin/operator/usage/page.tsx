@@ -1,21 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { EstimatesLegend, PeriodSwitch, UsageView } from "@/components/charts";
+import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
-import {
-  monthlyBudget,
-  parsePeriod,
-  tenantsForUsagePicker,
-  usageReport,
-} from "@/lib/db/queries/insights-usage";
+import { monthlyBudget, tenantsForUsagePicker, usageReport } from "@/lib/db/queries/insights-usage";
 import { env } from "@/lib/env";
 import { findPack } from "@/lib/tools/index";
+import { isUuid } from "@/shared/parse";
 
 export const metadata: Metadata = { title: "Usage (operator)" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // The operator's view spans tenants, so it reads through db.platform: one tenant picked from the list, or the
 // platform total when none is picked.
@@ -29,7 +23,7 @@ export default async function OperatorUsagePage({
   const sp = await searchParams;
   const period = parsePeriod(sp.days);
   const all = await tenantsForUsagePicker(db.platform);
-  const wanted = typeof sp.tenant === "string" && UUID.test(sp.tenant) ? sp.tenant : null;
+  const wanted = isUuid(sp.tenant) ? sp.tenant : null;
   const tenant = wanted ? (all.find((t) => t.id === wanted) ?? null) : null;
   const report = await usageReport(db.platform, { tenantId: tenant?.id ?? null }, { period });
   const href = (p: number) =>

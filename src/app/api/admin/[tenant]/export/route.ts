@@ -16,7 +16,7 @@ export const GET = withTenant("admin", async (req, ctx) => {
   await ctx.db.forTenant(ctx.tenant.id, (tx) =>
     audit(tx, {
       tenantId: ctx.tenant.id,
-      actor: { id: ctx.user.id, email: ctx.user.email },
+      actor: ctx.user,
       action: "conversations.exported",
       details: { format: query.format, from: query.from, to: query.to },
     }),

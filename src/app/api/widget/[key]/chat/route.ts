@@ -1,4 +1,5 @@
-import { defaultWidgetDeps, handleChat, handlePreflight } from "@/lib/chat/handlers";
+import { handleChat, handlePreflight } from "@/widget/server/chat";
+import { defaultWidgetDeps } from "@/widget/server/deps";
 
 // The widget's chat endpoint: answers text/event-stream (chip, delta, done, error). See docs/chat-engine.md.
 export const runtime = "nodejs";

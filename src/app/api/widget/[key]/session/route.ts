@@ -1,4 +1,5 @@
-import { defaultWidgetDeps, handlePreflight, handleSession } from "@/lib/chat/handlers";
+import { handlePreflight, handleSession } from "@/widget/server/chat";
+import { defaultWidgetDeps } from "@/widget/server/deps";
 
 // Issues or renews a visitor token: {"token","expiresAt"}. No cookies: the widget lives in a third-party iframe.
 export const runtime = "nodejs";

@@ -2,9 +2,7 @@
 
 import { useActionState, useRef } from "react";
 import { FormError, SubmitButton } from "@/components/ui";
-import type { ActionState } from "@/lib/auth/action";
-
-type Bound = (prev: ActionState, fd: FormData) => Promise<ActionState>;
+import type { PlainActionFn } from "@/lib/auth/action";
 
 /**
  * Two steps: "Delete conversation" opens the question, "Yes, delete it" deletes. A native <details> holds
@@ -17,7 +15,7 @@ export function DeleteConversationForm({
   readOnly = false,
 }: {
   id: string;
-  action: Bound;
+  action: PlainActionFn;
   readOnly?: boolean;
 }) {
   const [state, formAction] = useActionState(action, {});

@@ -1,4 +1,4 @@
-import type { ToolRunRow } from "@/lib/db/queries/insights-transcript";
+import type { ToolRunRow } from "@/lib/insights/views";
 import { findPack } from "@/lib/tools/index";
 import { formatNumber } from "../display";
 

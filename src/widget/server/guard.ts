@@ -1,14 +1,14 @@
-import { sql } from "drizzle-orm";
+import "server-only";
 import { z } from "zod";
-import type { DbHandle } from "../db";
-import { findTenantByWidgetKey } from "../db/queries/tenants";
-import type { tenants } from "../db/schema";
-import { AppError, isAppError } from "../errors";
-import { noteTenant } from "../request-context";
-import { readCappedText } from "../security/body";
-import { originAllowed } from "../security/origins";
-import { bearerToken, type VisitorClaims, verifyVisitorToken } from "../security/visitor-token";
-import { dbUnavailable } from "./persist";
+import { dbUnavailable } from "@/lib/chat/persist";
+import type { DbHandle } from "@/lib/db";
+import { findTenantByWidgetKey, touchWidgetSeen } from "@/lib/db/queries/tenants";
+import type { tenants } from "@/lib/db/schema";
+import { AppError, isAppError } from "@/lib/errors";
+import { noteTenant } from "@/lib/request-context";
+import { readCappedText } from "@/lib/security/body";
+import { originAllowed } from "@/lib/security/origins";
+import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
 
 // The widget's guard: public key → tenant, Origin → allowed or not, bearer token → visitor. The tenant id a
 // handler uses comes from here only, never from the request body.
@@ -64,10 +64,7 @@ export function requireVisitor(req: Request, tenant: WidgetTenant, authSecret: s
 
 /** Platform path: records that the widget was loaded from the tenant's own site, at most once an hour. */
 export async function markWidgetSeen(db: DbHandle, tenantId: string): Promise<void> {
-  await db.platform.execute(
-    sql`update tenants set widget_seen_at = now()
-        where id = ${tenantId} and (widget_seen_at is null or widget_seen_at < now() - interval '1 hour')`,
-  );
+  await touchWidgetSeen(db.platform, tenantId);
 }
 
 export const CHAT_MESSAGE_MAX = 2000;

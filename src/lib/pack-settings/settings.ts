@@ -1,4 +1,15 @@
+import "server-only";
 import { z } from "zod";
+import type { ActionState, TenantContext } from "@/lib/auth/guard";
+import type { TenantTx } from "@/lib/db/client";
+import { audit } from "@/lib/db/queries/audit";
+import { getTenantSettings } from "@/lib/db/queries/bot";
+import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
+import { AppError } from "@/lib/errors";
+import type { LookupFn } from "@/lib/security/url-policy";
+import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
+import { savePackSettings } from "@/lib/tools/config-store";
+import type { ConfigField, ToolPack } from "@/lib/tools/contract";
 import {
   clientFields,
   configToValues,
@@ -8,18 +19,10 @@ import {
   secretInput,
   secretStates,
   toValidatorInput,
-} from "@/components/config-form/form-data";
-import type { ActionState, TenantContext } from "@/lib/auth/guard";
-import type { TenantTx } from "@/lib/db/client";
-import { audit } from "@/lib/db/queries/audit";
-import { getTenantSettings } from "@/lib/db/queries/bot";
-import { getPackConfig, listPackConfigs, savePackConfig } from "@/lib/db/queries/packs";
-import { AppError } from "@/lib/errors";
-import type { LookupFn } from "@/lib/security/url-policy";
-import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
+} from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import type { ConfigField, ToolPack } from "@/lib/tools/registry";
-import { testPack } from "@/lib/tools/test-pack";
+import { isTruthy } from "@/shared/parse";
+import { testPack } from "./test-pack";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
 // are thin wrappers around these functions.
@@ -75,7 +78,7 @@ export async function loadPackGroups(ctx: TenantContext, deps: ToolsDeps = {}): 
 
 export const saveSchema = z.object({
   packId: z.string().min(1).max(64),
-  enabled: z.preprocess((v) => v === "on" || v === "true" || v === "1", z.boolean()),
+  enabled: z.preprocess(isTruthy, z.boolean()),
 });
 
 function findPack(packs: readonly ToolPack[], id: string): ToolPack {
@@ -87,7 +90,7 @@ function findPack(packs: readonly ToolPack[], id: string): ToolPack {
 async function auditToggle(ctx: TenantContext, tx: TenantTx, packId: string, on: boolean) {
   await audit(tx, {
     tenantId: ctx.tenant.id,
-    actor: { id: ctx.user.id, email: ctx.user.email },
+    actor: ctx.user,
     action: on ? "pack.enabled" : "pack.disabled",
     target: packId,
   });
@@ -128,7 +131,7 @@ export async function savePackForm(
   if (!checked.ok) {
     if (!input.enabled && existing?.enabled) {
       await ctx.db.forTenant(tenantId, async (tx) => {
-        await savePackConfig(tx, tenantId, pack.id, { enabled: false }, ctx.user.id);
+        await savePackSettings(tx, tenantId, pack.id, { enabled: false }, ctx.user.id);
         await auditToggle(ctx, tx, pack.id, false);
       });
       return {
@@ -145,7 +148,7 @@ export async function savePackForm(
   }
 
   const changed = await ctx.db.forTenant(tenantId, async (tx) => {
-    const { changedFields } = await savePackConfig(
+    const { changedFields } = await savePackSettings(
       tx,
       tenantId,
       pack.id,

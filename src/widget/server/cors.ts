@@ -1,6 +1,8 @@
 // CORS for the widget endpoints. The allowed origin is echoed (never "*"), and every answer varies by Origin
 // so a shared cache never hands one site's answer to another.
 
+import "server-only";
+
 export function corsHeaders(origin: string | null): Record<string, string> {
   const h: Record<string, string> = { Vary: "Origin" };
   if (origin) {

@@ -1,13 +1,18 @@
-import type OpenAI from "openai";
-import type { DbHandle } from "../db";
-import { type Env, env as readEnv } from "../env";
-import { AppError, errorResponse, isAppError } from "../errors";
-import { log } from "../log";
-import { clientIp } from "../security/client-ip";
-import { bearerToken, renewableVisitorId, signVisitorToken } from "../security/visitor-token";
-import { LANGS, type Lang } from "../tools/registry";
+import "server-only";
+import { eventStream, SSE_HEADERS } from "@/lib/chat/events";
+import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "@/lib/chat/limits";
+import { createModelClient, modelProfile, modelStatus, resolveModel } from "@/lib/chat/model";
+import { openTurn } from "@/lib/chat/persist";
+import { executeTurn } from "@/lib/chat/turn";
+import type { DbHandle } from "@/lib/db";
+import type { Env } from "@/lib/env";
+import { AppError, errorResponse, isAppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { clientIp } from "@/lib/security/client-ip";
+import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
+import { isLang, type Lang } from "@/shared/languages";
 import { corsHeaders, preflightHeaders } from "./cors";
-import { eventStream, SSE_HEADERS } from "./events";
+import type { WidgetDeps, WidgetStoreDeps } from "./deps";
 import {
   allowedOrigin,
   assertActive,
@@ -19,24 +24,11 @@ import {
   tenantForKey,
   type WidgetTenant,
 } from "./guard";
-import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "./limits";
-import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
-import { openTurn, type StoreRetry } from "./persist";
-import { executeTurn, type PackDeps } from "./turn";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. Order of checks: key → origin → tenant status → token →
 // limits → body (capped while streaming) → model → budget → stream slot → packs → the visitor's message is
 // stored → the stream starts (budget to message in one transaction, see openTurn).
-
-export type WidgetDeps = {
-  db: () => Promise<DbHandle>;
-  env: () => Env;
-  packs: PackDeps;
-  modelClient?: (e: Env, model: string) => OpenAI;
-  /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
-  storeRetry?: StoreRetry;
-};
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
 
@@ -46,11 +38,11 @@ async function guardTenantAndOrigin(req: Request, key: string, db: DbHandle, e: 
   return { tenant, origin, cors: corsHeaders(origin) };
 }
 
-async function openDb(deps: { db: () => Promise<DbHandle> }) {
+async function openDb(deps: Pick<WidgetDeps, "db">) {
   return dbStep(() => deps.db());
 }
 
-export async function handlePreflight(req: Request, key: string, deps: Pick<WidgetDeps, "db" | "env">) {
+export async function handlePreflight(req: Request, key: string, deps: WidgetStoreDeps) {
   try {
     const e = deps.env();
     const { origin } = await guardTenantAndOrigin(req, key, await openDb(deps), e);
@@ -60,7 +52,7 @@ export async function handlePreflight(req: Request, key: string, deps: Pick<Widg
   }
 }
 
-export async function handleSession(req: Request, key: string, deps: Pick<WidgetDeps, "db" | "env">) {
+export async function handleSession(req: Request, key: string, deps: WidgetStoreDeps) {
   let cors = corsHeaders(null);
   try {
     const e = deps.env();
@@ -90,7 +82,7 @@ export async function handleSession(req: Request, key: string, deps: Pick<Widget
 function pickLang(requested: string | undefined, fallback: string | undefined): Lang | undefined {
   for (const candidate of [requested, fallback]) {
     const base = candidate?.toLowerCase().split(/[-_]/)[0];
-    if (base && (LANGS as readonly string[]).includes(base)) return base as Lang;
+    if (isLang(base)) return base;
   }
   return undefined;
 }
@@ -180,10 +172,4 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     if (!isAppError(err)) log().error({ err }, "widget chat request failed");
     return errorResponse(err, cors);
   }
-}
-
-/** The production wiring: the process database, the parsed environment and the registered packs. */
-export async function defaultWidgetDeps(): Promise<WidgetDeps> {
-  const [{ getDb }, packs] = await Promise.all([import("../db"), import("./packs")]);
-  return { db: getDb, env: readEnv, packs: packs.platformPacks };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ActionState, TenantContext } from "@/lib/auth/guard";
 import { audit } from "@/lib/db/queries/audit";
 import { saveSiteDomains } from "@/lib/db/queries/bot";
@@ -61,7 +62,7 @@ export async function saveDomainsForm(ctx: TenantContext, raw: string): Promise<
       // Domains are public facts, so the entry may name them.
       await audit(tx, {
         tenantId,
-        actor: { id: ctx.user.id, email: ctx.user.email },
+        actor: ctx.user,
         action: "site.domains_changed",
         target: "site_domains",
         details: { added: change.added, removed: change.removed },

@@ -1,8 +1,8 @@
+import "server-only";
 import { z } from "zod";
 import type { BotSettings } from "@/lib/db/schema";
-import { BOT_LANGUAGES, BOT_LIMITS, STARTER_NAMES } from "./constants";
-
-export { BOT_LANGUAGES, BOT_LIMITS, LANGUAGE_LABELS, STARTER_NAMES } from "./constants";
+import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
+import { LANGS } from "@/shared/languages";
 
 // What the Bot page accepts. Every message is written for a shop owner, not a developer.
 
@@ -39,7 +39,7 @@ export function botFormSchema(models: readonly string[]) {
       .string()
       .default("")
       .refine((v) => v === "" || models.includes(v), "Choose one of the models offered"),
-    language: z.enum(BOT_LANGUAGES, "Choose a language from the list"),
+    language: z.enum(LANGS, "Choose a language from the list"),
     color: z
       .string()
       .default("")

@@ -1,10 +1,13 @@
+import "server-only";
 import type { DbHandle } from "../db/client";
 import { getPackConfig } from "../db/queries/packs";
+import { env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
-import { findPack } from "./index";
-import type { ToolArgs } from "./registry";
-import { definitionFor, parseStoredConfig, runToolCall } from "./runtime";
+import { openPackConfig } from "../tools/config-store";
+import type { ToolArgs } from "../tools/contract";
+import { findPack } from "../tools/index";
+import { definitionFor, runToolCall } from "../tools/runtime";
 
 export type TestPackResult = {
   result: string;
@@ -28,9 +31,9 @@ export async function testPack(
   const pack = findPack(packId);
   if (!pack) throw new AppError("not_found", "There is no such tool pack.");
   const row = await db.forTenant(tenantId, (tx) => getPackConfig(tx, packId));
-  let config: ReturnType<typeof parseStoredConfig>;
+  let config: ReturnType<typeof openPackConfig>;
   try {
-    config = parseStoredConfig(pack, tenantId, row ?? { config: {}, secrets: {} });
+    config = openPackConfig(pack, tenantId, row ?? { config: {}, secrets: {} });
   } catch {
     throw new AppError("invalid_input", "Save this pack's settings before testing it.");
   }
@@ -43,6 +46,8 @@ export async function testPack(
       signal: new AbortController().signal,
       log: log().child({ tenantId, packId, test: true }),
     },
+    timeoutMs: env().MICHI_TOOL_TIMEOUT_MS,
+    maxChars: env().MICHI_TOOL_RESULT_MAX_CHARS,
   });
   return {
     result: record.result,

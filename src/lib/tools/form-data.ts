@@ -1,4 +1,4 @@
-import type { ConfigField } from "@/lib/tools/registry";
+import type { ConfigField } from "@/lib/tools/contract";
 
 // The pure half of the config form: how a pack's fields are named in the HTML form, how a submitted FormData
 // becomes the input the pack validator expects, and how a stored config becomes the strings the inputs show.

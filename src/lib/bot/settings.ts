@@ -1,7 +1,8 @@
+import "server-only";
 import { type ActionState, parseForm, type TenantContext } from "@/lib/auth/guard";
 import { audit } from "@/lib/db/queries/audit";
 import { saveBotSettings } from "@/lib/db/queries/bot";
-import { botFormSchema, toBotSettings } from "./schema";
+import { botFormSchema, toBotSettings } from "./form";
 
 // The Bot page's save, apart from Next so tests can call it with a TenantContext.
 
@@ -20,7 +21,7 @@ export async function saveBotForm(
     if (result.changed.length > 0) {
       await audit(tx, {
         tenantId,
-        actor: { id: ctx.user.id, email: ctx.user.email },
+        actor: ctx.user,
         action: "bot.settings_saved",
         target: "bot",
         details: { fields: result.changed },

@@ -1,4 +1,7 @@
-import { eq } from "drizzle-orm";
+import "server-only";
+import { findOrCreateUser } from "../accounts/users";
+import type { TenantContext } from "../auth/access";
+import { generatePassword } from "../auth/password";
 import { audit } from "../db/queries/audit";
 import {
   countOwners,
@@ -8,19 +11,16 @@ import {
   lockTeam,
   updateMemberRole,
 } from "../db/queries/members";
-import { type Role, tenants } from "../db/schema";
+import { deleteTenantRow } from "../db/queries/tenants";
+import type { Role } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { limiter } from "../security/rate-limit";
-import type { TenantContext } from "./access";
-import { findOrCreateUser } from "./accounts";
-import { generatePassword } from "./password";
 
 // Team changes for the tenant in `ctx` (the guard has already checked the caller is an owner). The target
 // member is looked up inside the tenant's own transaction, so an id from another tenant matches nothing.
 // Inside forTenant only `tx` is used: PGlite has one connection, and a platform query there would wait forever.
 
-const actorOf = (ctx: TenantContext) => ({ id: ctx.user.id, email: ctx.user.email });
 const LAST_OWNER = "A business needs at least one owner. Make someone else an owner first.";
 
 // Adding members is how an owner could probe which e-mails have accounts; a ceiling per owner bounds that.
@@ -56,7 +56,7 @@ export async function addMember(
       });
     await audit(tx, {
       tenantId,
-      actor: actorOf(ctx),
+      actor: ctx.user,
       action: "member.added",
       target: user.email,
       details: { role: input.role },
@@ -77,7 +77,7 @@ export async function changeRole(ctx: TenantContext, userId: string, role: Role)
     await updateMemberRole(tx, tenantId, userId, role);
     await audit(tx, {
       tenantId,
-      actor: actorOf(ctx),
+      actor: ctx.user,
       action: "member.role_changed",
       target: member.email,
       details: { from: member.role, to: role },
@@ -96,7 +96,7 @@ export async function removeMember(ctx: TenantContext, userId: string): Promise<
     await deleteMember(tx, tenantId, userId);
     await audit(tx, {
       tenantId,
-      actor: actorOf(ctx),
+      actor: ctx.user,
       action: "member.removed",
       target: member.email,
       details: { role: member.role },
@@ -113,6 +113,6 @@ export async function deleteTenant(ctx: TenantContext, typedSlug: string): Promi
     throw new AppError("invalid_input", "Type the address of the business exactly to confirm.", {
       fieldErrors: { confirm: [`Type ${ctx.tenant.slug} to confirm.`] },
     });
-  await ctx.db.platform.delete(tenants).where(eq(tenants.id, ctx.tenant.id));
+  await deleteTenantRow(ctx.db.platform, ctx.tenant.id);
   log().info({ tenant: ctx.tenant.slug, by: ctx.user.id }, "tenant deleted");
 }

@@ -1,5 +1,3 @@
-import type { Lang } from "@/lib/tools/registry";
-
 // Limits and choices of the Bot page, shared by the schema (server) and the form (browser).
 
 export const BOT_LIMITS = {
@@ -10,15 +8,5 @@ export const BOT_LIMITS = {
   starter: 80,
   avatarUrl: 500,
 } as const;
-
-export const LANGUAGE_LABELS: Record<Lang, string> = {
-  en: "English",
-  es: "Español",
-  fr: "Français",
-  de: "Deutsch",
-  ja: "日本語",
-};
-
-export const BOT_LANGUAGES = Object.keys(LANGUAGE_LABELS) as [Lang, ...Lang[]];
 
 export const STARTER_NAMES = Array.from({ length: BOT_LIMITS.starters }, (_, i) => `starter${i + 1}`);

@@ -1,0 +1,76 @@
+// The layer order of docs/architecture.md, checked by `npm run lint` (scripts/lint-boundaries.mjs).
+// A module may import its own layer or any layer below it, never one above:
+//   app (src/app, src/components) → use cases (src/lib/<domain>, src/widget/server)
+//   → chat/tools → auth/security → db → base (env, errors, log, request context, src/shared)
+// Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
+const BASE = "^src/lib/(env|env-providers|errors|log|request-context)[.]ts$|^src/shared/";
+const DB = "^src/lib/db/";
+const AUTH_SECURITY = "^src/lib/(auth|security)/";
+const CHAT_TOOLS = "^src/lib/(chat|tools)/";
+const APP = "^src/(app|components)/|^src/[^/]+[.]tsx?$";
+const ANY_SRC = "^src/";
+
+const below = (...layers) => ({ path: ANY_SRC, pathNot: layers });
+const upward = (name, from, allowed) => ({
+  name: `upward-from-${name}`,
+  comment: `${name} may import only the layers below it (docs/architecture.md, "Layers").`,
+  severity: "error",
+  from: { path: from },
+  to: below(...allowed),
+});
+
+module.exports = {
+  forbidden: [
+    upward("base", BASE, [BASE]),
+    upward("db", DB, [BASE, DB]),
+    upward("auth-security", AUTH_SECURITY, [BASE, DB, AUTH_SECURITY]),
+    upward("chat-tools", CHAT_TOOLS, [BASE, DB, AUTH_SECURITY, CHAT_TOOLS]),
+    {
+      name: "upward-from-use-cases",
+      comment: "Use cases (src/lib/<domain>, src/widget/server) never import routes or components.",
+      severity: "error",
+      from: { path: "^src/(lib|widget/server)/" },
+      to: { path: APP },
+    },
+    {
+      name: "component-reads-db",
+      comment: "Components render; they get data through a page or a use case, never from src/lib/db.",
+      severity: "error",
+      from: { path: "^src/components/|^src/app/.*[.]tsx$", pathNot: "/(page|layout)[.]tsx$" },
+      to: { path: DB },
+    },
+    {
+      name: "widget-client-imports-server",
+      comment: "The widget panel and loader are bundled for browsers; they may not pull server code in.",
+      severity: "error",
+      from: { path: "^src/widget/", pathNot: "^src/widget/server/" },
+      to: { path: "^src/(lib|app|components|widget/server)/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "sql-outside-db",
+      comment: "SQL lives in src/lib/db: drizzle, pg and PGlite are imported nowhere else under src/.",
+      severity: "error",
+      from: { path: ANY_SRC, pathNot: DB },
+      to: { path: "(^|/)node_modules/(drizzle-orm|pg|@electric-sql/pglite)/" },
+    },
+    {
+      name: "pack-check-loads-db",
+      comment: "npm run check:packs runs packs through the pure run wrapper: it must not load the database.",
+      severity: "error",
+      from: { path: "^scripts/check-packs[.]ts$" },
+      to: {
+        path: "^src/lib/db/|(^|/)node_modules/(drizzle-orm|pg|@electric-sql/pglite)/",
+        reachable: true,
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
+  },
+};

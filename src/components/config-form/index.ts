@@ -1,2 +1,0 @@
-export { ConfigFields, type ConfigFieldsProps, fieldIds } from "./ConfigFields";
-export * from "./form-data";

@@ -1,0 +1,146 @@
+import "server-only";
+import { findOrCreateUser } from "../accounts/users";
+import { hashPassword } from "../auth/password";
+import type { Db, DbHandle } from "../db/client";
+import { type AuditActor, audit } from "../db/queries/audit";
+import { createTenant, isSlugTaken, SLUG_RE, type TenantRow } from "../db/queries/tenants";
+import { addMembership, createUser, findUserByEmail, type UserRow } from "../db/queries/users";
+import type { BotSettings } from "../db/schema";
+import { AppError } from "../errors";
+
+// Creating a business with its owner: one use case for the operator's form, self-service sign-up and the
+// first-start seed. User, business and membership commit together; the audit entry follows in the new
+// business's own scope.
+
+export type BusinessOwner =
+  /** Sign-up: a new account with the password the person chose; an e-mail already in use creates nothing. */
+  | { kind: "new"; email: string; name: string; password: string }
+  /** Operator: the account of this e-mail, created with a one-time password when missing. */
+  | { kind: "by-email"; email: string }
+  /** Seed: an account that already exists. */
+  | { kind: "existing"; user: UserRow };
+
+export type NewBusiness = {
+  name: string;
+  /** The address to use; when absent, the first free one derived from the name. */
+  slug?: string;
+  bot?: BotSettings;
+  owner: BusinessOwner;
+  /** Who is recorded in the business's audit log; null skips the entry (the seed writes none). */
+  audit: {
+    actor: AuditActor | "owner";
+    details: (owner: UserRow, newAccount: boolean) => Record<string, unknown>;
+  } | null;
+};
+
+export type CreatedBusiness = { tenant: TenantRow; owner: UserRow; oneTimePassword: string | null };
+
+const EMAIL_TAKEN = "An account with this e-mail already exists. Sign in instead.";
+const SLUG_TAKEN = {
+  message: "That address is taken.",
+  field: "Another business already uses this address.",
+};
+
+/** A URL-safe slug from a business name: "Café Michi!" → "cafe-michi". */
+export function slugify(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 34)
+    .replace(/-+$/g, "");
+  return base && SLUG_RE.test(base) ? base : "business";
+}
+
+/** The first of slug, slug-2, slug-3, … that no tenant uses yet. */
+async function freeSlug(db: Db, wanted: string): Promise<string> {
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? wanted : `${wanted}-${n}`;
+    if (!(await isSlugTaken(db, candidate))) return candidate;
+  }
+  throw new AppError("conflict", "Could not find a free address for this business; try another name.");
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const code =
+    (e as { code?: string; cause?: { code?: string } })?.code ??
+    (e as { cause?: { code?: string } })?.cause?.code;
+  return code === "23505";
+}
+
+const slugTaken = () =>
+  new AppError("conflict", SLUG_TAKEN.message, { fieldErrors: { slug: [SLUG_TAKEN.field] } });
+/** The "new" owner's e-mail already has an account; sign-up turns this into its one neutral answer. */
+export const EMAIL_TAKEN_REASON = "email_taken";
+const emailTaken = () =>
+  new AppError("conflict", EMAIL_TAKEN, {
+    fieldErrors: { email: [EMAIL_TAKEN] },
+    reason: EMAIL_TAKEN_REASON,
+  });
+
+/**
+ * Validates, then creates the owner's account (when asked), the business and the owner membership in one
+ * transaction. `within` is a platform transaction the caller already holds (the seed's locked one).
+ */
+export async function createBusinessWithOwner(
+  handle: DbHandle,
+  input: NewBusiness,
+  within?: Db,
+): Promise<CreatedBusiness> {
+  const db = within ?? handle.platform;
+  if (input.slug !== undefined && !SLUG_RE.test(input.slug))
+    throw new AppError("invalid_input", "Use lower-case letters, digits and dashes.", {
+      fieldErrors: { slug: ["Use lower-case letters, digits and dashes (2–40 characters)."] },
+    });
+  if (input.slug !== undefined && (await isSlugTaken(db, input.slug))) throw slugTaken();
+
+  const { owner } = input;
+  let oneTimePassword: string | null = null;
+  let known: UserRow | null = owner.kind === "existing" ? owner.user : null;
+  if (owner.kind === "by-email") ({ user: known, oneTimePassword } = await findOrCreateUser(db, owner.email));
+  // Hashed before the e-mail is looked up, so a taken e-mail answers no faster than a free one.
+  const newAccount =
+    owner.kind === "new"
+      ? { email: owner.email, name: owner.name, passwordHash: await hashPassword(owner.password) }
+      : null;
+  if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
+
+  // A concurrent creation may take the same slug between the check and the insert; the unique index decides.
+  // A chosen slug then fails as taken; a derived one moves on to the next free address.
+  let created: { tenant: TenantRow; owner: UserRow } | undefined;
+  for (let attempt = 0; attempt < 5 && !created; attempt++) {
+    const slug = input.slug ?? (await freeSlug(db, slugify(input.name)));
+    try {
+      created = await db.transaction(async (t) => {
+        // A transaction offers the same query API; drizzle's generics just do not say so.
+        const tx = t as unknown as Db;
+        const user = known ?? (await createUser(tx, newAccount!));
+        const tenant = await createTenant(tx, { slug, name: input.name, bot: input.bot });
+        await addMembership(tx, tenant.id, user.id, "owner");
+        return { tenant, owner: user };
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
+      if (input.slug !== undefined) throw slugTaken();
+    }
+  }
+  if (!created) throw new AppError("conflict", "Could not create the business right now; please try again.");
+
+  const { tenant, owner: ownerRow } = created;
+  const entry = input.audit;
+  if (entry) {
+    await handle.forTenant(tenant.id, (tx) =>
+      audit(tx, {
+        tenantId: tenant.id,
+        actor: entry.actor === "owner" ? ownerRow : entry.actor,
+        action: "tenant.created",
+        target: tenant.slug,
+        details: entry.details(ownerRow, oneTimePassword !== null),
+      }),
+    );
+  }
+  return { tenant, owner: ownerRow, oneTimePassword };
+}

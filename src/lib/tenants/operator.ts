@@ -1,0 +1,70 @@
+import "server-only";
+import type { OperatorContext } from "../auth/action";
+import { audit } from "../db/queries/audit";
+import { getTenantById, updateTenantLimits, updateTenantStatus } from "../db/queries/operator";
+import type { TenantRateLimits, TenantStatus } from "../db/schema";
+import { AppError } from "../errors";
+import { type CreatedBusiness, createBusinessWithOwner } from "./create-business";
+
+// The operator's platform-level use cases. Every change is also written to the affected tenant's audit log,
+// inside the same transaction when the change itself is tenant-scoped.
+
+export async function createBusiness(
+  ctx: OperatorContext,
+  input: { name: string; slug: string; ownerEmail: string },
+): Promise<CreatedBusiness> {
+  return createBusinessWithOwner(ctx.db, {
+    name: input.name,
+    slug: input.slug,
+    owner: { kind: "by-email", email: input.ownerEmail },
+    audit: {
+      actor: ctx.user,
+      details: (owner, newAccount) => ({ owner: owner.email, newAccount, by: "operator" }),
+    },
+  });
+}
+
+async function existingTenant(ctx: OperatorContext, tenantId: string) {
+  const found = await getTenantById(ctx.db.platform, tenantId);
+  if (!found) throw new AppError("not_found", "That business does not exist.");
+  return found;
+}
+
+export async function setTenantStatus(ctx: OperatorContext, tenantId: string, status: TenantStatus) {
+  const found = await existingTenant(ctx, tenantId);
+  if (found.status === status) return found;
+  return ctx.db.forTenant(tenantId, async (tx) => {
+    const row = await updateTenantStatus(tx, tenantId, status);
+    await audit(tx, {
+      tenantId,
+      actor: ctx.user,
+      action: status === "suspended" ? "tenant.suspended" : "tenant.resumed",
+      target: found.slug,
+    });
+    return row!;
+  });
+}
+
+export async function setTenantLimits(
+  ctx: OperatorContext,
+  tenantId: string,
+  input: { monthlyTokenBudget: number | null; rateLimits: TenantRateLimits },
+): Promise<void> {
+  const found = await existingTenant(ctx, tenantId);
+  const rateLimits = Object.fromEntries(
+    Object.entries(input.rateLimits).filter(([, v]) => typeof v === "number"),
+  ) as TenantRateLimits;
+  await ctx.db.forTenant(tenantId, async (tx) => {
+    await updateTenantLimits(tx, tenantId, {
+      monthlyTokenBudget: input.monthlyTokenBudget,
+      rateLimits: Object.keys(rateLimits).length > 0 ? rateLimits : null,
+    });
+    await audit(tx, {
+      tenantId,
+      actor: ctx.user,
+      action: "tenant.limits_changed",
+      target: found.slug,
+      details: { monthlyTokenBudget: input.monthlyTokenBudget, rateLimits },
+    });
+  });
+}

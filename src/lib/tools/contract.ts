@@ -1,0 +1,159 @@
+import "server-only";
+import type { Lang } from "@/shared/languages";
+import type { Logger } from "../log";
+
+// The tool-pack contract (packs import it through registry.ts). A pack is plain data plus one `run` function;
+// the platform derives the admin form, the config validation, the model's tool list and the visitor's chip
+// from it. See docs/tool-packs.md.
+
+export { isLang, type Lang } from "@/shared/languages";
+
+type FieldBase = {
+  /** The config key: camelCase letters and digits. */
+  key: string;
+  label: string;
+  required?: boolean;
+  help?: string;
+  placeholder?: string;
+};
+
+export type TextField = FieldBase & { type: "text" | "textarea"; default?: string; maxLength?: number };
+/** https only, on one of the tenant's site domains, checked on save and again when connecting. */
+export type UrlField = FieldBase & { type: "url"; default?: string };
+/** Write-only in the admin; encrypted at rest; decrypted only for `run`. */
+export type SecretField = FieldBase & { type: "secret"; maxLength?: number };
+export type NumberField = FieldBase & {
+  type: "number";
+  default?: number;
+  min?: number;
+  max?: number;
+  integer?: boolean;
+};
+export type BooleanField = FieldBase & { type: "boolean"; default?: boolean };
+export type SelectField = FieldBase & {
+  type: "select";
+  options: readonly { value: string; label: string }[];
+  default?: string;
+};
+export type ListField = FieldBase & {
+  type: "list";
+  default?: readonly string[];
+  maxItems?: number;
+  itemMaxLength?: number;
+  /** Each entry must match; `itemMessage` tells the admin what was expected. */
+  itemPattern?: RegExp;
+  itemMessage?: string;
+};
+/** A fixed URL path such as /api/menu.json: starts with "/", no "..", no scheme, host, query or fragment. */
+export type PathField = FieldBase & { type: "path"; default?: string };
+
+export type ConfigField =
+  | TextField
+  | UrlField
+  | SecretField
+  | NumberField
+  | BooleanField
+  | SelectField
+  | ListField
+  | PathField;
+
+export type ConfigValue = string | number | boolean | string[];
+
+type ValueOf<F> = F extends { type: "number" }
+  ? number
+  : F extends { type: "boolean" }
+    ? boolean
+    : F extends { type: "list" }
+      ? string[]
+      : F extends { type: "select"; options: readonly { value: infer V }[] }
+        ? V
+        : string;
+
+// Booleans and lists always have a value (false, []); other fields are present when required or defaulted.
+type AlwaysPresent<F> = F extends { required: true }
+  ? true
+  : F extends { default: unknown }
+    ? true
+    : F extends { type: "boolean" | "list" }
+      ? true
+      : false;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The parsed config a pack's `run` receives, typed from its `configFields`. */
+export type ConfigOf<Fs extends readonly ConfigField[]> = Simplify<
+  { [F in Fs[number] as AlwaysPresent<F> extends true ? F["key"] : never]: ValueOf<F> } & {
+    [F in Fs[number] as AlwaysPresent<F> extends true ? never : F["key"]]?: ValueOf<F>;
+  }
+>;
+
+/** What a pack sees when it is typed without its fields (e.g. `const p: ToolPack = {...}`). */
+export type AnyConfig = Record<string, ConfigValue | undefined>;
+
+export type ToolArgs = Record<string, unknown>;
+
+/** Supplied by the platform for each run; never by the model or the visitor. */
+export type ToolContext = {
+  tenantId: string;
+  conversationId: string | null;
+  /** Aborts on timeout or when the visitor goes away; pass it on to getJson. */
+  signal: AbortSignal;
+  log: Logger;
+  /** The language of the conversation, when known. */
+  lang?: Lang;
+};
+
+/** The OpenAI function definition the model sees. */
+export type ToolDefinition = {
+  type: "function";
+  function: {
+    name: string;
+    description: string;
+    parameters: {
+      type: "object";
+      properties: Record<string, unknown>;
+      required?: readonly string[];
+      [k: string]: unknown;
+    };
+  };
+};
+
+export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]> = {
+  id: string;
+  /** The chip text visitors see while the pack runs, e.g. "Checking if we're open". */
+  label: string;
+  definition: ToolDefinition;
+  configFields: Fs;
+  // Method syntax on purpose: it lets a pack with typed fields sit in a list of ToolPack.
+  run(
+    config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>,
+    args: ToolArgs,
+    ctx: ToolContext,
+  ): Promise<string | object>;
+
+  /** The group on the tenant form, e.g. "For every business". */
+  category?: string;
+  /** One admin-facing sentence. */
+  summary?: string;
+  /** Added to the system prompt only while the pack is enabled. */
+  promptHint?: string;
+  /** The chip text in other languages. */
+  labels?: Partial<Record<Lang, string>>;
+  /** Replaces the model-facing description from the tenant's config (fetch_json's admin sentence). */
+  describe?(config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>): string | undefined;
+  /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
+  example?: {
+    config: Record<string, ConfigValue>;
+    args: ToolArgs;
+    note?: string;
+    /** Canned upstream answers by URL path, served to the pack while the kit runs it (no real network). */
+    fixtures?: Record<string, unknown>;
+  };
+};
+
+/** Declares a pack with its config type inferred from `configFields`: no casts in pack code. */
+export function definePack<const Fs extends readonly ConfigField[]>(pack: ToolPack<Fs>): ToolPack {
+  return pack as unknown as ToolPack;
+}
+
+export { getJson, ToolWorldError } from "../security/fetch";

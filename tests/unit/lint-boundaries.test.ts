@@ -1,0 +1,57 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { missingServerOnly } from "../../scripts/server-only-check.mjs";
+
+// `npm run lint` checks the layer boundaries with the real tools; here each rule is shown to fail on
+// tests/fixtures/lint, a tiny project whose every file breaks exactly one rule (see its README).
+
+const root = path.resolve(import.meta.dirname, "../..");
+const fixture = path.join(root, "tests/fixtures/lint");
+const run = promisify(execFile);
+
+async function tool(args: string[]): Promise<string> {
+  // Both tools exit non-zero when they find something; the report is what matters here.
+  const out = await run(process.execPath, args, { cwd: fixture, timeout: 60_000 }).catch(
+    (e: { stdout?: string; code?: number }) => {
+      if (typeof e.stdout !== "string" || e.code === undefined) throw e;
+      return { stdout: e.stdout, exitCode: e.code };
+    },
+  );
+  expect("exitCode" in out ? out.exitCode : 0).not.toBe(0);
+  return out.stdout;
+}
+
+describe("lint boundaries fail on broken code", () => {
+  it("dependency-cruiser refuses an upward import, SQL outside src/lib/db and a component reading the db", async () => {
+    // The same reporter and exit code `npm run lint` relies on.
+    const report = await tool([
+      path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+      "--config",
+      path.join(root, ".dependency-cruiser.cjs"),
+      "--output-type",
+      "err",
+      "src",
+    ]);
+    const violations = [...report.matchAll(/error ([\w-]+): (\S+) → (\S+)/g)].map(
+      ([, rule, from, to]) => `${rule}: ${from} → ${to?.replace(/^.*node_modules\//, "")}`,
+    );
+    expect(violations.sort()).toEqual([
+      "component-reads-db: src/components/WidgetTable.tsx → src/lib/db/queries/widgets.ts",
+      "sql-outside-db: src/lib/chat/loop.ts → drizzle-orm/index.js",
+      "upward-from-db: src/lib/db/queries/widgets.ts → src/lib/auth/session.ts",
+    ]);
+  }, 60_000);
+
+  it("knip reports the unused export", async () => {
+    const json = await tool([path.join(root, "node_modules/knip/bin/knip.js"), "--reporter", "json"]);
+    const report = JSON.parse(json) as { issues: { file: string; exports: { name: string }[] }[] };
+    const unused = report.issues.flatMap((i) => i.exports.map((e) => `${i.file}: ${e.name}`));
+    expect(unused).toEqual(["src/lib/db/queries/widgets.ts: unusedWidgetHelper"]);
+  }, 60_000);
+
+  it("the server-only check names the server module without the marker", () => {
+    expect(missingServerOnly(fixture)).toEqual(["src/lib/auth/session.ts"]);
+  });
+});
