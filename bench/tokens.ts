@@ -7,7 +7,7 @@ import type { World } from "./lib/servers";
 import { round } from "./lib/stats";
 
 // Tokens the tenant pays for. Both figures are read from what the fake model was actually sent by the
-// production server, counted with the platform's own tokenizer (js-tiktoken, o200k_base, bundled).
+// production server, counted with the platform's own tokenizer (gpt-tokenizer, o200k_base, bundled).
 //  - projectionRatio: the fetch_json result the model saw / the raw ~200 KB payload the site served.
 //  - historyRatio: prompt tokens of a scripted 10-turn conversation / the same conversation if every earlier
 //    turn's tool call and tool result were re-sent on every later request.
