@@ -238,6 +238,21 @@ describe("limits", () => {
     await readEvents(ok);
   });
 
+  it("429 once one address goes over the per-address limit, whichever visitor tokens it uses", async () => {
+    // Every request of this world comes from the same (unknown) peer address, as in the e2e world.
+    const t = await w.tenant({ rateLimits: { visitorPerMin: 100, ipPerMin: 3 } });
+    const tokens = [await w.token(t.widgetKey), await w.token(t.widgetKey), await w.token(t.widgetKey)];
+    expect((await w.session(t.widgetKey)).status).toBe(429);
+    for (const [i, token] of tokens.entries()) {
+      const res = await chat(t.widgetKey, { message: `hi ${i}` }, { token });
+      expect(res.status).toBe(200);
+      await readEvents(res);
+    }
+    const res = await chat(t.widgetKey, { message: "one more" }, { token: tokens[0] });
+    expect(res.status).toBe(429);
+    expect((await errorOf(res)).code).toBe("rate_limited");
+  });
+
   it("429 when the tenant already has its maximum of open streams", async () => {
     const t = await w.tenant({ rateLimits: { maxStreams: 1 } });
     w.fake.setRules([{ match: "stall", steps: [{ type: "stall" }] }]);
