@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { commaList } from "@/shared/parse";
 
 // Model providers from the environment. The default provider is today's OPENAI_BASE_URL / OPENAI_API_KEY
 // (optionally with OPENAI_PRESET) and serves MICHI_MODELS. More providers are named in MICHI_PROVIDERS; each
@@ -53,12 +54,7 @@ const providerSchema = z.object({
   MODELS: z
     .string()
     .optional()
-    .transform((v) =>
-      (v ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .refine((v) => v.length > 0, { message: "must list at least one model" }),
 });
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isTruthy } from "@/shared/parse";
+import { commaList, isTruthy } from "@/shared/parse";
 import { type ProviderConfig, parseProviders, presetSchema } from "./env-providers";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
@@ -28,15 +28,7 @@ const int = (fallback: number, min: number, max: number) =>
       return n;
     });
 
-const list = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+const list = z.string().optional().transform(commaList);
 
 const key32 = z
   .string()

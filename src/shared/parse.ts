@@ -13,3 +13,11 @@ const TRUTHY = new Set(["true", "1", "on", "yes"]);
 export function isTruthy(value: unknown): boolean {
   return value === true || (typeof value === "string" && TRUTHY.has(value.trim().toLowerCase()));
 }
+
+/** A comma-separated setting ("a, b,,c") as its trimmed, non-empty entries. */
+export function commaList(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

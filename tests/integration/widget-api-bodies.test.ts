@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chatPost } from "@/app/api/widget/[key]/chat/route";
 import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
+import { lazyBody } from "../support/lazy-body";
 
 // Issue 13, finding 5: the chat body is capped while it streams, and the limits come before the body.
 
@@ -18,18 +19,7 @@ const params = (key: string) => ({ params: Promise.resolve({ key }) });
 const errorOf = async (res: Response) =>
   ((await res.json()) as { error: { code: string; message: string } }).error;
 
-/** A chunked body (no Content-Length) of `total` bytes, produced only as the reader pulls it. */
-function endlessBody(total: number, chunk = 16 * 1024) {
-  let sent = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent >= total) return controller.close();
-      sent += chunk;
-      controller.enqueue(new Uint8Array(chunk).fill(0x61));
-    },
-  });
-  return { stream, pulled: () => sent };
-}
+const endlessBody = (total: number) => lazyBody(total, 16 * 1024);
 
 function streamedChat(key: string, token: string, body: ReadableStream<Uint8Array>) {
   const headers = new Headers({ "content-type": "application/json", origin: SITE });

@@ -2,20 +2,9 @@ import { describe, expect, it } from "vitest";
 import { POST as nextAuthPost } from "@/app/api/auth/[...nextauth]/route";
 import { isAppError } from "@/lib/errors";
 import { readCappedText, withCappedBody } from "@/lib/security/body";
+import { lazyBody } from "../support/lazy-body";
 
 // Bodies are counted while they stream: a chunked upload has no Content-Length to check up front.
-
-function lazyBody(total: number, chunk = 8 * 1024) {
-  let sent = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent >= total) return controller.close();
-      sent += chunk;
-      controller.enqueue(new Uint8Array(chunk).fill(0x61));
-    },
-  });
-  return { stream, pulled: () => sent };
-}
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://localhost:3999/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
