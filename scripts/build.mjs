@@ -58,7 +58,9 @@ cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive
 cpSync(path.join(root, "scripts/serve.mjs"), path.join(standalone, "michi-server.mjs"));
 // The embedded database's worker thread is loaded by path at run time (src/lib/db/embedded.ts), so Next traces
 // neither it nor the PGlite package it imports.
-cpSync(path.join(root, "src/lib/db/pglite-worker.mjs"), path.join(standalone, "pglite-worker.mjs"));
+for (const file of ["pglite-worker.mjs", "pglite-statements.mjs"]) {
+  cpSync(path.join(root, "src/lib/db", file), path.join(standalone, file));
+}
 cpSync(
   path.join(root, "node_modules/@electric-sql/pglite"),
   path.join(standalone, "node_modules/@electric-sql/pglite"),

@@ -68,6 +68,29 @@ describe("the embedded database in its worker", () => {
     expect(row?.name).toBe("A");
   });
 
+  // The worker prepares each SQL text once and reuses it (src/lib/db/pglite-statements.mjs).
+  it("a repeated query answers for its own parameters, also across connections and after a failed one", async () => {
+    const pool = handle.raw.pool;
+    const q = "select slug from tenants where id = $1";
+    const ids = [a, b, a, b];
+    const slugs = await Promise.all(ids.map((id) => pool.query(q, [id]).then((r) => r.rows[0]?.slug)));
+    expect(slugs).toEqual(["embedded-a", "embedded-b", "embedded-a", "embedded-b"]);
+    await expect(pool.query(q, ["not-a-uuid"])).rejects.toThrow(/uuid/);
+    await expect(pool.query("selec slug from tenants where id = $1", [a])).rejects.toThrow(/syntax/);
+    expect((await pool.query(q, [b])).rows).toEqual([{ slug: "embedded-b" }]);
+  });
+
+  it("after a table changes, the same query returns its new columns", async () => {
+    const pool = handle.raw.pool;
+    await pool.query("create table shape_probe (id int primary key, a text)");
+    await pool.query("insert into shape_probe values (1, 'x')");
+    const q = "select * from shape_probe where id = $1";
+    for (let i = 0; i < 3; i++) expect((await pool.query(q, [1])).rows).toEqual([{ id: 1, a: "x" }]);
+    await pool.query("alter table shape_probe add column b int default 7");
+    expect((await pool.query(q, [1])).rows).toEqual([{ id: 1, a: "x", b: 7 }]);
+    await pool.query("drop table shape_probe");
+  });
+
   it("a failed statement leaves the connection usable", async () => {
     await expect(handle.platform.execute(sql`select * from no_such_table`)).rejects.toThrow();
     const failed = await handle.forTenant(a, (tx) => tx.execute(sql`select 1 / 0`)).catch((e) => e);

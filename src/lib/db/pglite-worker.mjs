@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { createStatementCache } from "./pglite-statements.mjs";
 
 /** @type {{ dataDir: string | null; mode: "serve" | "init"; settings: string[] }} */
 const { dataDir, mode, settings } = workerData;
@@ -60,6 +61,7 @@ let owner = null;
 let running = null;
 /** @type {Set<Conn>} */
 const conns = new Set();
+const statements = createStatementCache();
 
 /** Runs queued units until none may run now; returns when it stops. */
 function pump() {
@@ -76,6 +78,7 @@ async function drain() {
     const i = owner ? queue.findIndex((u) => u.conn === owner) : queue.length ? 0 : -1;
     if (i < 0) return;
     const [unit] = queue.splice(i, 1);
+    if (!owner && statements.stale) await dropStatements();
     if (unit.cleanup) await release(unit.conn);
     else if (!unit.conn.closed) await run(unit);
     if (unit.conn.closed && owner === unit.conn) await release(unit.conn);
@@ -86,10 +89,11 @@ async function drain() {
 async function run(unit) {
   /** @type {Buffer[]} */
   const out = [];
+  const plan = unit.startup ? null : statements.rewrite(unit.bytes);
   try {
     await pg.runExclusive(() =>
       // The chunks point into PGlite's memory, which the next call reuses: copy them.
-      pg.execProtocolRawStream(unit.bytes, { onRawData: (d) => out.push(Buffer.from(d)) }),
+      pg.execProtocolRawStream(plan?.bytes ?? unit.bytes, { onRawData: (d) => out.push(Buffer.from(d)) }),
     );
   } catch (err) {
     console.error("pglite: a statement failed inside the engine", err);
@@ -98,7 +102,8 @@ async function run(unit) {
     unit.conn.socket.destroy();
     return;
   }
-  const data = Buffer.concat(out);
+  let data = out.length === 1 ? out[0] : Buffer.concat(out);
+  if (plan) data = statements.answer(plan, data);
   if (!unit.startup) owner = holdsBackend(data) ? unit.conn : null;
   if (data.length && !unit.conn.closed) unit.conn.socket.write(data);
 }
@@ -108,6 +113,16 @@ function holdsBackend(data) {
   let last = -1;
   for (let pos = 0; pos + 5 <= data.length; pos += 1 + data.readInt32BE(pos + 1)) last = pos;
   return !((last >= 0 && data[last] === READY_FOR_QUERY && data[last + 5] === 0x49) /* I */);
+}
+
+/** Drops the statements the cache has forgotten (./pglite-statements.mjs); only while no one holds the backend. */
+async function dropStatements() {
+  try {
+    await pg.runExclusive(() => pg.execProtocolRaw(statements.dropAll));
+  } catch (err) {
+    console.error("pglite: could not drop prepared statements", err);
+  }
+  statements.dropped();
 }
 
 /** Ends whatever a vanished connection left open: its extended-protocol sequence, then its transaction. */
