@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { createStatementCache } from "./pglite-statements.mjs";
@@ -34,6 +35,16 @@ const UNIT_END = new Set([
 const TERMINATE = 0x58;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+
+// PGlite's 9 MB of WebAssembly is compiled by V8's baseline compiler (Liftoff) at start, then V8 recompiles
+// the functions that run often with its optimising compiler (TurboFan) in the background. That second copy
+// of the code and the compiler's working memory cost 20-70 MB of resident memory, more the longer the server
+// runs, and made the idle figure depend on what ran first (254-304 MB after the same start). With the chat's
+// short statements the optimised code saved no measurable CPU per turn (npm run bench -- --only=pglite,
+// bench/README.md); a long aggregation (the Usage page over months of messages) runs up to ~1.5x slower.
+// The flag is process-wide, but this is the process's only large WebAssembly module, and it has to be set
+// before PGlite compiles it, here in the worker.
+v8.setFlagsFromString("--liftoff-only");
 
 const pg = new PGlite(dataDir ?? undefined, {
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
