@@ -16,6 +16,11 @@ const BIND = 0x42;
 const QUERY = 0x51;
 const SYNC = 0x53;
 const ERROR = 0x45;
+const DESCRIBE = 0x44;
+const PORTAL = 0x50;
+// What `pg` sends for a query with parameters. A unit with anything else (a Describe of the statement, a
+// Close) refers to the statement by the name the client gave it, so it passes unchanged.
+const PLAIN = new Set([PARSE, BIND, DESCRIBE, 0x45 /* Execute */, SYNC]);
 export const PARSE_COMPLETE = Buffer.from([0x31, 0, 0, 0, 4]);
 /** Enough for every query shape of the app; beyond it (e.g. IN lists of many lengths) the cache starts over. */
 const MAX_STATEMENTS = 500;
@@ -93,6 +98,7 @@ export function createStatementCache() {
       if (
         parses.length !== 1 ||
         msgs.at(-1)?.type !== SYNC ||
+        !msgs.every((m) => PLAIN.has(m.type) && (m.type !== DESCRIBE || bytes[m.start + 5] === PORTAL)) ||
         bytes[parse.start + 5] !== 0 || // a named statement: the client manages it
         bind?.type !== BIND
       ) {
