@@ -19,6 +19,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+// PGlite ships contrib extensions as separate modules that must be loaded before CREATE EXTENSION can find them;
+// pg_trgm groups near-identical questions in the unanswered-questions report (drizzle/0007_handoff.sql).
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 /** @type {{ dataDir: string | null; mode: "serve" | "init"; settings: string[] }} */
 const { dataDir, mode, settings } = workerData;
@@ -36,6 +39,7 @@ const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 
 const pg = new PGlite(dataDir ?? undefined, {
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
+  extensions: { pg_trgm },
 });
 await pg.waitReady;
 
