@@ -37,7 +37,9 @@ const TERMINATE = 0x58;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 
-const pg = new PGlite(dataDir ?? undefined, {
+// One options object: `new PGlite(undefined, options)` (the in-memory database of the tests) drops `options`.
+const pg = new PGlite({
+  ...(dataDir ? { dataDir } : {}),
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
   extensions: { pg_trgm },
 });
