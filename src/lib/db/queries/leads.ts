@@ -1,8 +1,8 @@
 import "server-only";
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
 import { rowsOf, type TenantTx } from "../client";
-import { type LeadKind, type LeadSource, type LeadStatus, leads } from "../schema";
+import { type LeadKind, type LeadSource, type LeadStatus, leads, messages } from "../schema";
 
 // The Inbox's rows: visitors' contact requests and hand-offs the assistant offered. Tenant path only; every
 // statement also names the tenant so it walks leads_tenant_created_idx.
@@ -186,4 +186,37 @@ export async function countNewLeads(tx: TenantTx, tenantId: string): Promise<num
     sql`select count(*)::int as n from leads where tenant_id = ${tenantId} and status = 'new'`,
   );
   return Number(row?.n ?? 0);
+}
+
+export type VisibleMessage = { role: "user" | "assistant"; content: string; createdAt: Date };
+
+/**
+ * The conversations as their visitors saw them: visitor messages and answers with text, in order, without
+ * tool traces or token counts. One statement for all of the Inbox page's conversations.
+ */
+export async function visibleConversations(
+  tx: TenantTx,
+  tenantId: string,
+  conversationIds: string[],
+): Promise<Map<string, VisibleMessage[]>> {
+  const ids = [...new Set(conversationIds.filter(isUuid))];
+  const out = new Map<string, VisibleMessage[]>();
+  if (ids.length === 0) return out;
+  const rows = await tx
+    .select({
+      conversationId: messages.conversationId,
+      role: messages.role,
+      content: messages.content,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.tenantId, tenantId), inArray(messages.conversationId, ids)))
+    .orderBy(messages.createdAt, messages.id);
+  for (const r of rows) {
+    if (!r.content.trim()) continue;
+    const list = out.get(r.conversationId) ?? [];
+    list.push({ role: r.role, content: r.content, createdAt: r.createdAt });
+    out.set(r.conversationId, list);
+  }
+  return out;
 }
