@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as chatPost } from "@/app/api/widget/[key]/chat/route";
 import { POST as contactPost } from "@/app/api/widget/[key]/contact/route";
 import { POST as feedbackPost } from "@/app/api/widget/[key]/feedback/route";
-import { CONTACT_PER_VISITOR_PER_HOUR } from "@/lib/leads/limits";
 import { leads, messageFeedback, packConfigs } from "@/lib/db/schema";
+import { CONTACT_PER_VISITOR_PER_HOUR } from "@/lib/leads/limits";
 import { DEFAULT_CONSENT } from "@/lib/tools/packs/request-human";
 import { type ChatWorld, PLATFORM, readEvents, SITE, startChatWorld } from "../support/chat-world";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { fill } from "@/widget/i18n";
-import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
 import { contactProblems, normaliseContact } from "@/shared/contact";
 import type { Lang } from "@/shared/languages";
+import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
+import { fill } from "@/widget/i18n";
 import type { DbHandle } from "../db";
 import { findVisitorConversation } from "../db/queries/conversations";
 import { type LeadRow, saveContact } from "../db/queries/leads";

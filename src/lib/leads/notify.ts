@@ -9,22 +9,6 @@ import type { Logger } from "../log";
 //   the lead exists (a rolled-back lead sends nothing).
 // - `leadMail` runs after the commit: a mail server that is down must not lose the visitor's request.
 
-/** What a lead.created event carries: the request itself, never a secret or a setting. */
-export function leadPayload(lead: LeadRow) {
-  return {
-    id: lead.id,
-    kind: lead.kind,
-    source: lead.source,
-    name: lead.name,
-    email: lead.email,
-    phone: lead.phone,
-    message: lead.message,
-    locale: lead.locale,
-    conversationId: lead.conversationId,
-    createdAt: lead.createdAt.toISOString(),
-  };
-}
-
 export async function leadEvents(_tx: TenantTx, _tenantId: string, _lead: LeadRow): Promise<void> {
   // Wired to the webhook queue's publishEvent when it is merged (issue 16 item 5).
 }

@@ -6,8 +6,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { type ContactField, type ContactProblem, contactProblems, normaliseContact } from "@/shared/contact";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
-import type { Msg } from "./useChat";
 import { HttpError } from "./sse";
+import type { Msg } from "./useChat";
 import { visitorPost } from "./visitor-post";
 
 const api = (cfg: PanelConfig, path: string) => `/api/widget/${encodeURIComponent(cfg.key)}/${path}`;

@@ -152,15 +152,6 @@ export async function setLeadStatus(
   return before;
 }
 
-export async function leadsOfConversation(tx: TenantTx, tenantId: string, conversationId: string) {
-  if (!isUuid(conversationId)) return [];
-  return tx
-    .select()
-    .from(leads)
-    .where(and(eq(leads.tenantId, tenantId), eq(leads.conversationId, conversationId)))
-    .orderBy(leads.createdAt);
-}
-
 /** Every lead created in [from, until), oldest first, for the Inbox export. */
 export async function leadsInRange(
   tx: TenantTx,
@@ -178,14 +169,6 @@ export async function leadsInRange(
       ),
     )
     .orderBy(leads.createdAt, leads.id);
-}
-
-export async function countNewLeads(tx: TenantTx, tenantId: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(
-    tx,
-    sql`select count(*)::int as n from leads where tenant_id = ${tenantId} and status = 'new'`,
-  );
-  return Number(row?.n ?? 0);
 }
 
 export type VisibleMessage = { role: "user" | "assistant"; content: string; createdAt: Date };

@@ -1,4 +1,4 @@
 export * from "./chat";
 export * from "./core";
-export * from "./tools";
 export * from "./handoff";
+export * from "./tools";
