@@ -77,7 +77,7 @@ export async function similarPairs(
   if (texts.length < 2) return [];
   const rows = await rowsOf<{ a: number; b: number }>(
     tx,
-    sql`with q as (select t, i::int - 1 as i from unnest(${texts}::text[]) with ordinality as u(t, i))
+    sql`with q as (select t, i::int - 1 as i from unnest(${sql.param(texts)}::text[]) with ordinality as u(t, i))
         select x.i as a, y.i as b from q x join q y on x.i < y.i
         where similarity(lower(x.t), lower(y.t)) >= ${threshold}`,
   );
@@ -96,7 +96,7 @@ export async function markQuestionsHandled(
     tx,
     sql`insert into unanswered_handled (message_id, tenant_id, handled_by)
         select m.id, m.tenant_id, ${userId}::uuid from messages m
-        where m.tenant_id = ${tenantId} and m.role = 'user' and m.id = any(${questionIds}::uuid[])
+        where m.tenant_id = ${tenantId} and m.role = 'user' and m.id = any(${sql.param(questionIds)}::uuid[])
         on conflict (message_id) do nothing
         returning message_id`,
   );
