@@ -4,8 +4,7 @@ import { installTestDb } from "../support/admin-env";
 import type { TestDb } from "../support/db";
 import { startSmtpServer, type TestSmtpServer, useSmtp } from "../support/smtp-server";
 
-const { sendMail } = await import("@/lib/mail/send");
-const { mailDelivery } = await import("@/lib/mail/transport");
+const { mailDelivery, sendMail } = await import("@/lib/mail/send");
 const { listOutbox } = await import("@/lib/db/queries/outbox");
 const { makeTenant, makeUser } = await import("../support/admin-world");
 
