@@ -1,4 +1,5 @@
 export * from "./chat";
 export * from "./core";
 export * from "./handoff";
+export * from "./mail";
 export * from "./tools";
