@@ -1,3 +1,4 @@
 export * from "./chat";
 export * from "./core";
 export * from "./tools";
+export * from "./webhooks";
