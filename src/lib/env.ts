@@ -128,6 +128,7 @@ export const envSchema = z.object({
   MICHI_LOG_CONTENT: bool(false),
   MICHI_PURGE_INTERVAL_MIN: int(60, 1, 10_080),
   MICHI_SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+  MICHI_WEBHOOK_QUIET_SECONDS: int(1800, 1, 604_800),
 });
 
 export type Env = Omit<

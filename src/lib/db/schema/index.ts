@@ -3,3 +3,4 @@ export * from "./core";
 export * from "./handoff";
 export * from "./mail";
 export * from "./tools";
+export * from "./webhooks";
