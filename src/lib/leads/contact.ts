@@ -68,9 +68,8 @@ export async function submitContact(
       consentText: settings.consentText,
       locale: req.lang,
     });
-    await leadEvents(tx, req.tenant.id, row);
-    return row;
+    return { row, notice: await leadEvents(tx, req.tenant.id, row) };
   });
-  await leadMail(req.tenant, lead, log);
-  return { lead, confirmation: fill(s.sent, { name: req.botName }) };
+  await leadMail(req.tenant, lead.row, lead.notice, log);
+  return { lead: lead.row, confirmation: fill(s.sent, { name: req.botName }) };
 }
