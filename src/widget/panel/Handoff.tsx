@@ -58,7 +58,12 @@ export function HandoffMenu({ cfg, onTalk }: { cfg: PanelConfig; onTalk: () => v
               setOpen(false);
               onTalk();
             }}
-            onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setOpen(false))}
+            onKeyDown={(e) => {
+              if (e.key !== "Escape") return;
+              // Closes the menu only, not the whole panel (App listens for Escape on the document).
+              e.stopPropagation();
+              setOpen(false);
+            }}
           >
             {cfg.h.talk}
           </button>

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
-import { rowsOf, type TenantTx } from "../client";
+import type { TenantTx } from "../client";
 import { type LeadKind, type LeadSource, type LeadStatus, leads, messages } from "../schema";
 
 // The Inbox's rows: visitors' contact requests and hand-offs the assistant offered. Tenant path only; every
