@@ -74,11 +74,15 @@ const STOP = new Set(
   ).split(" "),
 );
 
-/** Lower-case words of at least three letters, cut to a stem of five so "opens" meets "opening". */
+/**
+ * Lower-case words of at least three letters, without a plural or -ing/-ed ending and cut to five letters, so
+ * "opens", "opening" and "open" meet (a rough stem, enough to compare a question with a pack's description).
+ */
 export function stems(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
-    if (!STOP.has(w)) out.add(w.slice(0, 5));
+    if (STOP.has(w)) continue;
+    out.add((w.length > 4 ? w.replace(/(ing|ed|es|s)$/, "") : w).slice(0, 5));
   }
   return out;
 }
