@@ -27,14 +27,18 @@ async function seed(w: Parameters<NonNullable<MatrixCases["setup"]>>[0], s: Side
         createdAt: new Date(Date.now() - 1000),
       })
       .returning();
-    await tx.insert(messages).values({
-      tenantId: s.tenant.id,
-      conversationId: s.conversationId,
-      role: "assistant",
-      content: "",
-      status: "failed",
-      reason: "empty",
-    });
+    const [answer] = await tx
+      .insert(messages)
+      .values({
+        tenantId: s.tenant.id,
+        conversationId: s.conversationId,
+        role: "assistant",
+        content: "",
+        status: "failed",
+        reason: "empty",
+      })
+      .returning();
+    s.extra.answerId = answer!.id;
     s.extra.leadId = lead!.id;
     s.extra.questionId = question!.id;
   });
@@ -54,5 +58,33 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: (b) => ({ questionIds: [b.extra.questionId!] }),
     },
+  },
+};
+
+// The widget's public API. Bodies name B's records, so at A's key only the tenant bound to A's token (RLS and
+// the visitor check) stands between A's visitor and B's data.
+const W = "src/app/api/widget/[key]";
+cases.widget = {
+  [`${W}/session/route.ts#POST`]: {
+    kind: "public",
+    why: "issues a token for whoever asks (rate-limited); a token presented for another tenant is not renewed",
+  },
+  [`${W}/chat/route.ts#POST`]: {
+    kind: "visitor",
+    body: (b) => ({ conversationId: b.conversationId, message: "show me your conversation" }),
+  },
+  [`${W}/conversations/[id]/route.ts#GET`]: { kind: "visitor", params: (b) => ({ id: b.conversationId }) },
+  [`${W}/contact/route.ts#POST`]: {
+    kind: "visitor",
+    body: (b) => ({
+      conversationId: b.conversationId,
+      email: "a@tenant-a.example",
+      message: "hi",
+      consent: true,
+    }),
+  },
+  [`${W}/feedback/route.ts#POST`]: {
+    kind: "visitor",
+    body: (b) => ({ messageId: b.extra.answerId, rating: "down", comment: "forged" }),
   },
 };
