@@ -121,6 +121,9 @@ async function shutdown(signal) {
   if (active > 0) log.warn({ active }, "grace period over; closing the remaining connections");
   server.closeAllConnections?.();
   try {
+    // The job queue first: a running webhook delivery finishes (or goes back to the queue) while the
+    // database is still there (src/lib/queue).
+    await globalThis.__michiQueueStop?.();
     const db = await globalThis.__michiDb;
     await db?.close();
   } catch (err) {

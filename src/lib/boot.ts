@@ -25,6 +25,11 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
+    // The durable queue (webhook deliveries) before the first request, so publishing can enqueue.
+    const { startProcessWebhookQueue } = await import("./webhooks/worker");
+    await startProcessWebhookQueue(db);
+    const { registerQuietSweep } = await import("./webhooks/quiet");
+    registerQuietSweep(db);
     const { startBackgroundJobs } = await import("./jobs");
     startBackgroundJobs();
     const where = e.DATABASE_URL

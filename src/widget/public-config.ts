@@ -4,6 +4,7 @@
 import type { BotSettings } from "@/lib/db/schema";
 import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
+import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
 import { fill, pickLang, STRINGS, type Strings } from "./i18n";
 
 export type PanelConfig = {
@@ -19,6 +20,9 @@ export type PanelConfig = {
   /** The embedding page's origin and path, sent with each message for the admin's conversation log. */
   pageUrl: string;
   t: Strings;
+  /** The contact form's consent text (the request_human pack's setting) and the hand-off words. */
+  consent: string;
+  h: HandoffStrings;
 };
 
 /** What the loader needs to draw the launcher before any iframe exists. */
@@ -57,7 +61,7 @@ export function widgetLang(t: TenantLike, requested: string | null, acceptLangua
 
 export function panelConfig(
   t: TenantLike,
-  opts: { lang: Lang; parentOrigin: string | null; pageUrl: string },
+  opts: { lang: Lang; parentOrigin: string | null; pageUrl: string; consent?: string },
 ): PanelConfig {
   const starters = Array.isArray(t.bot.starters) ? t.bot.starters : [];
   return {
@@ -74,6 +78,8 @@ export function panelConfig(
     parentOrigin: opts.parentOrigin,
     pageUrl: opts.pageUrl,
     t: STRINGS[opts.lang],
+    consent: opts.consent ?? "",
+    h: HANDOFF_STRINGS[opts.lang],
   };
 }
 

@@ -85,9 +85,20 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
     });
     expect(res.status).toBe(200);
     const body = await res.json();
+    // Each message's id too: the panel rates an answer read back after a reload by it.
     expect(body.messages).toEqual([
-      { role: "user", content: "are you open now?", createdAt: new Date(1000).toISOString() },
-      { role: "assistant", content: "Yes, until 18:00.", createdAt: new Date(2000).toISOString() },
+      {
+        id: expect.any(String),
+        role: "user",
+        content: "are you open now?",
+        createdAt: new Date(1000).toISOString(),
+      },
+      {
+        id: expect.any(String),
+        role: "assistant",
+        content: "Yes, until 18:00.",
+        createdAt: new Date(2000).toISOString(),
+      },
     ]);
     expect(res.headers.get("cache-control")).toBe("no-store");
   });

@@ -13,6 +13,10 @@ export type E2EWorld = {
   hostPageOrigin: string;
   /** A second host page origin that no tenant allows. */
   strangerOrigin: string;
+  /** What the world's SMTP server and webhook receiver got: GET /mails, GET /hooks (tests/support/e2e-handoff.ts). */
+  inboxUrl: string;
+  /** The signing secret of the café's webhook endpoint. */
+  hookSecret: string;
 };
 
 export const WORLD_ENV = "MICHI_E2E_WORLD";
@@ -38,6 +42,12 @@ export const E2E = {
   },
   get strangerOrigin() {
     return world().strangerOrigin;
+  },
+  get inboxUrl() {
+    return world().inboxUrl;
+  },
+  get hookSecret() {
+    return world().hookSecret;
   },
   operator: { email: "admin@example.com", password: "e2e-operator-password-1" },
   viewer: { email: "viewer@example.com", password: "e2e-viewer-password-1" },

@@ -13,6 +13,7 @@ import { migrate } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "./db";
 import { E2E, type E2EWorld, WORLD_ENV as WORLD_KEY } from "./e2e-env";
 import { E2E_FIXTURE_ROUTES } from "./e2e-fixture-routes";
+import { seedCafeWebhook, startHandoffWorld } from "./e2e-handoff";
 import { seedE2E } from "./e2e-seed";
 import { startFakeModel } from "./fake-model";
 import { startFixtureSite } from "./fixture-site";
@@ -72,8 +73,21 @@ async function main() {
 
   const fixture = await startFixtureSite({ routes: E2E_FIXTURE_ROUTES });
   cleanups.push(() => fixture.close());
+  const handoff = await startHandoffWorld();
+  cleanups.push(() => handoff.close());
+  // One file with both test CAs: the fixture site's (packs) and the webhook receiver's.
   const caFile = path.join(work, "fixture-ca.pem");
-  writeFileSync(caFile, fixture.caPem);
+  writeFileSync(caFile, `${fixture.caPem}\n${handoff.hooks.caPem}`);
+  const allowHosts = `${fixture.host},${handoff.hooks.host}`;
+  // The webhook endpoint is sealed and its URL checked in this process, with the keys the app gets too.
+  const secretKey = randomBytes(32).toString("base64");
+  Object.assign(process.env, {
+    MICHI_DATA_DIR: path.join(work, "world"),
+    MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+    MICHI_SECRET_KEY: secretKey,
+    MICHI_FETCH_ALLOW_HOSTS: allowHosts,
+    MICHI_FETCH_EXTRA_CA: caFile,
+  });
 
   // Seed before the server starts (the tenants allow the host page's origin, so it must be known); with PGlite
   // the server then owns the data directory alone.
@@ -82,6 +96,7 @@ async function main() {
     : await createDb({ dataDir: path.join(dataDir!, "pglite") });
   await migrate(handle);
   await seedE2E(handle, { hostPageOrigin: host.origin, fixtureOrigin: fixture.origin });
+  const hookSecret = await seedCafeWebhook(handle, handoff.hooks.url("/crm"));
   await handle.close();
 
   const started = await startStandalone({
@@ -91,7 +106,7 @@ async function main() {
         ...process.env,
         NODE_ENV: "production",
         MICHI_PUBLIC_URL: `http://localhost:${port}`,
-        MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+        MICHI_SECRET_KEY: secretKey,
         MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
         MICHI_ADMIN_EMAIL: E2E.operator.email,
         MICHI_ADMIN_PASSWORD: E2E.operator.password,
@@ -100,7 +115,8 @@ async function main() {
         OPENAI_BASE_URL: model.url,
         OPENAI_API_KEY: "e2e",
         MICHI_MODELS: E2E.models.join(","),
-        MICHI_FETCH_ALLOW_HOSTS: fixture.host,
+        MICHI_FETCH_ALLOW_HOSTS: allowHosts,
+        MICHI_SMTP_URL: handoff.smtp.url,
         MICHI_FETCH_EXTRA_CA: caFile,
         MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
         // Every visitor of this world comes from one loopback address, where real visitors come from many:
@@ -133,6 +149,8 @@ async function main() {
     fixtureOrigin: fixture.origin,
     hostPageOrigin: host.origin,
     strangerOrigin: stranger.origin,
+    inboxUrl: handoff.inboxUrl,
+    hookSecret,
   };
   console.log(`e2e: app on ${appUrl}, fake model on ${model.url}, fixture on ${fixture.origin}`);
   if (process.send) process.send({ type: "world", world });

@@ -63,7 +63,7 @@ function isSpecial(v: unknown): v is Special {
   return typeof v === "object" && v !== null && SPECIAL in v;
 }
 
-async function certificates(): Promise<{ caPem: string; key: string; cert: string }> {
+export async function certificates(): Promise<{ caPem: string; key: string; cert: string }> {
   // A distinct name per CA: with two fixture sites trusted at once, equal names would confuse chain building.
   const ca = await generate(
     [{ name: "commonName", value: `michi-chat test CA ${randomBytes(4).toString("hex")}` }],

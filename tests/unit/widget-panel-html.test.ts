@@ -29,7 +29,9 @@ describe("panel page", () => {
     expect(Object.keys(cfg).sort()).toEqual(
       [
         "avatarUrl",
+        "consent",
         "greeting",
+        "h",
         "key",
         "lang",
         "name",

@@ -14,6 +14,8 @@ export type ChatEvent =
   | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
   | { type: "delta"; data: { text: string } }
   | { type: "done"; data: { conversationId: string; messageId: string } }
+  /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
+  | { type: "handoff"; data: Record<string, never> }
   | { type: "error"; data: { code: string; message: string; conversationId?: string; messageId?: string } };
 
 export type Emit = (event: ChatEvent) => void;

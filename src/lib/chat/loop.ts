@@ -186,6 +186,7 @@ async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit):
       data: { callId: call.id, label, state: record.outcome === "ok" ? "done" : "error" },
     });
   }
+  if (owner?.pack.ui === "contact_form" && record.outcome === "ok") emit({ type: "handoff", data: {} });
   return record;
 }
 

@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { Emit } from "./events";
+import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
@@ -159,6 +160,12 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
     "chat turn",
   );
 
+  await recordHandoff(
+    turn.db,
+    { tenantId: turn.tenant.id, conversationId: turn.conversationId, messageId, lang: turn.lang },
+    result.runs,
+    turn.log,
+  );
   if (result.status === "complete") {
     emit({ type: "done", data: { conversationId: turn.conversationId, messageId } });
   } else if (result.reason && result.reason !== "disconnected") {

@@ -20,6 +20,9 @@ import path from "node:path";
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+// PGlite ships contrib extensions as separate modules that must be loaded before CREATE EXTENSION can find them;
+// pg_trgm groups near-identical questions in the unanswered-questions report (drizzle/0007_handoff.sql).
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createStatementCache } from "./pglite-statements.mjs";
 
 /** @type {{ dataDir: string | null; mode: "serve" | "init"; settings: string[] }} */
@@ -46,8 +49,11 @@ const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 // before PGlite compiles it, here in the worker.
 v8.setFlagsFromString("--liftoff-only");
 
-const pg = new PGlite(dataDir ?? undefined, {
+// One options object: `new PGlite(undefined, options)` (the in-memory database of the tests) drops `options`.
+const pg = new PGlite({
+  ...(dataDir ? { dataDir } : {}),
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
+  extensions: { pg_trgm },
 });
 await pg.waitReady;
 

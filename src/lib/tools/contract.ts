@@ -141,6 +141,11 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
   labels?: Partial<Record<Lang, string>>;
   /** Replaces the model-facing description from the tenant's config (fetch_json's admin sentence). */
   describe?(config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>): string | undefined;
+  /**
+   * Something the visitor's panel shows after a successful run, besides the answer: "contact_form" (the
+   * request_human pack) makes the chat stream send a `handoff` event. The model sees only the pack's result.
+   */
+  ui?: "contact_form";
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
   example?: {
     config: Record<string, ConfigValue>;

@@ -6,10 +6,19 @@ import { businessInfo } from "./packs/get-business-info";
 import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
 import { weather } from "./packs/get-weather";
+import { requestHuman } from "./packs/request-human";
 
 // Every pack the platform offers. Adding one is an import and an entry; start-up checks the list
 // (src/lib/tools/check.ts) and the admin form grows the new pack's fields by itself.
-export const ALL_PACKS: readonly ToolPack[] = [fetchJson, openingStatus, businessInfo, weather, menu, stock];
+export const ALL_PACKS: readonly ToolPack[] = [
+  fetchJson,
+  openingStatus,
+  businessInfo,
+  weather,
+  menu,
+  stock,
+  requestHuman,
+];
 
 export function findPack(id: string, packs: readonly ToolPack[] = ALL_PACKS): ToolPack | undefined {
   return packs.find((p) => p.id === id);

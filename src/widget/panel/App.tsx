@@ -5,6 +5,7 @@ import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import type { Bridge } from "./bridge";
 import { trapTab } from "./focus";
+import { AnswerExtras, HandoffMenu, MenuContactForm } from "./Handoff";
 import { Markdown } from "./Markdown";
 import type { Session } from "./session";
 import { type Msg, useChat } from "./useChat";
@@ -20,7 +21,17 @@ const PLUS = "M12 5v14M5 12h14";
 const CLOSE = "M6 6l12 12M18 6L6 18";
 const SEND = "M4 12l16-8-6 16-3-7-7-1z";
 
-function Reply({ m, cfg, onRetry }: { m: Msg; cfg: PanelConfig; onRetry: (id: string) => void }) {
+function Reply({
+  m,
+  cfg,
+  session,
+  onRetry,
+}: {
+  m: Msg;
+  cfg: PanelConfig;
+  session: Session;
+  onRetry: (id: string) => void;
+}) {
   const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
   return (
     <li class="msg bot">
@@ -57,6 +68,7 @@ function Reply({ m, cfg, onRetry }: { m: Msg; cfg: PanelConfig; onRetry: (id: st
           </button>
         </div>
       )}
+      <AnswerExtras m={m} cfg={cfg} session={session} />
     </li>
   );
 }
@@ -68,6 +80,7 @@ export function App({ cfg, session, bridge }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState("");
+  const [talk, setTalk] = useState(false);
 
   // Each announcement is a new node, so a polite screen reader queues it instead of skipping a repeat.
   const announce = useCallback((text: string) => {
@@ -140,6 +153,7 @@ export function App({ cfg, session, bridge }: Props) {
           </span>
         )}
         <h1>{cfg.name}</h1>
+        <HandoffMenu cfg={cfg} onTalk={() => setTalk(true)} />
         <button
           type="button"
           class="icon"
@@ -184,10 +198,11 @@ export function App({ cfg, session, bridge }: Props) {
                 <div class="bubble">{m.text}</div>
               </li>
             ) : (
-              <Reply key={m.id} m={m} cfg={cfg} onRetry={retry} />
+              <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={retry} />
             ),
           )}
         </ul>
+        {talk && <MenuContactForm cfg={cfg} session={session} onClose={() => setTalk(false)} />}
         {msgs.length === 0 && cfg.starters.length > 0 && (
           <fieldset class="starters">
             <legend class="sr">{t.suggestions}</legend>

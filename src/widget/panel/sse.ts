@@ -7,6 +7,7 @@ export type StreamEvent =
   | { type: "chip"; callId: string; label: string; state: ChipState }
   | { type: "delta"; text: string }
   | { type: "done"; conversationId: string; messageId: string }
+  | { type: "handoff" }
   | { type: "error"; code: string; message: string; conversationId?: string };
 
 /** A refusal before any stream started: the JSON error body the widget API answers with. */
@@ -44,6 +45,7 @@ export function toEvent(name: string | undefined, data: string): StreamEvent | n
     return { type: "chip", callId: d.callId, label: d.label, state: d.state as ChipState };
   if (name === "done" && str(d.conversationId))
     return { type: "done", conversationId: d.conversationId, messageId: str(d.messageId) ? d.messageId : "" };
+  if (name === "handoff") return { type: "handoff" };
   if (name === "error" && str(d.message))
     return {
       type: "error",

@@ -17,6 +17,10 @@ export type Msg = {
   prompt?: string;
   /** For a reply: the stored visitor message it answers (from the stream's first event); Retry reuses it. */
   question?: string;
+  /** For a reply: the stored answer's id, which the visitor's rating names. */
+  serverId?: string;
+  /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
+  form?: boolean;
 };
 
 let seq = 0;
@@ -54,12 +58,21 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
         signal: ctl.signal,
       });
       if (!res.ok) throw await httpError(res);
-      return (await res.json()) as { messages?: { role?: unknown; content?: unknown }[] };
+      return (await res.json()) as { messages?: { id?: unknown; role?: unknown; content?: unknown }[] };
     }).then(
       (body) => {
         const loaded: Msg[] = (body.messages ?? []).flatMap((m) =>
           (m.role === "user" || m.role === "assistant") && typeof m.content === "string" && m.content
-            ? [{ id: nextId(), role: m.role, text: m.content, chips: [], status: "done" as const }]
+            ? [
+                {
+                  id: nextId(),
+                  role: m.role,
+                  text: m.content,
+                  chips: [],
+                  status: "done" as const,
+                  serverId: typeof m.id === "string" ? m.id : undefined,
+                },
+              ]
             : [],
         );
         setMsgs((current) => (current.length ? current : loaded));
@@ -120,10 +133,12 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
                 return { ...m, chips };
               });
               if (e.state === "start") announce(`${e.label}…`);
+            } else if (e.type === "handoff") {
+              update(reply.id, (m) => ({ ...m, form: true }));
             } else if (e.type === "done") {
               settled = true;
               session.setConversation(e.conversationId);
-              update(reply.id, (m) => ({ ...m, status: "done" }));
+              update(reply.id, (m) => ({ ...m, status: "done", serverId: e.messageId || undefined }));
               announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
             } else {
               if (e.conversationId) session.setConversation(e.conversationId);

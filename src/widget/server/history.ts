@@ -11,7 +11,8 @@ import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } fro
 
 const HISTORY_LIMIT = 200;
 
-export type HistoryMessage = { role: "user" | "assistant"; content: string; createdAt: string };
+/** `id` lets the panel rate an earlier answer again after a reload. */
+export type HistoryMessage = { id: string; role: "user" | "assistant"; content: string; createdAt: string };
 
 /**
  * Browsers send no Origin on a same-origin GET, which is exactly how the panel asks; such a request must
@@ -46,7 +47,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     const messages: HistoryMessage[] = rows
       .filter((m) => m.content.trim() !== "")
       .slice(-HISTORY_LIMIT)
-      .map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt.toISOString() }));
+      .map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt.toISOString() }));
     return Response.json(
       { conversationId: id, messages },
       { headers: { ...cors, "Cache-Control": "no-store" } },

@@ -3,6 +3,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isAppError } from "@/lib/errors";
+import { contactSettings } from "@/lib/leads/settings";
 import { log } from "@/lib/log";
 import { frameAncestors, originAllowed } from "@/lib/security/origins";
 import { parseAcceptLanguage, pickLang, STRINGS } from "../i18n";
@@ -56,14 +57,18 @@ export async function handlePanel(req: Request, key: string, deps: WidgetStoreDe
   let tenant: WidgetTenant | null = null;
   try {
     const e = deps.env();
-    tenant = (await findTenant(key, deps)).tenant;
+    const found = await findTenant(key, deps);
+    tenant = found.tenant;
     if (tenant.status !== "active" || !assets) throw new Error(assets ? "suspended" : "no widget build");
+    const tenantId = tenant.id;
+    const contact = await dbStep(() => found.db.forTenant(tenantId, contactSettings));
     const ancestors = frameAncestors(tenant.siteDomains, e.MICHI_PUBLIC_URL);
     const page = embeddingPage(url.searchParams.get("p"), tenant, e.MICHI_PUBLIC_URL);
     const cfg = panelConfig(tenant, {
       lang: widgetLang(tenant, requested, browser),
       parentOrigin: page?.origin ?? null,
       pageUrl: page?.pageUrl ?? "",
+      consent: contact.consentText,
     });
     return new Response(panelHtml(cfg, assets), {
       headers: {

@@ -54,6 +54,19 @@ export type RouteCase = {
   query?: (w: World) => string;
 };
 
+/**
+ * A widget route (src/app/api/widget/[key]/…): called with tenant A's visitor token at B's key, and at A's key
+ * with B's ids; either way it must refuse and leave B untouched. "public": reachable by anyone by design.
+ */
+export type WidgetRouteCase =
+  | {
+      kind: "visitor";
+      /** Params besides `key` (e.g. B's conversation id). */
+      params?: (target: Side) => Record<string, string>;
+      body?: (target: Side) => unknown;
+    }
+  | { kind: "public"; why: string };
+
 export type MatrixCases = {
   /** Adds rows for A and B before the probes (both sides, so "A's slug with B's id" means something). */
   setup?: (w: World) => Promise<void>;
@@ -63,6 +76,8 @@ export type MatrixCases = {
   pages?: Record<string, PageCase>;
   /** Keyed "src/app/api/admin/…/route.ts#METHOD"; routes whose only param is [tenant] need no entry. */
   routes?: Record<string, RouteCase>;
+  /** Keyed "src/app/api/widget/…/route.ts#METHOD"; every widget route needs an entry. */
+  widget?: Record<string, WidgetRouteCase>;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -90,6 +105,14 @@ export function discoverPages(): string[] {
 /** Every admin route handler: src/app/api/admin/**\/route.ts. */
 export function discoverRoutes(): string[] {
   return walk(path.join(ROOT, "src/app/api/admin"))
+    .filter((f) => /[/\\]route\.ts$/.test(f))
+    .map(rel)
+    .sort();
+}
+
+/** Every widget route handler: src/app/api/widget/**\/route.ts. */
+export function discoverWidgetRoutes(): string[] {
+  return walk(path.join(ROOT, "src/app/api/widget"))
     .filter((f) => /[/\\]route\.ts$/.test(f))
     .map(rel)
     .sort();

@@ -48,6 +48,8 @@ export const listFiltersSchema = z.object({
     .optional(),
   outcome: z.union([z.enum(OUTCOMES), z.literal("")]).optional(),
   q: z.string().max(200).optional(),
+  /** Conversations with at least one answer the visitor rated this way. */
+  rating: z.union([z.enum(["up", "down"]), z.literal("")]).optional(),
 });
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
@@ -124,6 +126,9 @@ export async function listConversations(
     where.push(sql`exists (select 1 from tool_runs r
       where r.tenant_id = c.tenant_id and r.conversation_id = c.id and r.pack_id = ${filters.pack})`);
   if (filters.outcome) where.push(sql`la.outcome = ${filters.outcome}`);
+  if (filters.rating)
+    where.push(sql`exists (select 1 from message_feedback f
+      where f.tenant_id = c.tenant_id and f.conversation_id = c.id and f.rating = ${filters.rating})`);
   const q = filters.q?.trim();
   if (q)
     where.push(sql`exists (select 1 from messages s

@@ -9,6 +9,8 @@ const SECTIONS = [
   { path: "/bot", label: "Bot" },
   { path: "/embed", label: "Site & embed" },
   { path: "/conversations", label: "Conversations" },
+  { path: "/inbox", label: "Inbox" },
+  { path: "/unanswered", label: "Unanswered" },
   { path: "/usage", label: "Usage" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },

@@ -10,11 +10,12 @@ import {
 } from "@/lib/db/queries/insights-list";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { formatNumber, OUTCOME_LABELS, OutcomeBadge, packLabel, When } from "./display";
+import { RatingFilter } from "./RatingFilter";
 
 export const metadata: Metadata = { title: "Conversations" };
 
 const PAGE_SIZE = 25;
-const FILTER_KEYS = ["from", "to", "pack", "outcome", "q"] as const;
+const FILTER_KEYS = ["from", "to", "pack", "outcome", "rating", "q"] as const;
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -96,7 +97,7 @@ export default async function ConversationsPage({
         <form
           method="get"
           action={base}
-          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_2fr_auto]"
+          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_1fr_2fr_auto]"
         >
           <div>
             <label className="label" htmlFor="f-from">
@@ -136,6 +137,7 @@ export default async function ConversationsPage({
               ))}
             </select>
           </div>
+          <RatingFilter value={filters.rating ?? ""} />
           <div>
             <label className="label" htmlFor="f-q">
               Search messages

@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { satisfaction } from "@/lib/db/queries/feedback";
 import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
 import { env } from "@/lib/env";
 import { packLabel } from "../conversations/display";
 import { saveRetentionAction } from "./actions";
 import { RetentionForm } from "./RetentionForm";
+import { Satisfaction } from "./Satisfaction";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -21,9 +23,10 @@ export default async function UsagePage({
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const period = parsePeriod((await searchParams).days);
-  const report = await ctx.db.forTenant(ctx.tenant.id, (tx) =>
-    usageReport(tx, { tenantId: ctx.tenant.id }, { period }),
-  );
+  const [report, rated] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+    const r = await usageReport(tx, { tenantId: ctx.tenant.id }, { period });
+    return [r, await satisfaction(tx, ctx.tenant.id, { since: r.since, until: r.until })] as const;
+  });
   const base = `/admin/${ctx.tenant.slug}/usage`;
   const canEdit = roleAtLeast(ctx.role, "admin");
   return (
@@ -39,6 +42,11 @@ export default async function UsagePage({
         packLabel={packLabel}
       />
       <EstimatesLegend report={report} />
+      <Satisfaction
+        figures={rated}
+        period={period}
+        conversationsHref={`/admin/${ctx.tenant.slug}/conversations`}
+      />
       <Card id="retention" title="Data & retention">
         {canEdit ? (
           <RetentionForm

@@ -3,15 +3,17 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { type AnswerRating, ratingsOfConversation } from "@/lib/db/queries/feedback";
 import { getTranscript, type MessageRow, timeline } from "@/lib/db/queries/insights-transcript";
 import { deleteConversationAction } from "../actions";
 import { formatNumber, When } from "../display";
 import { DeleteConversationForm } from "./DeleteConversationForm";
+import { RatingNote } from "./RatingNote";
 import { ToolTrace } from "./ToolTrace";
 
 export const metadata: Metadata = { title: "Conversation" };
 
-function MessageBubble({ m }: { m: MessageRow }) {
+function MessageBubble({ m, rating }: { m: MessageRow; rating?: AnswerRating }) {
   const visitor = m.role === "user";
   return (
     <article
@@ -39,6 +41,7 @@ function MessageBubble({ m }: { m: MessageRow }) {
           {formatNumber(m.promptTokens)} prompt + {formatNumber(m.completionTokens)} completion tokens
         </p>
       ) : null}
+      <RatingNote rating={rating} />
     </article>
   );
 }
@@ -50,7 +53,10 @@ export default async function ConversationPage({
 }) {
   const { tenant: slug, id } = await params;
   const ctx = await requireTenant(slug);
-  const transcript = await ctx.db.forTenant(ctx.tenant.id, (tx) => getTranscript(tx, ctx.tenant.id, id));
+  const [transcript, ratings] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => [
+    await getTranscript(tx, ctx.tenant.id, id),
+    await ratingsOfConversation(tx, ctx.tenant.id, id),
+  ]);
   // Another tenant's id, a deleted one and a malformed one all look the same.
   if (!transcript) notFound();
   const { conversation: c, totals } = transcript;
@@ -101,7 +107,11 @@ export default async function ConversationPage({
               key={item.kind === "tool" ? `t-${item.run.id}` : `m-${item.message.id}`}
               className="flex flex-col"
             >
-              {item.kind === "tool" ? <ToolTrace run={item.run} /> : <MessageBubble m={item.message} />}
+              {item.kind === "tool" ? (
+                <ToolTrace run={item.run} />
+              ) : (
+                <MessageBubble m={item.message} rating={ratings.get(item.message.id)} />
+              )}
             </li>
           ))}
         </ol>

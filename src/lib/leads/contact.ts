@@ -1,0 +1,75 @@
+import "server-only";
+import { z } from "zod";
+import { contactProblems, normaliseContact } from "@/shared/contact";
+import type { Lang } from "@/shared/languages";
+import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
+import { fill } from "@/widget/i18n";
+import type { DbHandle } from "../db";
+import { findVisitorConversation } from "../db/queries/conversations";
+import { type LeadRow, saveContact } from "../db/queries/leads";
+import { AppError } from "../errors";
+import type { Logger } from "../log";
+import { leadEvents, leadMail } from "./notify";
+import { contactSettings } from "./settings";
+
+// A visitor asks for a person: validate the form, store it as a lead of the visitor's own conversation (under
+// RLS, in one transaction with the webhook event), then mail the business. Nothing here touches the token
+// budget or the model.
+
+const bodySchema = z.object({
+  conversationId: z.uuid().nullish(),
+  name: z.string().max(1000).optional(),
+  email: z.string().max(1000).optional(),
+  phone: z.string().max(1000).optional(),
+  message: z.string().max(10_000).optional(),
+  consent: z.boolean().optional(),
+  source: z.enum(["menu", "assistant"]).optional(),
+});
+
+export type ContactRequest = {
+  tenant: { id: string; name: string; slug: string };
+  botName: string;
+  visitorId: string;
+  lang: Lang;
+  body: unknown;
+};
+
+export async function submitContact(
+  db: DbHandle,
+  req: ContactRequest,
+  log: Logger,
+): Promise<{ lead: LeadRow; confirmation: string }> {
+  const s = HANDOFF_STRINGS[req.lang];
+  const parsed = bodySchema.safeParse(req.body);
+  if (!parsed.success) throw new AppError("invalid_input", s.failed);
+  const input = normaliseContact(parsed.data);
+
+  const lead = await db.forTenant(req.tenant.id, async (tx) => {
+    const settings = await contactSettings(tx);
+    const problems = contactProblems(input, settings.consentText !== "");
+    const fields = Object.entries(problems);
+    if (fields.length > 0) {
+      throw new AppError("invalid_input", s.problems[fields[0]![1]], {
+        fieldErrors: Object.fromEntries(fields.map(([f, code]) => [f, [code]])),
+      });
+    }
+    const conversationId = parsed.data.conversationId ?? null;
+    // Only the visitor's own conversation; another one (or another tenant's) looks the same as none at all.
+    if (conversationId && !(await findVisitorConversation(tx, conversationId, req.visitorId)))
+      throw new AppError("not_found", s.failed);
+    const row = await saveContact(tx, {
+      tenantId: req.tenant.id,
+      conversationId,
+      source: parsed.data.source ?? "menu",
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      message: input.message,
+      consentText: settings.consentText,
+      locale: req.lang,
+    });
+    return { row, notice: await leadEvents(tx, req.tenant.id, row) };
+  });
+  await leadMail(req.tenant, lead.row, lead.notice, log);
+  return { lead: lead.row, confirmation: fill(s.sent, { name: req.botName }) };
+}

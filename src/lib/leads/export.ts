@@ -1,0 +1,67 @@
+import "server-only";
+import type { TenantContext } from "../auth/access";
+import { audit } from "../db/queries/audit";
+import { leadsInRange } from "../db/queries/leads";
+import { parseExportQuery } from "../insights/export-request";
+import { csvLine } from "../insights/export-stream";
+
+// The Inbox export: every request of the chosen days (the last 30 by default), as CSV or JSON, with the same
+// query string and CSV guards as the conversation export. Requests are few, so one read is enough.
+
+const COLUMNS = [
+  "id",
+  "created_at",
+  "kind",
+  "source",
+  "status",
+  "name",
+  "email",
+  "phone",
+  "message",
+  "locale",
+  "consent_text",
+  "conversation_id",
+  "handled_by",
+  "handled_at",
+] as const;
+
+export async function exportLeads(ctx: TenantContext, url: URL): Promise<Response> {
+  const query = parseExportQuery(url);
+  const rows = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+    const found = await leadsInRange(tx, ctx.tenant.id, query.range);
+    await audit(tx, {
+      tenantId: ctx.tenant.id,
+      actor: ctx.user,
+      action: "leads.exported",
+      details: { format: query.format, from: query.from, to: query.to, count: found.length },
+    });
+    return found;
+  });
+  const records = rows.map((l) => ({
+    id: l.id,
+    created_at: l.createdAt.toISOString(),
+    kind: l.kind,
+    source: l.source,
+    status: l.status,
+    name: l.name,
+    email: l.email,
+    phone: l.phone,
+    message: l.message,
+    locale: l.locale,
+    consent_text: l.consentText,
+    conversation_id: l.conversationId ?? "",
+    handled_by: l.handledByLabel,
+    handled_at: l.handledAt?.toISOString() ?? "",
+  }));
+  const body =
+    query.format === "csv"
+      ? csvLine([...COLUMNS]) + records.map((r) => csvLine(COLUMNS.map((c) => r[c]))).join("")
+      : JSON.stringify({ from: query.from, to: query.to, requests: records });
+  return new Response(body, {
+    headers: {
+      "Content-Type": query.format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="michi-${ctx.tenant.slug}-inbox-${query.from}-to-${query.to}.${query.format}"`,
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

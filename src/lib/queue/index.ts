@@ -1,0 +1,134 @@
+import "server-only";
+import PgBoss from "pg-boss";
+import type { DbHandle, Tx } from "../db/client";
+import { grantQueueInsert, poolExecutor, txExecutor } from "../db/job-sql";
+import { log } from "../log";
+
+// The durable job queue: pg-boss on the platform's own database (Postgres or the embedded PGlite, both
+// reached through the same `pg` pool). Jobs are rows, so they survive a restart; workers claim them with
+// SELECT … FOR UPDATE SKIP LOCKED, so with several instances each job runs once; failed jobs come back
+// after an exponential backoff chosen per queue. pg-boss polls rather than LISTENs, which suits the embedded
+// database's wire bridge (it does not route notifications).
+//
+// Why pg-boss 10.4 and not graphile-worker: pg-boss 10 supports Node >= 20 (11+ needs 22), its retry delay,
+// limit and backoff are settings per queue (graphile-worker's backoff is a fixed exp(attempts) in SQL, which
+// tests could only speed up by editing its tables), and `send` accepts the caller's transaction.
+
+export const QUEUE_SCHEMA = "pgboss";
+
+/** Retry policy of one queue; pg-boss waits about retryDelay × 2^n (with jitter) before retry n. */
+export type QueuePolicy = {
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** How long one run may take before pg-boss counts it failed (a process that died mid-job). */
+  expireInSeconds: number;
+};
+
+export type QueueJob<T> = { id: string; data: T; retryCount: number; retryLimit: number };
+
+export type QueueWorker<T = unknown> = {
+  name: string;
+  policy: QueuePolicy;
+  /** Throwing fails this attempt; pg-boss retries it until retryLimit. */
+  handler: (job: QueueJob<T>) => Promise<void>;
+};
+
+export type QueueOptions = {
+  workers: QueueWorker[];
+  /** Tests poll faster; production keeps pg-boss's two seconds. */
+  pollingIntervalSeconds?: number;
+  /** Policies may be overridden (tests shorten the backoff). */
+  policies?: Record<string, Partial<QueuePolicy>>;
+};
+
+export type JobQueue = {
+  /** Enqueues inside the caller's transaction: the job exists only if that transaction commits. */
+  sendIn(tx: Tx, name: string, data: object): Promise<string>;
+  send(name: string, data: object): Promise<string>;
+  stop(): Promise<void>;
+};
+
+function bossFor(db: DbHandle, pollingIntervalSeconds?: number): PgBoss {
+  return new PgBoss({
+    db: poolExecutor(db),
+    schema: QUEUE_SCHEMA,
+    // Maintenance (expiring stuck jobs, archiving) runs in every instance; pg-boss serialises it itself.
+    maintenanceIntervalSeconds: 60,
+    // Cron scheduling is not used (the quiet-period sweep is a plain job), so its clock monitor stays off.
+    schedule: false,
+    ...(pollingIntervalSeconds ? { pollingIntervalSeconds } : {}),
+  });
+}
+
+async function sendWith(boss: PgBoss, name: string, data: object, db?: PgBoss.Db): Promise<string> {
+  const id = await boss.send(name, data, db ? { db } : {});
+  // pg-boss inserts nothing (and answers null) for a queue it does not know; never let that pass silently.
+  if (!id) throw new Error(`the job queue "${name}" does not exist; was startQueue called?`);
+  return id;
+}
+
+/** Installs the queue's schema and queues, and starts the given workers. */
+export async function startQueue(db: DbHandle, opts: QueueOptions): Promise<JobQueue> {
+  const boss = bossFor(db, opts.pollingIntervalSeconds);
+  boss.on("error", (err) => log().warn({ err: { message: err.message } }, "job queue error"));
+  await boss.start();
+  await grantQueueInsert(db, QUEUE_SCHEMA);
+  for (const w of opts.workers) {
+    const p = { ...w.policy, ...opts.policies?.[w.name] };
+    const queue = {
+      name: w.name,
+      retryLimit: p.retryLimit,
+      retryDelay: p.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: p.expireInSeconds,
+    };
+    await boss.createQueue(w.name, queue);
+    await boss.updateQueue(w.name, queue); // a changed policy applies to jobs enqueued from now on
+    await boss.work<object>(w.name, { includeMetadata: true, batchSize: 1 }, async ([job]) => {
+      if (!job) return;
+      await w.handler({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
+    });
+  }
+  let stopped = false;
+  return {
+    sendIn: (tx, name, data) => sendWith(boss, name, data, txExecutor(tx)),
+    send: (name, data) => sendWith(boss, name, data),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // Graceful: running jobs finish (or are failed back to the queue for a retry) before the pool closes.
+      await boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    },
+  };
+}
+
+// ---- the process's queue ----------------------------------------------------------------------------------
+
+const g = globalThis as unknown as {
+  __michiQueue?: Promise<JobQueue>;
+  /** Called by scripts/serve.mjs on SIGTERM before the database closes. */
+  __michiQueueStop?: () => Promise<void>;
+};
+
+/** Starts the process's queue once (boot); later calls return the same one. */
+export function startProcessQueue(db: DbHandle, opts: QueueOptions): Promise<JobQueue> {
+  g.__michiQueue ??= startQueue(db, opts);
+  g.__michiQueueStop = stopProcessQueue;
+  return g.__michiQueue;
+}
+
+/** The process's queue, or null before boot started it (scripts, some tests). */
+export function processQueue(): Promise<JobQueue> | null {
+  return g.__michiQueue ?? null;
+}
+
+export async function stopProcessQueue(): Promise<void> {
+  const q = g.__michiQueue;
+  g.__michiQueue = undefined;
+  if (q) await (await q).stop();
+}
+
+/** Replaces the process's queue (tests that start one themselves). */
+export function setProcessQueue(q: JobQueue | null): void {
+  g.__michiQueue = q ? Promise.resolve(q) : undefined;
+}

@@ -1,0 +1,73 @@
+import "server-only";
+import type { TenantTx } from "../db/client";
+import { endpointsFor, insertDelivery } from "../db/queries/webhooks";
+import { processQueue } from "../queue";
+import {
+  findCredentialKey,
+  newMessageId,
+  WEBHOOK_DELIVERY_QUEUE,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+  type WebhookPayload,
+} from "./events";
+
+export type { WebhookEventType };
+
+export type PublishedEvent = {
+  tenantId: string;
+  type: WebhookEventType;
+  /** The event's facts (ids, contact details, a rating); JSON only, and never a credential. */
+  data: Record<string, unknown>;
+  /**
+   * Makes the event idempotent per endpoint: a second publish with the same key is dropped. Defaults to
+   * the new message id (every publish is its own event).
+   */
+  dedupeKey?: string;
+};
+
+/** The job a delivery runs as; the tenant comes from the publishing transaction, never from a request. */
+export type DeliveryJob = { tenantId: string; deliveryId: string };
+
+/**
+ * Publishes a webhook event inside the caller's tenant transaction: one delivery row per enabled endpoint
+ * that asked for the type, and one queue job per delivery, all in `tx`. If the caller's write rolls back,
+ * nothing is sent; once it commits, the delivery survives restarts until it succeeds or runs out of retries.
+ * Cheap when nobody subscribed (one indexed read).
+ */
+export async function publishEvent(
+  tx: TenantTx,
+  event: PublishedEvent,
+): Promise<{ messageId: string; deliveries: number }> {
+  if (!WEBHOOK_EVENT_TYPES.includes(event.type)) throw new Error(`unknown webhook event type ${event.type}`);
+  const credential = findCredentialKey(event.data);
+  if (credential) throw new Error(`webhook payloads carry no credentials (found ${credential})`);
+  const messageId = newMessageId();
+  const endpoints = await endpointsFor(tx, event.type);
+  if (endpoints.length === 0) return { messageId, deliveries: 0 };
+  const payload: WebhookPayload = {
+    type: event.type,
+    timestamp: new Date().toISOString(),
+    // A round trip through JSON: what is stored is exactly what will be signed and sent.
+    data: JSON.parse(JSON.stringify(event.data)) as Record<string, unknown>,
+  };
+  const pending = processQueue();
+  if (!pending)
+    throw new Error("the job queue is not running (boot starts it; tests call startWebhookQueue)");
+  const queue = await pending;
+  let deliveries = 0;
+  for (const endpoint of endpoints) {
+    const deliveryId = await insertDelivery(tx, {
+      tenantId: event.tenantId,
+      endpointId: endpoint.id,
+      messageId,
+      eventType: event.type,
+      dedupeKey: event.dedupeKey ?? messageId,
+      payload,
+    });
+    if (!deliveryId) continue;
+    const job: DeliveryJob = { tenantId: event.tenantId, deliveryId };
+    await queue.sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
+    deliveries++;
+  }
+  return { messageId, deliveries };
+}

@@ -1,0 +1,72 @@
+import "server-only";
+import type { DbHandle } from "../db/client";
+import { conversationsQuietBetween, tenantSlug, tenantsSubscribedTo } from "../db/queries/webhooks";
+import { env } from "../env";
+import { registerJob } from "../jobs";
+import { log } from "../log";
+import { publishEvent } from "./publish";
+
+// conversation.finished: a conversation is over when nobody wrote in it for the quiet period. A sweep looks
+// for conversations whose last activity fell between (quiet period + one day) and (quiet period) ago, so a
+// sweep missed while the platform was down still announces them. The dedupe key holds the last activity's
+// time: several instances sweeping at once, or the next sweep, add nothing; a visitor who comes back and goes
+// quiet again makes a new event.
+
+const LOOKBACK_MS = 24 * 60 * 60 * 1000;
+
+export type SweepResult = { tenants: number; published: number };
+
+export async function sweepQuietConversations(
+  db: DbHandle,
+  opts: { now?: Date; quietMs?: number } = {},
+): Promise<SweepResult> {
+  const now = opts.now ?? new Date();
+  const quietMs = opts.quietMs ?? env().MICHI_WEBHOOK_QUIET_SECONDS * 1000;
+  const to = new Date(now.getTime() - quietMs);
+  const from = new Date(to.getTime() - LOOKBACK_MS);
+  const tenantIds = await tenantsSubscribedTo(db.platform, "conversation.finished");
+  let published = 0;
+  for (const tenantId of tenantIds) {
+    try {
+      published += await db.forTenant(tenantId, async (tx) => {
+        const quiet = await conversationsQuietBetween(tx, from, to);
+        if (quiet.length === 0) return 0;
+        const slug = await tenantSlug(tx, tenantId);
+        let n = 0;
+        for (const c of quiet) {
+          const r = await publishEvent(tx, {
+            tenantId,
+            type: "conversation.finished",
+            dedupeKey: `conversation:${c.id}:${c.lastActivityAt.toISOString()}`,
+            data: {
+              conversation: {
+                id: c.id,
+                startedAt: c.startedAt.toISOString(),
+                lastActivityAt: c.lastActivityAt.toISOString(),
+                messageCount: c.messageCount,
+                adminUrl: slug ? `${env().MICHI_PUBLIC_URL}/admin/${slug}/conversations/${c.id}` : undefined,
+              },
+            },
+          });
+          n += r.deliveries;
+        }
+        return n;
+      });
+    } catch (err) {
+      log().warn({ tenantId, err: (err as Error).message }, "quiet-conversation sweep failed for a tenant");
+    }
+  }
+  return { tenants: tenantIds.length, published };
+}
+
+/** Registers the sweep with the process's periodic jobs (boot); it runs every half quiet period, at most a minute apart. */
+export function registerQuietSweep(db: DbHandle): void {
+  const quietMs = env().MICHI_WEBHOOK_QUIET_SECONDS * 1000;
+  registerJob({
+    name: "webhook-quiet-sweep",
+    everyMs: Math.max(1000, Math.min(60_000, Math.floor(quietMs / 2))),
+    run: async () => {
+      await sweepQuietConversations(db, { quietMs });
+    },
+  });
+}
