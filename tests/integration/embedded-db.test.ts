@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate as pgliteMigrate } from "drizzle-orm/pglite/migrator";
@@ -83,7 +85,8 @@ describe("a data directory from the in-process version", () => {
 
   it("opens unchanged through the worker, and keeps what was written after a close", async () => {
     // Made the way the earlier version did it: PGlite on the main thread, drizzle's PGlite migrator.
-    const old = new PGlite(dataDir);
+    // It is given the contrib extensions the migrations since 0005 need (the worker loads the same two).
+    const old = new PGlite(dataDir, { extensions: { pg_trgm, unaccent } });
     await pgliteMigrate(drizzle(old), { migrationsFolder: migrationsFolder() });
     await old.query("select michi_secure_tenant_tables()");
     await createTenant(drizzle(old) as unknown as Db, { slug: "from-before", name: "Before" });

@@ -36,7 +36,9 @@ function helpText(f: ConfigField): string | undefined {
     else if (f.min !== undefined) extra.push(`At least ${f.min}.`);
     else if (f.max !== undefined) extra.push(`At most ${f.max}.`);
   }
-  if (f.type === "secret") extra.push("Stored encrypted and never shown again.");
+  // The platform's own promise about secrets, unless the pack's help already says it in its words.
+  if (f.type === "secret" && !/encrypt|never shown/i.test(f.help ?? ""))
+    extra.push("Stored encrypted and never shown again.");
   const all = [f.help, ...extra].filter(Boolean).join(" ");
   return all || undefined;
 }
@@ -117,7 +119,8 @@ function Control({
     case "select":
       return (
         <select {...common} className="input" defaultValue={value}>
-          {!f.required || value === "" ? <option value="">Choose…</option> : null}
+          {/* An empty choice only where empty is a real state: nothing chosen yet, or optional with no default. */}
+          {value === "" || (!f.required && f.default === undefined) ? <option value="">Choose…</option> : null}
           {f.options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -19,6 +19,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 
 /** @type {{ dataDir: string | null; mode: "serve" | "init"; settings: string[] }} */
 const { dataDir, mode, settings } = workerData;
@@ -34,8 +36,12 @@ const TERMINATE = 0x58;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 
-const pg = new PGlite(dataDir ?? undefined, {
+// PGlite 0.5 ships contrib extensions as separate bundles that must be handed to the constructor: without
+// them CREATE EXTENSION fails with "not available". Transcript search (drizzle/0005) needs these two.
+const pg = new PGlite({
+  dataDir: dataDir ?? undefined,
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
+  extensions: { pg_trgm, unaccent },
 });
 await pg.waitReady;
 

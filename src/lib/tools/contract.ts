@@ -120,6 +120,9 @@ export type ToolDefinition = {
 
 export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]> = {
   id: string;
+  /** What the admin calls it on the Tools page, e.g. "Opening hours" (the id is for the model, the label for
+   * visitors). Falls back to the label. */
+  name?: string;
   /** The chip text visitors see while the pack runs, e.g. "Checking if we're open". */
   label: string;
   definition: ToolDefinition;

@@ -1,4 +1,5 @@
 import type { ConfigField } from "@/lib/tools/contract";
+import { formatDate } from "@/shared/dates";
 
 // The pure half of the config form: how a pack's fields are named in the HTML form, how a submitted FormData
 // becomes the input the pack validator expects, and how a stored config becomes the strings the inputs show.
@@ -228,5 +229,5 @@ export function formatSetOn(setAt: string | null): string {
   if (!setAt) return "Set";
   const d = new Date(setAt);
   if (Number.isNaN(d.getTime())) return "Set";
-  return `Set on ${d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}`;
+  return `Set on ${formatDate(d)}`;
 }

@@ -60,8 +60,9 @@ export const messages = pgTable(
   (t) => [
     index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt),
     index("messages_tenant_created_idx").on(t.tenantId, t.createdAt),
-    // Full-text search of the admin conversation list; the query must use the same expression to hit it.
-    index("messages_content_fts_idx").using("gin", sql`to_tsvector('simple', ${t.content})`),
+    // Substring search of the admin conversation list (drizzle/0005_search_trigram.sql): trigrams of the
+    // accent- and case-folded text; the query must use the same expression (michi_search_fold) to hit it.
+    index("messages_content_trgm_idx").using("gin", sql`michi_search_fold(${t.content}) gin_trgm_ops`),
   ],
 );
 

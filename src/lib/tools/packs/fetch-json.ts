@@ -7,6 +7,7 @@ import { definePack, getJson, ToolWorldError } from "../registry";
 
 export const fetchJson = definePack({
   id: "fetch_json",
+  name: "Your own JSON data",
   label: "Checking our website",
   definition: {
     type: "function",

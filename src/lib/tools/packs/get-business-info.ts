@@ -9,6 +9,7 @@ type Topic = (typeof TOPICS)[number];
 
 export const businessInfo = definePack({
   id: "get_business_info",
+  name: "Business details",
   label: "Looking up our details",
   definition: {
     type: "function",

@@ -9,6 +9,7 @@ import { saveDomainsAction } from "./actions";
 import { CopySnippet } from "./CopySnippet";
 import { DomainsForm } from "./DomainsForm";
 import { WidgetPreview } from "./WidgetPreview";
+import { formatDate } from "@/shared/dates";
 
 export const metadata: Metadata = { title: "Site & embed" };
 
@@ -41,7 +42,7 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
         <CopySnippet snippet={embedSnippet(publicUrl, widgetKey)} />
         <p className="mt-3 text-sm muted">
           {seen
-            ? `The widget was last seen on your site on ${seen.toISOString().slice(0, 10)}.`
+            ? `The widget was last seen on your site on ${formatDate(seen)}.`
             : "The widget has not been seen on your site yet."}
         </p>
       </Card>

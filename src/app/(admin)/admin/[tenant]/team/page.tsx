@@ -4,6 +4,7 @@ import { requireTenant } from "@/lib/auth/guard";
 import { listMembers } from "@/lib/db/queries/members";
 import { addMemberAction, changeRoleAction, deleteTenantAction, removeMemberAction } from "./actions";
 import { AddMemberForm, DeleteTenantForm, MemberControls } from "./TeamForms";
+import { When } from "@/components/ui/When";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -59,7 +60,7 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
                     m.role
                   )}
                 </td>
-                <td className="py-3">{m.since.toISOString().slice(0, 10)}</td>
+                <td className="py-3"><When at={m.since} day /></td>
               </tr>
             ))}
           </tbody>

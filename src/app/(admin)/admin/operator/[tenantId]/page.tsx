@@ -7,6 +7,7 @@ import { getTenantById } from "@/lib/db/queries/operator";
 import { env } from "@/lib/env";
 import { setLimitsAction, setStatusAction } from "../actions";
 import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
+import { formatDate } from "@/shared/dates";
 
 export const metadata: Metadata = { title: "Business settings" };
 
@@ -59,7 +60,7 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
       </p>
       <PageHeader
         title={tenant.name}
-        description={`/admin/${tenant.slug} · created ${tenant.createdAt.toISOString().slice(0, 10)}`}
+        description={`/admin/${tenant.slug} · created ${formatDate(tenant.createdAt)}`}
       />
       <Card
         id="status"
