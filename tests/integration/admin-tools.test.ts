@@ -234,7 +234,10 @@ describe("the Test button", () => {
   it("says in plain words what is missing or not allowed, and runs nothing; refuses viewers", async () => {
     actAs(owner);
     const missing = await testPackAction("shop-a", {}, form({ packId: "get_business_info" }));
-    expect(missing).toMatchObject({ ok: false, fieldErrors: { [argName("topic")]: 'Fill in "Topic": the tool needs it.' } });
+    expect(missing).toMatchObject({
+      ok: false,
+      fieldErrors: { [argName("topic")]: 'Fill in "Topic": the tool needs it.' },
+    });
     expect(JSON.stringify(missing)).not.toMatch(/must have required property/);
     const bad = await testPackAction(
       "shop-a",
@@ -269,7 +272,11 @@ describe("the list's on/off switch", () => {
     expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/needs its settings/) });
     expect((await row("check_stock"))?.enabled ?? false).toBe(false);
     actAs(viewer);
-    const viewerTry = await togglePackAction("shop-a", {}, form({ packId: "get_business_info", enabled: "false" }));
+    const viewerTry = await togglePackAction(
+      "shop-a",
+      {},
+      form({ packId: "get_business_info", enabled: "false" }),
+    );
     expect(viewerTry.ok).toBe(false);
     expect((await row("get_business_info"))?.enabled).toBe(true);
   });
@@ -387,7 +394,10 @@ describe("secrets are write-only", () => {
     actAs(owner);
     const { default: ToolsPage } = await import("@/app/(admin)/admin/[tenant]/tools/page");
     await expect(
-      ToolsPage({ params: Promise.resolve({ tenant: "shop-a" }), searchParams: Promise.resolve({ pack: "get_menu" }) }),
+      ToolsPage({
+        params: Promise.resolve({ tenant: "shop-a" }),
+        searchParams: Promise.resolve({ pack: "get_menu" }),
+      }),
     ).rejects.toMatchObject({ digest: expect.stringContaining("/admin/shop-a/tools/get_menu") });
     const { default: PackPage } = await import("@/app/(admin)/admin/[tenant]/tools/[packId]/page");
     await expect(

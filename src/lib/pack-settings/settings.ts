@@ -7,6 +7,7 @@ import { getTenantSettings } from "@/lib/db/queries/bot";
 import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
 import type { LookupFn } from "@/lib/security/url-policy";
+import { type ArgField, argFields, argValues } from "@/lib/tools/arg-form";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
 import { savePackSettings } from "@/lib/tools/config-store";
 import type { ConfigField, ToolPack } from "@/lib/tools/contract";
@@ -21,7 +22,6 @@ import {
   toValidatorInput,
 } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import { type ArgField, argFields, argValues } from "@/lib/tools/arg-form";
 import { isTruthy } from "@/shared/parse";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions

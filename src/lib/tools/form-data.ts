@@ -5,6 +5,17 @@ import { formatDate } from "@/shared/dates";
 // becomes the input the pack validator expects, and how a stored config becomes the strings the inputs show.
 // Kept free of React so it is shared by the server action, the page and the client renderer.
 
+/** Default limits of the field types (a field's own maxLength etc. wins); the validator and the counters use them. */
+export const CONFIG_LIMITS = {
+  text: 200,
+  textarea: 4000,
+  secret: 1000,
+  url: 2000,
+  path: 300,
+  listItems: 50,
+  listItem: 200,
+} as const;
+
 /** Field inputs carry a prefix so a pack key can never collide with the form's own names (packId, enabled). */
 export const FIELD_PREFIX = "cfg.";
 
@@ -138,7 +149,7 @@ export function clientFields(fields: readonly ConfigField[]): ConfigField[] {
     switch (f.type) {
       case "text":
       case "textarea":
-        return { ...base, type: f.type, default: f.default, maxLength: f.maxLength };
+        return { ...base, type: f.type, default: f.default, maxLength: f.maxLength ?? CONFIG_LIMITS[f.type] };
       case "secret":
         return { ...base, type: f.type, maxLength: f.maxLength };
       case "number":

@@ -130,10 +130,7 @@ export async function listConversations(
   if (terms.include.length + terms.exclude.length > 0) {
     const has = (term: string) =>
       sql`michi_search_fold(s.content) like michi_search_fold(${containsPattern(term)})`;
-    const conds = [
-      ...terms.include.map(has),
-      ...terms.exclude.map((term) => sql`not ${has(term)}`),
-    ];
+    const conds = [...terms.include.map(has), ...terms.exclude.map((term) => sql`not ${has(term)}`)];
     where.push(sql`exists (select 1 from messages s
       where s.tenant_id = c.tenant_id and s.conversation_id = c.id and ${sql.join(conds, sql` and `)})`);
   }

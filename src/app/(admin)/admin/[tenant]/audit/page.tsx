@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listAudit } from "@/lib/db/queries/audit";
-import { When } from "@/components/ui/When";
 
 export const metadata: Metadata = { title: "Audit log" };
 

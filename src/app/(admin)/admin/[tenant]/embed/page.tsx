@@ -5,11 +5,11 @@ import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
 import { env } from "@/lib/env";
+import { formatDate } from "@/shared/dates";
 import { saveDomainsAction } from "./actions";
 import { CopySnippet } from "./CopySnippet";
 import { DomainsForm } from "./DomainsForm";
 import { WidgetPreview } from "./WidgetPreview";
-import { formatDate } from "@/shared/dates";
 
 export const metadata: Metadata = { title: "Site & embed" };
 

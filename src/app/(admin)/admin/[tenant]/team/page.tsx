@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { Card, PageHeader } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listMembers } from "@/lib/db/queries/members";
 import { addMemberAction, changeRoleAction, deleteTenantAction, removeMemberAction } from "./actions";
 import { AddMemberForm, DeleteTenantForm, MemberControls } from "./TeamForms";
-import { When } from "@/components/ui/When";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -60,7 +60,9 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
                     m.role
                   )}
                 </td>
-                <td className="py-3"><When at={m.since} day /></td>
+                <td className="py-3">
+                  <When at={m.since} day />
+                </td>
               </tr>
             ))}
           </tbody>

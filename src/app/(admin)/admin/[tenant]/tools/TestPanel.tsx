@@ -14,7 +14,13 @@ type Props = {
   action: PlainActionFn;
 };
 
-function ArgInput({ f, id, value, described, invalid }: {
+function ArgInput({
+  f,
+  id,
+  value,
+  described,
+  invalid,
+}: {
   f: ArgField;
   id: string;
   value: string;
@@ -34,7 +40,9 @@ function ArgInput({ f, id, value, described, invalid }: {
     return (
       <select {...common} className="input" defaultValue={value}>
         {/* Optional arguments may be left out, which is different from any listed value. */}
-        {!f.required || value === "" ? <option value="">{f.required ? "Choose…" : "(leave out)"}</option> : null}
+        {!f.required || value === "" ? (
+          <option value="">{f.required ? "Choose…" : "(leave out)"}</option>
+        ) : null}
         {options.map((o) => (
           <option key={o} value={o}>
             {words(o)}
@@ -76,12 +84,16 @@ export function TestPanel({ packId, idPrefix, fields, example, action }: Props) 
       </h2>
       <p className="help">
         Runs with the saved settings (save first) and shows what the model would receive.
-        {fields.length > 0 ? " The values below are what the model would ask with; change them to try others." : ""}
+        {fields.length > 0
+          ? " The values below are what the model would ask with; change them to try others."
+          : ""}
       </p>
       <form onSubmit={onSubmit} noValidate className="mt-3 space-y-3">
         <input type="hidden" name="packId" value={packId} />
         {fields.length === 0 ? (
-          <p className="text-sm">This tool takes no questions from the model: it always reads the same data.</p>
+          <p className="text-sm">
+            This tool takes no questions from the model: it always reads the same data.
+          </p>
         ) : (
           fields.map((f) => {
             const id = `${idPrefix}-arg-${f.key}`;
@@ -95,7 +107,13 @@ export function TestPanel({ packId, idPrefix, fields, example, action }: Props) 
                   {f.label}
                   <span className="muted font-normal">{f.required ? " (required)" : " (optional)"}</span>
                 </label>
-                <ArgInput f={f} id={id} value={example[f.key] ?? ""} described={described} invalid={!!error} />
+                <ArgInput
+                  f={f}
+                  id={id}
+                  value={example[f.key] ?? ""}
+                  described={described}
+                  invalid={!!error}
+                />
                 {f.description ? (
                   <p id={`${id}-help`} className="help">
                     {f.description}

@@ -5,9 +5,9 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { getTenantById } from "@/lib/db/queries/operator";
 import { env } from "@/lib/env";
+import { formatDate } from "@/shared/dates";
 import { setLimitsAction, setStatusAction } from "../actions";
 import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
-import { formatDate } from "@/shared/dates";
 
 export const metadata: Metadata = { title: "Business settings" };
 
