@@ -42,8 +42,9 @@ export function PackSwitch({ packId, name, enabled, canEdit, action }: Props) {
           onClick={flip}
         />
       </span>
+      {/* A refusal is shown beside the switch; a success only announced (the switch itself shows it). */}
       <span id={messageId} role="status" className={refused ? "field-error max-w-xs text-right" : "sr-only"}>
-        {refused ? state.message : ""}
+        {state.message ?? ""}
       </span>
     </span>
   );
