@@ -106,8 +106,9 @@ type Row = Omit<ConversationSummary, "packs" | "startedAt" | "lastActivityAt"> &
  * One page of the tenant's conversations. Date range: a conversation is listed when it was active during the
  * range, i.e. it started before the range ended and its last activity is on or after the range's first day
  * (days are UTC). Search: one message of the conversation contains every included term and no excluded one, as
- * substrings of the accent- and case-folded text; the expression is the trigram index's
- * (messages_content_trgm_idx), so Postgres narrows the messages by trigrams before it rechecks them.
+ * substrings of the accent- and case-folded text stored beside each message (content_search, drizzle/0005),
+ * folded the same way (michi_search_fold). Under RLS Postgres scans that column rather than use its trigram
+ * index (LIKE is not leakproof); without the per-row folding the scan stays short (npm run bench: db.searchMs).
  */
 export async function listConversations(
   tx: TenantTx,
@@ -129,7 +130,7 @@ export async function listConversations(
   const terms = parseSearch(filters.q ?? "");
   if (terms.include.length + terms.exclude.length > 0) {
     const has = (term: string) =>
-      sql`michi_search_fold(s.content) like michi_search_fold(${containsPattern(term)})`;
+      sql`s.content_search like michi_search_fold(${containsPattern(term)})`;
     const conds = [...terms.include.map(has), ...terms.exclude.map((term) => sql`not ${has(term)}`)];
     where.push(sql`exists (select 1 from messages s
       where s.tenant_id = c.tenant_id and s.conversation_id = c.id and ${sql.join(conds, sql` and `)})`);
