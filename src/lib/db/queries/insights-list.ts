@@ -129,8 +129,7 @@ export async function listConversations(
   if (filters.outcome) where.push(sql`la.outcome = ${filters.outcome}`);
   const terms = parseSearch(filters.q ?? "");
   if (terms.include.length + terms.exclude.length > 0) {
-    const has = (term: string) =>
-      sql`s.content_search like michi_search_fold(${containsPattern(term)})`;
+    const has = (term: string) => sql`s.content_search like michi_search_fold(${containsPattern(term)})`;
     const conds = [...terms.include.map(has), ...terms.exclude.map((term) => sql`not ${has(term)}`)];
     where.push(sql`exists (select 1 from messages s
       where s.tenant_id = c.tenant_id and s.conversation_id = c.id and ${sql.join(conds, sql` and `)})`);
