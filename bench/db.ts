@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { createDb } from "../src/lib/db/client";
 import { migrate } from "../src/lib/db/migrate";
+import { listConversations } from "../src/lib/db/queries/insights-list";
 import { usageReport } from "../src/lib/db/queries/insights-usage";
 import { createTenant } from "../src/lib/db/queries/tenants";
 import { fakeModelControl } from "../tests/support/fake-model";
@@ -17,6 +18,8 @@ import { median, round } from "./lib/stats";
 //    pool). One visitor sends turns one after another; statements are counted between turns, per turn.
 //  - usagePageMs: the aggregation behind the Usage page (usageReport, 30-day period) on a tenant with 100,000
 //    messages, median of several runs.
+//  - searchMs: the conversation list with a search term over those same messages (the trigram index of
+//    drizzle/0005), median of several runs.
 
 export type QueriesResult = {
   queriesPerTurn: number;
@@ -89,7 +92,14 @@ export async function benchQueriesPerTurn(opts: {
   }
 }
 
-export type UsageResult = { usagePageMs: number; usagePage90Ms: number; messages: number; dbKind: string };
+export type UsageResult = {
+  usagePageMs: number;
+  usagePage90Ms: number;
+  /** The conversation list searched for a substring over the same 100,000 messages (trigram index). */
+  searchMs: number;
+  messages: number;
+  dbKind: string;
+};
 
 /** Seeds a tenant with `messages` messages over 90 days in a few multi-row statements. */
 async function seedUsage(db: BenchDb, count: number) {
@@ -152,14 +162,27 @@ export async function benchUsagePage(opts: {
       }
       return round(median(runs), 1);
     };
+    const search = async () => {
+      const runs: number[] = [];
+      for (let i = 0; i < (opts.quick ? 4 : 8); i++) {
+        const t0 = performance.now();
+        // "northpeak" sits in every assistant message, folded from "Northpeak"; "#4242" in one user message.
+        await handle.forTenant(tenantId, (tx) =>
+          listConversations(tx, tenantId, { q: i % 2 ? "northpeak" : "#4242 medium" }),
+        );
+        if (i > 0) runs.push(performance.now() - t0);
+      }
+      return round(median(runs), 1);
+    };
     const result: UsageResult = {
       usagePageMs: await time(30),
       usagePage90Ms: await time(90),
+      searchMs: await search(),
       messages: count,
       dbKind: handle.kind,
     };
     opts.log(
-      `  db: usage page aggregation ${result.usagePageMs} ms (30 days), ${result.usagePage90Ms} ms (90 days)`,
+      `  db: usage page aggregation ${result.usagePageMs} ms (30 days), ${result.usagePage90Ms} ms (90 days); transcript search ${result.searchMs} ms`,
     );
     return result;
   } finally {

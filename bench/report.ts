@@ -87,6 +87,7 @@ export function printSummary(r: Results): void {
       fmt(d.usagePageMs, " ms"),
       `${d.messages} messages, 30 days (90 days: ${fmt(d.usagePage90Ms, " ms")}), ${d.dbKind}`,
     ]);
+    rows.push(["db.searchMs", fmt(d.searchMs, " ms"), `transcript search over ${d.messages} messages`]);
   }
   const f = r.faults;
   if (f) {

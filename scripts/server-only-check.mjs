@@ -1,12 +1,12 @@
 // Server modules start with `import "server-only"`, so a client component that pulls one in fails the build
 // instead of shipping database or secret code to a browser. Exempt: the drizzle schema, which drizzle-kit
 // loads outside any bundler to generate migrations and which holds table shapes only; and the config form's
-// pure half, which the pack card renders in the browser.
+// pure half and the Test panel's argument form (arg-form.ts), which the pack page renders in the browser.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const SERVER_DIRS = ["src/lib", "src/widget/server"];
-const EXEMPT = [/^src\/lib\/db\/schema\//, /^src\/lib\/tools\/form-data\.ts$/];
+const EXEMPT = [/^src\/lib\/db\/schema\//, /^src\/lib\/tools\/(form-data|arg-form)\.ts$/];
 const MARKER = /^import "server-only";$/m;
 
 function* walk(dir) {

@@ -1,7 +1,10 @@
 // Tenant colours are chosen for branding, not legibility. Everything drawn on the tenant colour takes black or
 // white text, whichever contrasts more (for any colour, one of them reaches WCAG AA for normal text).
 
-export const DEFAULT_COLOR = "#1f4f82";
+import { BOT_DEFAULTS } from "@/shared/bot-defaults";
+
+/** The bot colour until the business picks one: the same default the Bot form shows. */
+export const DEFAULT_COLOR = BOT_DEFAULTS.color;
 /** Assistant bubbles are drawn on this background; links inside them need 4.5:1 against it. */
 export const BUBBLE_BG = "#f1f3f6";
 const FALLBACK_LINK = "#1a4fa0";

@@ -1,13 +1,16 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 
-// The Tools page as a tenant admin uses it, on the production build: the generated form, the url policy's
-// messages, typed values kept after a failed save, the audit trail, the Test panel, write-only secrets and
-// a viewer's read-only view. The operator owns the demo tenant; the viewer is a viewer there.
+// A pack's page (Tools → one pack) as a tenant admin uses it, on the production build: the generated form,
+// the url policy's messages, typed values kept after a failed save, the audit trail, the Test panel,
+// write-only secrets and a viewer's read-only view. The operator owns the demo tenant; the viewer is a viewer
+// there. The list itself is in tools-list.spec.ts.
 
 test.describe.configure({ mode: "serial" });
 
 const TOOLS = "/admin/demo/tools";
+const FETCH_JSON = `${TOOLS}/fetch_json`;
+const CHECK_STOCK = `${TOOLS}/check_stock`;
 
 async function signedIn(browser: Browser, who: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext();
@@ -41,7 +44,7 @@ test("declaring the site's domain on Site & embed", async ({ browser }) => {
 
 test("a bad address is refused with the policy's message and everything typed stays", async ({ browser }) => {
   const page = await signedIn(browser, E2E.operator);
-  await page.goto(TOOLS);
+  await page.goto(FETCH_JSON);
   const card = fetchJsonCard(page);
   // Whatever is stored now (empty, or what a later test saved on an earlier --repeat-each round) must stay.
   const stored = await card.getByLabel("Site base URL").inputValue();
@@ -75,7 +78,7 @@ test("a bad address is refused with the policy's message and everything typed st
 
 test("a valid address is saved and the change appears in the audit log", async ({ browser }) => {
   const page = await signedIn(browser, E2E.operator);
-  await page.goto(TOOLS);
+  await page.goto(FETCH_JSON);
   const card = fetchJsonCard(page);
   await card.getByLabel("Enabled: the bot may use this tool").check();
   // The https fixture is the operator-allowed host of the e2e world (MICHI_FETCH_ALLOW_HOSTS).
@@ -91,7 +94,10 @@ test("a valid address is saved and the change appears in the audit log", async (
 
   await page.reload();
   await expect(fetchJsonCard(page).getByLabel("Site base URL")).toHaveValue(E2E.fixtureOrigin);
-  await expect(fetchJsonCard(page).getByText("On", { exact: true })).toBeVisible();
+  await page.goto(TOOLS);
+  await expect(
+    page.getByRole("switch", { name: "Your own JSON data: bot may use this tool" }),
+  ).toHaveAttribute("aria-checked", "true");
 
   await page.goto("/admin/demo/audit");
   const main = page.locator("main");
@@ -114,28 +120,28 @@ test("Test shows what the model would see: only the listed fields, with size and
   browser,
 }) => {
   const page = await signedIn(browser, E2E.operator);
-  await page.goto(TOOLS);
-  const card = fetchJsonCard(page);
-  await card.getByText("Test this tool").click();
-  await card.getByLabel("Arguments the model would send (JSON)").fill("not json");
-  await card.getByRole("button", { name: "Test", exact: true }).click();
-  await expect(card.getByText(/Enter the arguments as JSON/)).toBeVisible();
-
-  await card.getByLabel("Arguments the model would send (JSON)").fill("{}");
-  await card.getByRole("button", { name: "Test", exact: true }).click();
-  const result = card.getByTestId("test-result");
+  await page.goto(FETCH_JSON);
+  const panel = page.getByTestId("test-panel");
+  // fetch_json takes no arguments from the model: no JSON box, a sentence instead.
+  await expect(panel.getByText("This tool takes no questions from the model")).toBeVisible();
+  await expect(panel.locator("textarea")).toHaveCount(0);
+  await panel.getByRole("button", { name: "Test", exact: true }).click();
+  const result = panel.getByTestId("test-result");
   await expect(result).toContainText("Checking our website");
   await expect(result.locator("pre")).toContainText('"nextChange"');
   await expect(result.locator("pre")).toContainText("18:00");
   await expect(result.locator("pre")).not.toContainText("internalNotes");
   await expect(result.locator("pre")).not.toContainText("weekly");
   await expect(result).toContainText(/\d+ characters · about \d+ tokens/);
+  // The list shows the test's outcome.
+  await page.goto(TOOLS);
+  await expect(page.locator('li[data-pack="fetch_json"]')).toContainText("Last test worked");
   await page.context().close();
 });
 
 test("a secret is write-only: after saving, no page HTML contains it", async ({ browser }) => {
   const page = await signedIn(browser, E2E.operator);
-  await page.goto(TOOLS);
+  await page.goto(CHECK_STOCK);
   // check_stock has an optional API key; its base URL is required, so the save must include it to succeed.
   const secretCard = page.locator('section[data-pack="check_stock"]');
   // An earlier --repeat-each round stored a key: the field then shows "Set on …" with Replace. Replace is a
@@ -158,21 +164,26 @@ test("a secret is write-only: after saving, no page HTML contains it", async ({ 
 
   await page.reload();
   expect(await page.content()).not.toContain(secret);
-  const raw = await page.request.get(TOOLS);
-  expect(await raw.text()).not.toContain(secret);
+  for (const url of [TOOLS, CHECK_STOCK]) {
+    const raw = await page.request.get(url);
+    expect(await raw.text()).not.toContain(secret);
+  }
   await page.context().close();
 });
 
 test("a viewer sees the form read-only, and a forged save is refused", async ({ browser }) => {
   const page = await signedIn(browser, E2E.viewer);
-  await page.goto(TOOLS);
+  await page.goto(FETCH_JSON);
   const card = fetchJsonCard(page);
   const baseUrl = card.getByLabel("Site base URL");
   await expect(baseUrl).toHaveValue(E2E.fixtureOrigin);
   await expect(baseUrl).toBeDisabled();
   await expect(card.getByLabel("Enabled: the bot may use this tool")).toBeDisabled();
   await expect(card.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
-  await expect(card.getByText("Test this tool")).toHaveCount(0);
+  await expect(page.getByText("Test this tool")).toHaveCount(0);
+  // Read-only looks read-only: the disabled input is drawn on the muted surface with a dashed edge.
+  await expect(baseUrl).toHaveCSS("border-top-style", "dashed");
+  await expect(baseUrl).toHaveCSS("cursor", "not-allowed");
 
   // Forge: re-enable the inputs in the page and submit the form to the real server action.
   await card.evaluate((el) => {

@@ -148,7 +148,9 @@ test("another tenant's conversation id answers 404", async ({ page }) => {
 });
 
 // Before the delete below: the pack table needs the conversation's tool run.
-test("the Usage page shows the period's numbers and saves the retention", async ({ page }) => {
+test("the Usage page shows the period's numbers; retention is saved under Data & retention", async ({
+  page,
+}) => {
   await signIn(page, E2E.operator);
   await page.goto(`/admin/${E2E.cafe.slug}/usage`);
   await expect(page.getByRole("heading", { level: 1, name: "Usage" })).toBeVisible();
@@ -161,6 +163,10 @@ test("the Usage page shows the period's numbers and saves the retention", async 
   await page.getByRole("button", { name: "Show the numbers" }).first().click();
   await expect(page.getByRole("table", { name: "Conversations per day" })).toBeVisible();
 
+  // Retention is a setting: no longer on the Usage page, which links to it.
+  await expect(page.getByLabel("Keep conversations for (days)")).toHaveCount(0);
+  await page.getByRole("main").getByRole("link", { name: "Data & retention" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/${E2E.cafe.slug}/settings$`));
   await page.getByLabel("Keep conversations for (days)").fill("0");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Keep conversations for at least 1 day.")).toBeVisible();

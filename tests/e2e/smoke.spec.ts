@@ -14,12 +14,27 @@ test("admin pages refuse to be framed", async ({ request }) => {
   expect(res.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
 });
 
-test("the seeded operator signs in and lands in the demo tenant", async ({ page }) => {
+test("the seeded operator signs in and lands on the operator console with the list of businesses", async ({
+  page,
+}) => {
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(E2E.operator.email);
   await page.getByLabel("Password").fill(E2E.operator.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\/demo/);
+  await expect(page).toHaveURL(/\/admin\/operator$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Businesses" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open Michi Café (demo)" })).toBeVisible();
+  // In a business's admin the header names the console once and the account by its e-mail.
+  await page.getByRole("link", { name: "Open Michi Café (demo)" }).click();
+  await expect(page).toHaveURL(/\/admin\/demo$/);
+  const banner = page.getByRole("banner");
+  await expect(banner.getByRole("link", { name: "Operator console" })).toBeVisible();
+  await expect(banner).toContainText(E2E.operator.email);
+  await expect(banner).not.toContainText(/Operator\s+Operator/);
+  // A favicon is served.
+  const icon = await page.request.get("/icon.svg");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
 });
 
 test("admin and sign-in pages allow only scripts carrying this response's nonce", async ({
@@ -49,7 +64,7 @@ test("admin and sign-in pages allow only scripts carrying this response's nonce"
   await page.getByLabel("E-mail").fill(E2E.operator.email);
   await page.getByLabel("Password").fill(E2E.operator.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\/demo/);
+  await expect(page).toHaveURL(/\/admin\/operator/);
   expect(violations).toEqual([]);
   // Markup that slipped into the page cannot run script: an inline handler carries no nonce. The browser
   // either reports a violation or runs the handler, whichever happens first decides.

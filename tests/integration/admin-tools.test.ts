@@ -14,7 +14,10 @@ vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cache
 // An operator-allowed private host, as the e2e fixture uses: it passes the url policy without DNS.
 process.env.MICHI_FETCH_ALLOW_HOSTS = "fixture.test:8443";
 
-const { savePackAction, testPackAction } = await import("@/app/(admin)/admin/[tenant]/tools/actions");
+const { savePackAction, testPackAction, togglePackAction } = await import(
+  "@/app/(admin)/admin/[tenant]/tools/actions"
+);
+const { argName } = await import("@/lib/tools/arg-form");
 const { loadPackGroups, savePackForm } = await import("@/lib/pack-settings/settings");
 const { PackCard } = await import("@/app/(admin)/admin/[tenant]/tools/PackCard");
 const { requireTenant } = await import("@/lib/auth/guard");
@@ -214,28 +217,68 @@ describe("the Test button", () => {
     const state = await testPackAction(
       "shop-a",
       {},
-      form({ packId: "get_business_info", args: '{"topic":"phone"}' }),
+      form({ packId: "get_business_info", [argName("topic")]: "phone" }),
     );
     expect(state.ok).toBe(true);
     expect(JSON.parse(state.data!.result!)).toEqual({ phone: "+1 555 0100" });
     expect(Number(state.data!.chars)).toBe(state.data!.result!.length);
     expect(Number(state.data!.tokens)).toBeGreaterThan(0);
     expect(state.data!.label).toBe("Looking up our details");
+    // The list remembers it.
+    const view = (await loadPackGroups(await requireTenant("shop-a")))
+      .flatMap((g) => g.packs)
+      .find((p) => p.id === "get_business_info");
+    expect(view?.lastTest?.outcome).toBe("ok");
   });
 
-  it("explains arguments that are not a JSON object, and refuses viewers", async () => {
+  it("says in plain words what is missing or not allowed, and runs nothing; refuses viewers", async () => {
     actAs(owner);
+    const missing = await testPackAction("shop-a", {}, form({ packId: "get_business_info" }));
+    expect(missing).toMatchObject({
+      ok: false,
+      fieldErrors: { [argName("topic")]: 'Fill in "Topic": the tool needs it.' },
+    });
+    expect(JSON.stringify(missing)).not.toMatch(/must have required property/);
     const bad = await testPackAction(
       "shop-a",
       {},
-      form({ packId: "get_business_info", args: "topic=phone" }),
+      form({ packId: "get_business_info", [argName("topic")]: "recipes" }),
     );
-    expect(bad).toMatchObject({ ok: false, fieldErrors: { args: expect.stringMatching(/JSON/) } });
-    const arr = await testPackAction("shop-a", {}, form({ packId: "get_business_info", args: "[1]" }));
-    expect(arr.fieldErrors?.args).toMatch(/object/);
+    expect(bad.fieldErrors?.[argName("topic")]).toBe('Pick one of the listed values for "Topic".');
     actAs(viewer);
-    const refused = await testPackAction("shop-a", {}, form({ packId: "get_business_info", args: "{}" }));
+    const refused = await testPackAction(
+      "shop-a",
+      {},
+      form({ packId: "get_business_info", [argName("topic")]: "phone" }),
+    );
     expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/Only an admin or owner/) });
+  });
+});
+
+describe("the list's on/off switch", () => {
+  it("turns a configured pack on and off with an audit entry; a pack that needs settings stays off", async () => {
+    actAs(owner);
+    const off = await togglePackAction("shop-a", {}, form({ packId: "get_business_info", enabled: "false" }));
+    expect(off).toMatchObject({ ok: true, message: "Business details is now off." });
+    expect((await row("get_business_info"))?.enabled).toBe(false);
+    const on = await togglePackAction("shop-a", {}, form({ packId: "get_business_info", enabled: "true" }));
+    expect(on).toMatchObject({ ok: true, message: "Business details is now on." });
+    expect((await row("get_business_info"))?.enabled).toBe(true);
+    expect((await audits()).filter((e) => e.target === "get_business_info").map((e) => e.action)).toEqual(
+      expect.arrayContaining(["pack.disabled", "pack.enabled"]),
+    );
+    // check_stock needs its shop's address first.
+    const refused = await togglePackAction("shop-a", {}, form({ packId: "check_stock", enabled: "true" }));
+    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/needs its settings/) });
+    expect((await row("check_stock"))?.enabled ?? false).toBe(false);
+    actAs(viewer);
+    const viewerTry = await togglePackAction(
+      "shop-a",
+      {},
+      form({ packId: "get_business_info", enabled: "false" }),
+    );
+    expect(viewerTry.ok).toBe(false);
+    expect((await row("get_business_info"))?.enabled).toBe(true);
   });
 });
 
@@ -290,7 +333,6 @@ describe("secrets are write-only", () => {
         pack: view,
         canEdit: true,
         saveAction: async () => ({}),
-        testAction: async () => ({}),
       }),
     );
     expect(html).toContain("Set on ");
@@ -322,16 +364,44 @@ describe("secrets are write-only", () => {
     expect((await row("keyed_api"))!.secrets.apiKey).toEqual(before);
   });
 
-  it("the real Tools page renders every built-in pack read-only for a viewer", async () => {
+  it("the real Tools list shows every built-in pack with its status, and a pack's page is read-only for a viewer", async () => {
     actAs(viewer);
     const { default: ToolsPage } = await import("@/app/(admin)/admin/[tenant]/tools/page");
-    const tree = await ToolsPage({ params: Promise.resolve({ tenant: "shop-a" }) });
-    const html = renderToStaticMarkup(tree);
-    expect(html).toContain('data-pack="fetch_json"');
-    expect(html).toContain("For every business");
+    const list = renderToStaticMarkup(
+      await ToolsPage({ params: Promise.resolve({ tenant: "shop-a" }), searchParams: Promise.resolve({}) }),
+    );
+    expect(list).toContain('data-pack="fetch_json"');
+    expect(list).toContain("For every business");
+    expect(list).toContain('href="/admin/shop-a/tools/fetch_json"');
+    expect(list).toContain("Your own JSON data");
+    expect(list).toContain("Configured");
+    expect(list).toContain("Needs settings");
+    // One line per pack: no settings form on the list.
+    expect(list).not.toContain("<form");
+
+    const { default: PackPage } = await import("@/app/(admin)/admin/[tenant]/tools/[packId]/page");
+    const html = renderToStaticMarkup(
+      await PackPage({ params: Promise.resolve({ tenant: "shop-a", packId: "fetch_json" }) }),
+    );
     expect(html).not.toMatch(/<button type="submit"[^>]*>Save<\/button>/);
     expect(html).toContain("only admins and owners can change them");
     expect(html).toMatch(/<fieldset disabled=""/);
     expect(html).toContain('value="https://api.michi.example"');
+    expect(html).not.toContain("Test this tool");
+  });
+
+  it("an old ?pack= link lands on that pack's page; an unknown pack id is a 404", async () => {
+    actAs(owner);
+    const { default: ToolsPage } = await import("@/app/(admin)/admin/[tenant]/tools/page");
+    await expect(
+      ToolsPage({
+        params: Promise.resolve({ tenant: "shop-a" }),
+        searchParams: Promise.resolve({ pack: "get_menu" }),
+      }),
+    ).rejects.toMatchObject({ digest: expect.stringContaining("/admin/shop-a/tools/get_menu") });
+    const { default: PackPage } = await import("@/app/(admin)/admin/[tenant]/tools/[packId]/page");
+    await expect(
+      PackPage({ params: Promise.resolve({ tenant: "shop-a", packId: "no_such_pack" }) }),
+    ).rejects.toMatchObject({ digest: expect.stringContaining("404") });
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate as pgliteMigrate } from "drizzle-orm/pglite/migrator";
@@ -107,8 +108,8 @@ describe("a data directory from the in-process version", () => {
 
   it("opens unchanged through the worker, and keeps what was written after a close", async () => {
     // Made the way the earlier version did it: PGlite on the main thread, drizzle's PGlite migrator.
-    // Today's migrations include CREATE EXTENSION pg_trgm, which PGlite can run only with the module loaded.
-    const old = new PGlite({ dataDir, extensions: { pg_trgm } });
+    // Today's migrations create extensions (pg_trgm, unaccent), which PGlite can run only with their modules loaded.
+    const old = new PGlite({ dataDir, extensions: { pg_trgm, unaccent } });
     await pgliteMigrate(drizzle(old), { migrationsFolder: migrationsFolder() });
     await old.query("select michi_secure_tenant_tables()");
     await createTenant(drizzle(old) as unknown as Db, { slug: "from-before", name: "Before" });

@@ -222,3 +222,38 @@ describe("the renderer", () => {
     expect(html).not.toContain(">Clear</button>");
   });
 });
+
+describe("small things the admin notices", () => {
+  const render = (fields: readonly ConfigField[], values: Record<string, string> = {}) =>
+    renderToStaticMarkup(
+      createElement(ConfigFields, { idPrefix: "p", fields, values, secrets: {}, readOnly: false }),
+    );
+
+  it("a select with a default offers no empty Choose… entry; one with nothing chosen does", () => {
+    const options = [
+      { value: "celsius", label: "Celsius" },
+      { value: "fahrenheit", label: "Fahrenheit" },
+    ];
+    const withDefault = render([{ key: "u", label: "Unit", type: "select", options, default: "celsius" }], {
+      u: "celsius",
+    });
+    expect(withDefault).not.toContain("Choose…");
+    const empty = render([{ key: "u", label: "Unit", type: "select", required: true, options }], { u: "" });
+    expect(empty).toContain("Choose…");
+  });
+
+  it("a secret whose help already promises encryption does not say it twice", () => {
+    const html = render([
+      { key: "k", label: "Key", type: "secret", help: "Sent as a bearer token, encrypted at rest." },
+    ]);
+    expect(html.match(/encrypt/gi)).toHaveLength(1);
+    const plain = render([{ key: "k", label: "Key", type: "secret" }]);
+    expect(plain).toContain("Stored encrypted and never shown again.");
+  });
+
+  it("text inputs have no maxlength (the server refuses instead of the browser cutting)", () => {
+    const html = render([{ key: "w", label: "When", type: "text", maxLength: 300 }]);
+    expect(html).not.toContain("maxLength");
+    expect(html).not.toContain("maxlength");
+  });
+});

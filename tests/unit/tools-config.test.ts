@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sealSecret } from "@/lib/security/secrets";
 import type { LookupFn } from "@/lib/security/url-policy";
-import { configSchema, pathProblem, validatePackConfig } from "@/lib/tools/config";
+import { configSchema, decimalPoint, pathProblem, validatePackConfig } from "@/lib/tools/config";
 import { definePack } from "@/lib/tools/contract";
 import { fetchJson } from "@/lib/tools/packs/fetch-json";
+import { businessInfo } from "@/lib/tools/packs/get-business-info";
 
 const publicDns: LookupFn = async () => [{ address: "93.184.216.34", family: 4 }];
 const privateDns: LookupFn = async () => [{ address: "10.0.0.8", family: 4 }];
@@ -183,5 +184,56 @@ describe("validatePackConfig", () => {
       opts(),
     );
     expect(r.ok ? {} : r.fieldErrors).toEqual({ fields: expect.stringMatching(/"constructor\(\)\{\}"/) });
+  });
+});
+
+describe("messages that say what to fix", () => {
+  const events = (fields: string, extra: Record<string, unknown> = {}) =>
+    validatePackConfig(
+      fetchJson,
+      { baseUrl: "https://michi-cafe.com", path: "/api/events.json", fields, whenToUse: "Events.", ...extra },
+      opts(),
+    );
+
+  it("refuses a JSONPath-style $. with the fix spelled out", async () => {
+    const r = await events("events[].title\n$.events[].venue");
+    expect(r.ok ? {} : r.fieldErrors).toEqual({
+      fields: 'Line 2 ("$.events[].venue"): leave out the leading "$": write events[].venue',
+    });
+  });
+
+  it("says which line of a list is too long", async () => {
+    const long = `events[].${"x".repeat(130)}`;
+    const r = await events(`events[].title\nevents[].date\n${long}`);
+    expect(r.ok ? "" : r.fieldErrors.fields).toMatch(
+      /^Line 3 \("events\[\]\.x+…"\): is 139 characters long; keep each entry under 120$/,
+    );
+  });
+
+  it("refuses an over-long text with its length instead of cutting it", async () => {
+    const r = await events("events[].title", { whenToUse: "w".repeat(301) });
+    expect(r.ok ? {} : r.fieldErrors).toEqual({
+      whenToUse: "This is 301 characters long; use at most 300 (nothing was cut, nothing saved)",
+    });
+  });
+
+  it("reads a decimal comma in a number", () => {
+    expect(decimalPoint("35,0116")).toBe("35.0116");
+    expect(decimalPoint("-3,5")).toBe("-3.5");
+    expect(decimalPoint("1,000,000")).toBe("1,000,000");
+    const parsed = configSchema(pack, { secrets: false }).safeParse({
+      baseUrl: "https://a.example",
+      count: "3,0",
+    });
+    expect(parsed.success && parsed.data.count).toBe(3);
+  });
+
+  it("checks an e-mail field", async () => {
+    const bad = await validatePackConfig(businessInfo, { email: "hello at example" }, opts());
+    expect(bad.ok ? {} : bad.fieldErrors).toEqual({
+      email: "Enter an e-mail address, like hello@example.com",
+    });
+    const good = await validatePackConfig(businessInfo, { email: "hello@michi-cafe.example" }, opts());
+    expect(good.ok).toBe(true);
   });
 });

@@ -39,3 +39,46 @@ describe("usage estimates", () => {
     expect(html).not.toContain("estimates:");
   });
 });
+
+describe("the Usage page's periods and per-day figures", () => {
+  const day = (d: string, tokens: number, estimated: number) => ({
+    day: d,
+    conversations: 1,
+    visitorMessages: 1,
+    botMessages: 1,
+    messages: 2,
+    promptTokens: tokens - 100,
+    completionTokens: 100,
+    tokens,
+    estimatedTokens: estimated,
+  });
+  const withDays: UsageReport = {
+    ...report(300, 300),
+    days: [day("2026-11-29", 1200, 0), day("2026-11-30", 2400, 300)],
+  };
+
+  it("explains both periods with their dates", () => {
+    const html = render(withDays);
+    expect(html).toContain("Today and the 6 days before it (24 Nov 2026 to 30 Nov 2026, UTC)");
+    expect(html).toContain("This month (November 2026, UTC)");
+    expect(html).toContain("what counts against your monthly budget");
+  });
+
+  it("marks a day whose total includes estimates, and only that day", () => {
+    const html = render(withDays);
+    expect(html).toMatch(/2026-11-30<\/th>(?:<td[^>]*>[^<]*<\/td>)*<td[^>]*>≈ 2,400<\/td>/);
+    expect(html).toMatch(/2026-11-29<\/th>(?:<td[^>]*>[^<]*<\/td>)*<td[^>]*>1,200<\/td>/);
+  });
+
+  it("names a budget line far above the use instead of stretching the axis to it", () => {
+    const big = renderToStaticMarkup(
+      createElement(UsageView, { report: withDays, budget: 3_000_000, packLabel: (id: string) => id }),
+    );
+    expect(big).toMatch(/The daily share of budget \(100,000\) is\s+far above this use/);
+    // A budget whose daily share is near the use is drawn (no note).
+    const near = renderToStaticMarkup(
+      createElement(UsageView, { report: withDays, budget: 90_000, packLabel: (id: string) => id }),
+    );
+    expect(near).not.toContain("reference-off-scale");
+  });
+});

@@ -45,3 +45,11 @@ describe("contrast against the tenant colour", () => {
     expect(themeFor("#ABC").color).toBe("#aabbcc");
   });
 });
+
+describe("one default colour", () => {
+  it("the widget falls back to the colour the Bot form shows for a new business", async () => {
+    const { BOT_DEFAULTS } = await import("@/shared/bot-defaults");
+    expect(DEFAULT_COLOR).toBe(BOT_DEFAULTS.color);
+    expect(themeFor(undefined).color).toBe(BOT_DEFAULTS.color);
+  });
+});

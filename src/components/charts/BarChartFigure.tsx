@@ -35,6 +35,9 @@ export const CHART_COLORS = {
   red: "#ef4444",
 } as const;
 
+/** How far above the tallest bar a reference line may be and still stretch the axis to show it. */
+const REFERENCE_REACH = 1.5;
+
 const fmt = (n: unknown) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n ?? ""));
 
 export function BarChartFigure({
@@ -63,6 +66,20 @@ export function BarChartFigure({
   tableInitiallyVisible?: boolean;
 }) {
   const [showTable, setShowTable] = useState(tableInitiallyVisible);
+  // The axis follows the data. A reference (the budget's daily share) is drawn when it fits near the data;
+  // far above it, stretching the axis to reach it would flatten the bars into a sliver, so it is named instead.
+  const dataMax = Math.max(
+    0,
+    ...data.map((row) => {
+      const stacks = new Map<string, number>();
+      for (const s of series) {
+        const k = s.stack ?? s.key;
+        stacks.set(k, (stacks.get(k) ?? 0) + Number(row[s.key] ?? 0));
+      }
+      return Math.max(0, ...stacks.values());
+    }),
+  );
+  const referenceFits = reference ? dataMax > 0 && reference.value <= dataMax * REFERENCE_REACH : false;
   const id = useId();
   const tableId = `${id}-table`;
   return (
@@ -70,6 +87,12 @@ export function BarChartFigure({
       <figcaption>
         <span className="font-semibold">{title}</span>
         {description ? <span className="block text-sm muted">{description}</span> : null}
+        {reference && !referenceFits ? (
+          <span className="block text-sm muted" data-testid="reference-off-scale">
+            The {reference.label} ({fmt(reference.value)}) is{" "}
+            {dataMax > 0 ? "far above this use, so it is left off the scale" : "not drawn: nothing was used"}.
+          </span>
+        ) : null}
       </figcaption>
       <div aria-hidden="true" style={{ height }} className="text-xs">
         <ResponsiveContainer width="100%" height="100%">
@@ -116,7 +139,7 @@ export function BarChartFigure({
                 isAnimationActive={false}
               />
             ))}
-            {reference ? (
+            {reference && referenceFits ? (
               <ReferenceLine
                 y={reference.value}
                 stroke={CHART_COLORS.red}

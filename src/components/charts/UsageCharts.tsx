@@ -12,6 +12,7 @@ export type UsageDay = {
   botMessages: number;
   promptTokens: number;
   completionTokens: number;
+  estimatedTokens: number;
 };
 
 export type UsagePack = {
@@ -36,7 +37,16 @@ export function UsageCharts({
   /** The monthly budget spread evenly over the month's days, drawn as a line on the token chart. */
   dailyBudget: number | null;
 }) {
-  const rows = days.map((d) => ({ ...d, tokens: d.promptTokens + d.completionTokens }));
+  const rows = days.map((d) => {
+    const tokens = d.promptTokens + d.completionTokens;
+    // A day whose total includes estimates is marked ≈ (the legend under the page says what that means).
+    return {
+      ...d,
+      tokens,
+      tokensShown: `${d.estimatedTokens > 0 ? "≈ " : ""}${tokens.toLocaleString("en-US")}`,
+    };
+  });
+  const anyEstimated = days.some((d) => d.estimatedTokens > 0);
   const packRows = packs.map((p) => ({
     pack: p.label === p.packId ? p.packId : `${p.label} (${p.packId})`,
     succeeded: p.calls - p.failures,
@@ -67,11 +77,15 @@ export function UsageCharts({
       />
       <BarChartFigure
         title="Tokens per day"
-        description={
+        description={[
+          "The scale follows your use.",
           dailyBudget !== null
             ? "The dashed line is the monthly budget spread evenly over the month's days."
-            : undefined
-        }
+            : "",
+          anyEstimated ? "≈ in the numbers marks days that include estimated tokens." : "",
+        ]
+          .filter(Boolean)
+          .join(" ")}
         data={rows}
         xKey="day"
         xLabel="Day (UTC)"
@@ -79,7 +93,7 @@ export function UsageCharts({
           { key: "promptTokens", label: "Prompt tokens", color: CHART_COLORS.indigo, stack: "t" },
           { key: "completionTokens", label: "Completion tokens", color: CHART_COLORS.amber, stack: "t" },
         ]}
-        extraColumns={[{ key: "tokens", label: "Total" }]}
+        extraColumns={[{ key: "tokensShown", label: "Total" }]}
         reference={dailyBudget !== null ? { value: dailyBudget, label: "daily share of budget" } : undefined}
       />
       {packRows.length > 0 ? (

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { UsageReport } from "@/lib/insights/views";
+import { formatDate } from "@/shared/dates";
 import { PERIODS, type Period } from "./periods";
 import { UsageCharts } from "./UsageCharts";
 
@@ -7,6 +8,16 @@ import { UsageCharts } from "./UsageCharts";
 // the tenant page and the operator's per-tenant and platform views.
 
 const n = (v: number) => v.toLocaleString("en-US");
+
+/** "2026-11" → "November 2026". */
+function monthName(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-GB", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
 
 function daysInMonth(month: string): number {
   const [y, m] = month.split("-").map(Number);
@@ -51,9 +62,14 @@ export function UsageView({
   return (
     <div className="space-y-6">
       <section aria-labelledby="totals-title" className="card">
-        <h2 id="totals-title" className="mb-3 text-lg font-semibold">
+        <h2 id="totals-title" className="text-lg font-semibold">
           Last {report.period} days
         </h2>
+        <p className="mb-3 text-sm muted" data-testid="period-explained">
+          Today and the {report.period - 1} days before it ({formatDate(report.since)} to{" "}
+          {formatDate(new Date(report.until.getTime() - 1))}, UTC), counted from the conversations still
+          stored.
+        </p>
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           {stats.map((s) => (
             <div key={s.label}>
@@ -68,9 +84,13 @@ export function UsageView({
       </section>
 
       <section aria-labelledby="budget-title" className="card">
-        <h2 id="budget-title" className="mb-2 text-lg font-semibold">
-          This month ({report.month.month}, UTC)
+        <h2 id="budget-title" className="text-lg font-semibold">
+          This month ({monthName(report.month.month)}, UTC)
         </h2>
+        <p className="mb-2 text-sm muted" data-testid="month-explained">
+          The calendar month so far: what counts against your monthly budget. It keeps counting conversations
+          that were deleted since, and starts again on the 1st, so it rarely equals the figure above.
+        </p>
         {budget === null ? (
           <p>
             {report.month.estimatedTokens > 0 ? <Approx /> : null}

@@ -1,5 +1,6 @@
 import type { ConfigField } from "@/lib/tools/contract";
-import { type FieldValues, fieldName, type SecretState } from "@/lib/tools/form-data";
+import { CONFIG_LIMITS, type FieldValues, fieldName, type SecretState } from "@/lib/tools/form-data";
+import { CharCounter } from "../ui/CharCounter";
 import { SecretControl } from "./SecretControl";
 
 // One renderer for every pack: it knows field types, never pack ids. A pack an operator adds gets its form
@@ -35,8 +36,11 @@ function helpText(f: ConfigField): string | undefined {
     if (f.min !== undefined && f.max !== undefined) extra.push(`From ${f.min} to ${f.max}.`);
     else if (f.min !== undefined) extra.push(`At least ${f.min}.`);
     else if (f.max !== undefined) extra.push(`At most ${f.max}.`);
+    if (!f.integer) extra.push("A decimal point or comma both work.");
   }
-  if (f.type === "secret") extra.push("Stored encrypted and never shown again.");
+  // The platform's own promise about secrets, unless the pack's help already says it in its words.
+  if (f.type === "secret" && !/encrypt|never shown/i.test(f.help ?? ""))
+    extra.push("Stored encrypted and never shown again.");
   const all = [f.help, ...extra].filter(Boolean).join(" ");
   return all || undefined;
 }
@@ -75,7 +79,6 @@ function Control({
           fieldKey={f.key}
           state={secret ?? { set: false, setAt: null }}
           placeholder={f.placeholder}
-          maxLength={f.maxLength}
           required={f.required}
           readOnly={readOnly}
           describedBy={described}
@@ -84,14 +87,7 @@ function Control({
       );
     case "textarea":
       return (
-        <textarea
-          {...common}
-          className="input"
-          rows={4}
-          defaultValue={value}
-          placeholder={f.placeholder}
-          maxLength={f.maxLength}
-        />
+        <textarea {...common} className="input" rows={4} defaultValue={value} placeholder={f.placeholder} />
       );
     case "list":
       return (
@@ -117,7 +113,10 @@ function Control({
     case "select":
       return (
         <select {...common} className="input" defaultValue={value}>
-          {!f.required || value === "" ? <option value="">Choose…</option> : null}
+          {/* An empty choice only where empty is a real state: nothing chosen yet, or optional with no default. */}
+          {value === "" || (!f.required && f.default === undefined) ? (
+            <option value="">Choose…</option>
+          ) : null}
           {f.options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -152,14 +151,7 @@ function Control({
       );
     default:
       return (
-        <input
-          {...common}
-          type="text"
-          className="input"
-          defaultValue={value}
-          placeholder={f.placeholder}
-          maxLength={f.maxLength}
-        />
+        <input {...common} type="text" className="input" defaultValue={value} placeholder={f.placeholder} />
       );
   }
 }
@@ -217,6 +209,9 @@ export function ConfigFields({
                 {control}
               </>
             )}
+            {(f.type === "text" || f.type === "textarea") && !readOnly ? (
+              <CharCounter forId={ids.id} max={f.maxLength ?? CONFIG_LIMITS[f.type]} />
+            ) : null}
             {help ? (
               <p id={ids.help} className="help">
                 {help}

@@ -10,7 +10,6 @@ type Props = {
   fieldKey: string;
   state: SecretState;
   placeholder?: string;
-  maxLength?: number;
   required?: boolean;
   readOnly: boolean;
   describedBy?: string;
@@ -33,7 +32,6 @@ export function SecretControl(p: Props) {
       autoComplete="new-password"
       spellCheck={false}
       placeholder={p.placeholder}
-      maxLength={p.maxLength}
       required={(p.required && !p.state.set) || undefined}
       aria-invalid={p.invalid || undefined}
       aria-describedby={p.describedBy}

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { BotSettings } from "@/lib/db/schema";
+import { BOT_DEFAULTS } from "@/shared/bot-defaults";
 import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGS } from "@/shared/languages";
 
@@ -82,9 +83,9 @@ export function botFormValues(bot: BotSettings): Record<string, string> {
     greeting: bot.greeting ?? "",
     instructions: bot.instructions ?? "",
     model: bot.model ?? "",
-    language: bot.language ?? "en",
-    color: bot.color ?? "#0f766e",
-    position: bot.position ?? "right",
+    language: bot.language ?? BOT_DEFAULTS.language,
+    color: bot.color ?? BOT_DEFAULTS.color,
+    position: bot.position ?? BOT_DEFAULTS.position,
     avatarUrl: bot.avatarUrl ?? "",
   };
   STARTER_NAMES.forEach((n, i) => {

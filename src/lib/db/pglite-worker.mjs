@@ -20,9 +20,10 @@ import path from "node:path";
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-// PGlite ships contrib extensions as separate modules that must be loaded before CREATE EXTENSION can find them;
-// pg_trgm groups near-identical questions in the unanswered-questions report (drizzle/0007_handoff.sql).
+// PGlite 0.5 ships contrib extensions as separate bundles that must be handed to the constructor before CREATE
+// EXTENSION can find them: transcript search (drizzle/0005) needs both, the unanswered report (0007) pg_trgm.
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { createStatementCache } from "./pglite-statements.mjs";
 
 /** @type {{ dataDir: string | null; mode: "serve" | "init"; settings: string[] }} */
@@ -53,7 +54,7 @@ v8.setFlagsFromString("--liftoff-only");
 const pg = new PGlite({
   ...(dataDir ? { dataDir } : {}),
   startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ["-c", s])],
-  extensions: { pg_trgm },
+  extensions: { pg_trgm, unaccent },
 });
 await pg.waitReady;
 

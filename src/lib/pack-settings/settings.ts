@@ -4,9 +4,10 @@ import type { ActionState, TenantContext } from "@/lib/auth/guard";
 import type { TenantTx } from "@/lib/db/client";
 import { audit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
-import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
+import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
 import type { LookupFn } from "@/lib/security/url-policy";
+import { type ArgField, argFields, argValues } from "@/lib/tools/arg-form";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
 import { savePackSettings } from "@/lib/tools/config-store";
 import type { ConfigField, ToolPack } from "@/lib/tools/contract";
@@ -22,7 +23,6 @@ import {
 } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { isTruthy } from "@/shared/parse";
-import { testPack } from "./test-pack";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
 // are thin wrappers around these functions.
@@ -30,6 +30,8 @@ import { testPack } from "./test-pack";
 /** What the page hands to a pack card: plain data only, and for secrets only whether and when they were set. */
 export type PackView = {
   id: string;
+  /** The admin-facing name ("Opening hours"); `label` is the chip visitors see. */
+  name: string;
   label: string;
   summary: string | null;
   category: string;
@@ -38,6 +40,12 @@ export type PackView = {
   values: FieldValues;
   secrets: Record<string, SecretState>;
   updatedAt: string | null;
+  /** "configured": every required setting has a value; otherwise the pack cannot run yet. */
+  status: "configured" | "needs_settings";
+  lastTest: { outcome: string; at: string } | null;
+  /** The Test panel's inputs, generated from the model-facing parameters, and the pack's example values. */
+  args: ArgField[];
+  exampleArgs: Record<string, string>;
 };
 
 export type PackGroup = { category: string; packs: PackView[] };
@@ -51,6 +59,39 @@ export type ToolsDeps = {
   allowHosts?: readonly string[];
 };
 
+/** Ready to run when every required setting has a value (a default counts; a secret counts once it is set). */
+function statusOf(fields: readonly ConfigField[], values: FieldValues, secrets: Record<string, SecretState>) {
+  const missing = fields.some((f) =>
+    !f.required ? false : f.type === "secret" ? !secrets[f.key]?.set : (values[f.key] ?? "").trim() === "",
+  );
+  return missing ? ("needs_settings" as const) : ("configured" as const);
+}
+
+function viewOf(pack: ToolPack, row: PackConfigRow | undefined): PackView {
+  const values = configToValues(pack.configFields, row?.config);
+  const secrets = secretStates(pack.configFields, row?.secrets);
+  const args = argFields(pack.definition.function.parameters);
+  return {
+    id: pack.id,
+    name: pack.name?.trim() || pack.label,
+    label: pack.label,
+    summary: pack.summary ?? null,
+    category: pack.category?.trim() || OTHER_CATEGORY,
+    fields: clientFields(pack.configFields),
+    enabled: row?.enabled ?? false,
+    values,
+    secrets,
+    updatedAt: row?.updatedAt ? row.updatedAt.toISOString() : null,
+    status: statusOf(pack.configFields, values, secrets),
+    lastTest:
+      row?.lastTestOutcome && row.lastTestAt
+        ? { outcome: row.lastTestOutcome, at: row.lastTestAt.toISOString() }
+        : null,
+    args,
+    exampleArgs: argValues(args, pack.example?.args),
+  };
+}
+
 /** Every registered pack with the tenant's saved state, grouped by category in registration order. */
 export async function loadPackGroups(ctx: TenantContext, deps: ToolsDeps = {}): Promise<PackGroup[]> {
   const packs = deps.packs ?? ALL_PACKS;
@@ -58,22 +99,22 @@ export async function loadPackGroups(ctx: TenantContext, deps: ToolsDeps = {}): 
   const byId = new Map(rows.map((r) => [r.packId, r]));
   const groups = new Map<string, PackView[]>();
   for (const pack of packs) {
-    const row = byId.get(pack.id);
-    const category = pack.category?.trim() || OTHER_CATEGORY;
-    const view: PackView = {
-      id: pack.id,
-      label: pack.label,
-      summary: pack.summary ?? null,
-      category,
-      fields: clientFields(pack.configFields),
-      enabled: row?.enabled ?? false,
-      values: configToValues(pack.configFields, row?.config),
-      secrets: secretStates(pack.configFields, row?.secrets),
-      updatedAt: row?.updatedAt ? row.updatedAt.toISOString() : null,
-    };
-    groups.set(category, [...(groups.get(category) ?? []), view]);
+    const view = viewOf(pack, byId.get(pack.id));
+    groups.set(view.category, [...(groups.get(view.category) ?? []), view]);
   }
   return [...groups].map(([category, list]) => ({ category, packs: list }));
+}
+
+/** One pack's view for its details page; null when no such pack is registered (the page answers 404). */
+export async function loadPackView(
+  ctx: TenantContext,
+  packId: string,
+  deps: Pick<ToolsDeps, "packs"> = {},
+): Promise<PackView | null> {
+  const pack = (deps.packs ?? ALL_PACKS).find((p) => p.id === packId);
+  if (!pack) return null;
+  const row = await ctx.db.forTenant(ctx.tenant.id, (tx) => getPackConfig(tx, pack.id));
+  return viewOf(pack, row ?? undefined);
 }
 
 export const saveSchema = z.object({
@@ -81,13 +122,13 @@ export const saveSchema = z.object({
   enabled: z.preprocess(isTruthy, z.boolean()),
 });
 
-function findPack(packs: readonly ToolPack[], id: string): ToolPack {
+export function findPack(packs: readonly ToolPack[], id: string): ToolPack {
   const pack = packs.find((p) => p.id === id);
   if (!pack) throw new AppError("not_found", "This tool pack does not exist.");
   return pack;
 }
 
-async function auditToggle(ctx: TenantContext, tx: TenantTx, packId: string, on: boolean) {
+export async function auditToggle(ctx: TenantContext, tx: TenantTx, packId: string, on: boolean) {
   await audit(tx, {
     tenantId: ctx.tenant.id,
     actor: ctx.user,
@@ -171,57 +212,5 @@ export async function savePackForm(
   return {
     ok: true,
     message: changed.length === 0 ? "No changes to save." : `${pack.label}: saved.`,
-  };
-}
-
-export const testSchema = z.object({
-  packId: z.string().min(1).max(64),
-  args: z
-    .string()
-    .default("{}")
-    .transform((v) => v.trim() || "{}")
-    .pipe(z.string().max(2000, "Keep the test arguments under 2,000 characters")),
-});
-
-/** Parses the test arguments: a JSON object, or a message the admin can act on. */
-export function parseTestArgs(
-  raw: string,
-): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { ok: false, message: 'Enter the arguments as JSON, for example {} or {"query": "cake"}' };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return {
-      ok: false,
-      message: 'The arguments must be a JSON object in braces, for example {"query": "cake"}',
-    };
-  return { ok: true, args: value as Record<string, unknown> };
-}
-
-/** Runs a pack with its saved settings and returns what the model would see, for the Test panel. */
-export async function runPackTest(
-  ctx: TenantContext,
-  input: z.infer<typeof testSchema>,
-  deps: Pick<ToolsDeps, "packs"> = {},
-): Promise<ActionState> {
-  const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
-  const parsed = parseTestArgs(input.args);
-  if (!parsed.ok)
-    return { ok: false, message: "The test did not run.", fieldErrors: { args: parsed.message } };
-  const r = await testPack(ctx.db, ctx.tenant.id, pack.id, parsed.args);
-  return {
-    ok: true,
-    message: "Test finished.",
-    data: {
-      result: r.result,
-      chars: String(r.chars),
-      tokens: String(r.tokens),
-      label: r.label,
-      outcome: String(r.outcome),
-      durationMs: String(r.durationMs),
-    },
   };
 }

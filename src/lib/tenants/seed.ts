@@ -1,4 +1,5 @@
 import "server-only";
+import { BOT_DEFAULTS } from "@/shared/bot-defaults";
 import { hashPassword } from "../auth/password";
 import type { Db, DbHandle } from "../db/client";
 import { insertPackConfigIfMissing } from "../db/queries/packs";
@@ -54,7 +55,7 @@ async function seedLocked(
         greeting: "Hi! I can tell you about our opening hours, menu and where to find us.",
         instructions: "You are the friendly assistant of Michi Café, a small neighbourhood café.",
         starters: ["Are you open now?", "Where are you?", "Do you have vegan options?"],
-        color: "#0f766e",
+        color: BOT_DEFAULTS.color,
         position: "right",
       },
       owner: { kind: "existing", user: admin },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isTruthy } from "@/shared/parse";
 import { checkUrlAtSave, type LookupFn } from "../security/url-policy";
 import type { ConfigField, ConfigValue, ToolPack } from "./contract";
+import { CONFIG_LIMITS } from "./form-data";
 
 // From a pack's configFields the platform derives one zod schema. It validates what an admin submits and
 // re-parses what is stored before every run, so a pack only ever sees values its fields allow. Unknown keys
@@ -11,15 +12,7 @@ import type { ConfigField, ConfigValue, ToolPack } from "./contract";
 /** Suffix of the form field that clears a stored secret: `<key>__clear` = "1" (or true, "on"). */
 export const CLEAR_SUFFIX = "__clear";
 
-export const LIMITS = {
-  text: 200,
-  textarea: 4000,
-  secret: 1000,
-  url: 2000,
-  path: 300,
-  listItems: 50,
-  listItem: 200,
-} as const;
+export const LIMITS = CONFIG_LIMITS;
 
 const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === "string" && v.trim() === "") ? undefined : v;
@@ -27,6 +20,22 @@ const blankToUndefined = (v: unknown) =>
 const required = (what: string) => ({
   error: (iss: { input: unknown }) => (iss.input === undefined ? "This field is required" : what),
 });
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:".]{2,}$/;
+
+const tooLong = (max: number) => ({
+  error: (iss: { input?: unknown }) =>
+    typeof iss.input === "string"
+      ? `This is ${iss.input.length} characters long; use at most ${max} (nothing was cut, nothing saved)`
+      : `Use at most ${max} characters`,
+});
+
+/** "35,0116" → "35.0116": a decimal comma (as typed in much of Europe) is read as the decimal point. */
+export function decimalPoint(v: string): string {
+  return /^[-+]?\d+,\d+$/.test(v) ? v.replace(",", ".") : v;
+}
+
+const preview = (s: string) => (s.length > 24 ? `${s.slice(0, 24)}…` : s);
 
 const PATH_CHARS = /^\/[A-Za-z0-9\-._~/!$&'()*+,;=:@]*$/;
 
@@ -57,11 +66,14 @@ function inner(f: ConfigField): z.ZodType<ConfigValue> {
     case "text":
     case "textarea": {
       const max = f.maxLength ?? LIMITS[f.type];
-      return z.string(required("Enter text")).trim().max(max, `Use at most ${max} characters`);
+      const text = z.string(required("Enter text")).trim().max(max, tooLong(max));
+      return f.format === "email"
+        ? text.refine((v) => EMAIL.test(v), "Enter an e-mail address, like hello@example.com")
+        : text;
     }
     case "secret": {
       const max = f.maxLength ?? LIMITS.secret;
-      return z.string(required("Enter text")).max(max, `Use at most ${max} characters`);
+      return z.string(required("Enter text")).max(max, tooLong(max));
     }
     case "url":
       return z
@@ -83,7 +95,7 @@ function inner(f: ConfigField): z.ZodType<ConfigValue> {
       if (f.integer) n = n.int("Enter a whole number");
       if (f.min !== undefined) n = n.min(f.min, `Must be at least ${f.min}`);
       if (f.max !== undefined) n = n.max(f.max, `Must be at most ${f.max}`);
-      return z.preprocess((v) => (typeof v === "string" ? Number(v.trim()) : v), n);
+      return z.preprocess((v) => (typeof v === "string" ? Number(decimalPoint(v.trim())) : v), n);
     }
     case "boolean":
       return z.preprocess((v) => (typeof v === "string" ? isTruthy(v) : v), z.boolean("Choose yes or no"));
@@ -104,19 +116,26 @@ function inner(f: ConfigField): z.ZodType<ConfigValue> {
           return arr.map((s) => (typeof s === "string" ? s.trim() : s)).filter((s) => s !== "");
         },
         z
-          .array(
-            z
-              .string("Each entry must be text")
-              .max(itemMax, `Keep each entry under ${itemMax} characters`)
-              .superRefine((s, ctx) => {
-                if (f.itemPattern && !f.itemPattern.test(s))
-                  ctx.addIssue({
-                    code: "custom",
-                    message: `"${s}": ${f.itemMessage ?? "this entry is not valid"}`,
-                  });
-              }),
-          )
-          .max(maxItems, `Use at most ${maxItems} entries`),
+          .array(z.string("Each entry must be text"))
+          .max(maxItems, `Use at most ${maxItems} entries`)
+          // Checked on the whole list so the message can say which line (entries are one per line).
+          .superRefine((items, ctx) => {
+            items.forEach((s, i) => {
+              const problem =
+                s.length > itemMax
+                  ? `is ${s.length} characters long; keep each entry under ${itemMax}`
+                  : (f.itemProblem?.(s) ??
+                    (f.itemPattern && !f.itemPattern.test(s)
+                      ? (f.itemMessage ?? "this entry is not valid")
+                      : null));
+              if (problem)
+                ctx.addIssue({
+                  code: "custom",
+                  path: [i],
+                  message: `Line ${i + 1} ("${preview(s)}"): ${problem}`,
+                });
+            });
+          }),
       );
     }
   }

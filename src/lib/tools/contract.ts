@@ -17,7 +17,13 @@ type FieldBase = {
   placeholder?: string;
 };
 
-export type TextField = FieldBase & { type: "text" | "textarea"; default?: string; maxLength?: number };
+export type TextField = FieldBase & {
+  type: "text" | "textarea";
+  default?: string;
+  maxLength?: number;
+  /** "email": the value must be an e-mail address (checked on save). */
+  format?: "email";
+};
 /** https only, on one of the tenant's site domains, checked on save and again when connecting. */
 export type UrlField = FieldBase & { type: "url"; default?: string };
 /** Write-only in the admin; encrypted at rest; decrypted only for `run`. */
@@ -43,6 +49,8 @@ export type ListField = FieldBase & {
   /** Each entry must match; `itemMessage` tells the admin what was expected. */
   itemPattern?: RegExp;
   itemMessage?: string;
+  /** A specific explanation for a common mistake in an entry (checked before the pattern); null when fine. */
+  itemProblem?: (entry: string) => string | null;
 };
 /** A fixed URL path such as /api/menu.json: starts with "/", no "..", no scheme, host, query or fragment. */
 export type PathField = FieldBase & { type: "path"; default?: string };
@@ -120,6 +128,9 @@ export type ToolDefinition = {
 
 export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]> = {
   id: string;
+  /** What the admin calls it on the Tools page, e.g. "Opening hours" (the id is for the model, the label for
+   * visitors). Falls back to the label. */
+  name?: string;
   /** The chip text visitors see while the pack runs, e.g. "Checking if we're open". */
   label: string;
   definition: ToolDefinition;

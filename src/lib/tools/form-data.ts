@@ -1,8 +1,20 @@
 import type { ConfigField } from "@/lib/tools/contract";
+import { formatDate } from "@/shared/dates";
 
 // The pure half of the config form: how a pack's fields are named in the HTML form, how a submitted FormData
 // becomes the input the pack validator expects, and how a stored config becomes the strings the inputs show.
 // Kept free of React so it is shared by the server action, the page and the client renderer.
+
+/** Default limits of the field types (a field's own maxLength etc. wins); the validator and the counters use them. */
+export const CONFIG_LIMITS = {
+  text: 200,
+  textarea: 4000,
+  secret: 1000,
+  url: 2000,
+  path: 300,
+  listItems: 50,
+  listItem: 200,
+} as const;
 
 /** Field inputs carry a prefix so a pack key can never collide with the form's own names (packId, enabled). */
 export const FIELD_PREFIX = "cfg.";
@@ -137,7 +149,7 @@ export function clientFields(fields: readonly ConfigField[]): ConfigField[] {
     switch (f.type) {
       case "text":
       case "textarea":
-        return { ...base, type: f.type, default: f.default, maxLength: f.maxLength };
+        return { ...base, type: f.type, default: f.default, maxLength: f.maxLength ?? CONFIG_LIMITS[f.type] };
       case "secret":
         return { ...base, type: f.type, maxLength: f.maxLength };
       case "number":
@@ -228,5 +240,5 @@ export function formatSetOn(setAt: string | null): string {
   if (!setAt) return "Set";
   const d = new Date(setAt);
   if (Number.isNaN(d.getTime())) return "Set";
-  return `Set on ${d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}`;
+  return `Set on ${formatDate(d)}`;
 }

@@ -10,7 +10,10 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: (b) => ({ id: b.conversationId }),
     },
-    [`${T}/usage/actions.ts#saveRetentionAction`]: { kind: "tenant", form: () => ({ retentionDays: "1" }) },
+    [`${T}/settings/actions.ts#saveRetentionAction`]: {
+      kind: "tenant",
+      form: () => ({ retentionDays: "1" }),
+    },
   },
   pages: {
     [`${T}/conversations/[id]/page.tsx`]: {

@@ -18,7 +18,12 @@ export const cases: MatrixCases = {
     },
     [`${T}/tools/actions.ts#testPackAction`]: {
       kind: "tenant",
-      form: () => ({ packId: "get_business_info", args: "{}" }),
+      form: () => ({ packId: "get_business_info", "arg.topic": "phone" }),
+    },
+    // The list's switch: B's pack must stay as it is (tenant B's snapshot covers pack_configs).
+    [`${T}/tools/actions.ts#togglePackAction`]: {
+      kind: "tenant",
+      form: () => ({ packId: "get_business_info", enabled: "true" }),
     },
     [`${T}/bot/actions.ts#saveBotAction`]: {
       kind: "tenant",
@@ -33,6 +38,15 @@ export const cases: MatrixCases = {
     [`${T}/embed/actions.ts#saveDomainsAction`]: {
       kind: "tenant",
       form: () => ({ siteDomains: "evil.example" }),
+    },
+  },
+  pages: {
+    // A pack's page: B's slug is a 404 for A's owner, whatever the pack.
+    [`${T}/tools/[packId]/page.tsx`]: {
+      params: (w) => [
+        { tenant: w.b.tenant.slug, packId: "get_business_info" },
+        { tenant: w.b.tenant.slug, packId: "fetch_json" },
+      ],
     },
   },
 };

@@ -5,12 +5,15 @@ import { tenantsOfUser } from "@/lib/db/queries/members";
 
 export const metadata = { title: "Admin" };
 
-/** The landing after sign-in: the person's first business, else the operator pages, else an explanation. */
+/**
+ * The landing after sign-in: the operator's console (the list of every business, theirs marked), else the
+ * person's first business, else an explanation.
+ */
 export default async function AdminIndex() {
   const { user, db } = await requireUser("/admin");
+  if (user.isOperator) redirect("/admin/operator");
   const [first] = await tenantsOfUser(db.platform, user.id);
   if (first) redirect(`/admin/${first.slug}`);
-  if (user.isOperator) redirect("/admin/operator");
   return (
     <main id="main" className="mx-auto max-w-lg px-6 py-16">
       <h1 className="text-2xl font-bold">You are not part of a business yet</h1>

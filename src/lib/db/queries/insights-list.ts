@@ -1,6 +1,7 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { containsPattern, parseSearch } from "@/shared/search-terms";
 import { rowsOf, type TenantTx } from "../client";
 
 // The admin's conversation log: one page of conversations, newest activity first, with filters. Tenant path
@@ -106,8 +107,10 @@ type Row = Omit<ConversationSummary, "packs" | "startedAt" | "lastActivityAt"> &
 /**
  * One page of the tenant's conversations. Date range: a conversation is listed when it was active during the
  * range, i.e. it started before the range ended and its last activity is on or after the range's first day
- * (days are UTC). Search: Postgres full-text search over every message of the conversation, with the same
- * expression as the GIN index messages_content_fts_idx.
+ * (days are UTC). Search: one message of the conversation contains every included term and no excluded one, as
+ * substrings of the accent- and case-folded text stored beside each message (content_search, drizzle/0005),
+ * folded the same way (michi_search_fold). Under RLS Postgres scans that column rather than use its trigram
+ * index (LIKE is not leakproof); without the per-row folding the scan stays short (npm run bench: db.searchMs).
  */
 export async function listConversations(
   tx: TenantTx,
@@ -129,11 +132,13 @@ export async function listConversations(
   if (filters.rating)
     where.push(sql`exists (select 1 from message_feedback f
       where f.tenant_id = c.tenant_id and f.conversation_id = c.id and f.rating = ${filters.rating})`);
-  const q = filters.q?.trim();
-  if (q)
+  const terms = parseSearch(filters.q ?? "");
+  if (terms.include.length + terms.exclude.length > 0) {
+    const has = (term: string) => sql`s.content_search like michi_search_fold(${containsPattern(term)})`;
+    const conds = [...terms.include.map(has), ...terms.exclude.map((term) => sql`not ${has(term)}`)];
     where.push(sql`exists (select 1 from messages s
-      where s.tenant_id = c.tenant_id and s.conversation_id = c.id
-        and to_tsvector('simple', s.content) @@ websearch_to_tsquery('simple', ${q}))`);
+      where s.tenant_id = c.tenant_id and s.conversation_id = c.id and ${sql.join(conds, sql` and `)})`);
+  }
 
   // The page is chosen first (filters, order, limit) and only its rows get the per-conversation summaries:
   // joined before the limit, the planner computes them for every conversation of the tenant and sorts after.

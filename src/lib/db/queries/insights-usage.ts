@@ -20,6 +20,8 @@ export type DayUsage = {
   promptTokens: number;
   completionTokens: number;
   tokens: number;
+  /** Of those tokens, the ones estimated from text because the provider never reported usage. */
+  estimatedTokens: number;
 };
 
 export type PackUsage = {
@@ -145,6 +147,7 @@ export async function usageReport(
       promptTokens,
       completionTokens,
       tokens: promptTokens + completionTokens,
+      estimatedTokens: Number(m?.estimated ?? 0),
     });
   }
   const packs = packRows.map((r) => {

@@ -75,6 +75,14 @@ export async function savePackConfig(
   return { changedFields: [...changed] };
 }
 
+/** Remembers the Test panel's last run of a saved pack; a pack never saved has no row and keeps none. */
+export async function recordPackTest(tx: TenantTx, packId: string, outcome: string): Promise<void> {
+  await tx
+    .update(packConfigs)
+    .set({ lastTestOutcome: outcome, lastTestAt: new Date() })
+    .where(eq(packConfigs.packId, packId));
+}
+
 /** Platform path for the first-start seed: a pack row for a tenant created in the same transaction. */
 export async function insertPackConfigIfMissing(
   db: Db,

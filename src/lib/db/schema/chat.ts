@@ -56,12 +56,15 @@ export const messages = pgTable(
     /** The provider generated but never reported usage, so the token figures are estimated from characters. */
     usageEstimated: boolean("usage_estimated").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The content accent- and case-folded for search (drizzle/0005); Postgres computes it on insert. */
+    contentSearch: text("content_search").generatedAlwaysAs(sql`michi_search_fold(content)`),
   },
   (t) => [
     index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt),
     index("messages_tenant_created_idx").on(t.tenantId, t.createdAt),
-    // Full-text search of the admin conversation list; the query must use the same expression to hit it.
-    index("messages_content_fts_idx").using("gin", sql`to_tsvector('simple', ${t.content})`),
+    // Substring search of the admin conversation list (drizzle/0005_search_trigram.sql): trigrams of the
+    // folded text.
+    index("messages_content_trgm_idx").using("gin", sql`${t.contentSearch} gin_trgm_ops`),
   ],
 );
 

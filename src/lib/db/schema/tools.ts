@@ -17,6 +17,9 @@ export const packConfigs = pgTable(
     secrets: jsonb("secrets").$type<Record<string, SealedSecret>>().notNull().default({}),
     updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The Test panel's last run of this pack ("ok", "error", "timeout"…), for the Tools list. */
+    lastTestOutcome: text("last_test_outcome"),
+    lastTestAt: timestamp("last_test_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.packId] })],
 );

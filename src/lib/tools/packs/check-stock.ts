@@ -40,6 +40,7 @@ function priceOf(item: Record<string, unknown>, currency: string): string | unde
 
 export const stock = definePack({
   id: "check_stock",
+  name: "Stock check",
   label: "Checking stock",
   definition: {
     type: "function",
@@ -97,7 +98,7 @@ export const stock = definePack({
       key: "apiKey",
       label: "API key",
       type: "secret",
-      help: "Only if your stock service needs one: it is sent as a bearer token, encrypted at rest and never shown again.",
+      help: "Only if your stock service needs one: it is sent as a bearer token.",
     },
     {
       key: "maxItems",

@@ -7,6 +7,7 @@ import { definePack, getJson, ToolWorldError } from "../registry";
 
 export const fetchJson = definePack({
   id: "fetch_json",
+  name: "Your own JSON data",
   label: "Checking our website",
   definition: {
     type: "function",
@@ -41,6 +42,11 @@ export const fetchJson = definePack({
       itemMaxLength: 120,
       itemPattern: FIELD_PATH,
       itemMessage: "use names joined by dots, with [] after a list (e.g. events[].title)",
+      // JSONPath habits: "$.events[].title" names a key called "$" here, which no site has.
+      itemProblem: (entry) =>
+        /^\$(?:\.|\[|$)/.test(entry)
+          ? `leave out the leading "$": write ${entry.replace(/^\$\.?/, "") || "events[].title"}`
+          : null,
       help: "One per line, e.g. title, venue.city, events[].name. Everything else is dropped.",
     },
     {

@@ -9,6 +9,7 @@ type Topic = (typeof TOPICS)[number];
 
 export const businessInfo = definePack({
   id: "get_business_info",
+  name: "Business details",
   label: "Looking up our details",
   definition: {
     type: "function",
@@ -39,7 +40,14 @@ export const businessInfo = definePack({
       placeholder: "1-2-3 Michi Street, Springfield",
     },
     { key: "phone", label: "Phone", type: "text", maxLength: 40, placeholder: "+1 555 0100" },
-    { key: "email", label: "E-mail", type: "text", maxLength: 120, placeholder: "hello@example.com" },
+    {
+      key: "email",
+      label: "E-mail",
+      type: "text",
+      format: "email",
+      maxLength: 120,
+      placeholder: "hello@example.com",
+    },
     {
       key: "hours",
       label: "Opening hours",

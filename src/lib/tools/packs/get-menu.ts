@@ -66,6 +66,7 @@ function priceOf(item: Record<string, unknown>, currency: string): string | unde
 
 export const menu = definePack({
   id: "get_menu",
+  name: "Menu",
   label: "Looking at the menu",
   definition: {
     type: "function",

@@ -6,6 +6,7 @@ import { getJson, type ToolPack } from "../registry";
 
 export const openingStatus: ToolPack = {
   id: "get_opening_status",
+  name: "Opening hours",
   label: "Checking if we're open",
   definition: {
     type: "function",

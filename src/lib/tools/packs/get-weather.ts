@@ -48,6 +48,7 @@ const first = (v: unknown) => (Array.isArray(v) ? v[0] : undefined);
 
 export const weather = definePack({
   id: "get_weather",
+  name: "Local weather",
   label: "Checking the weather",
   definition: {
     type: "function",

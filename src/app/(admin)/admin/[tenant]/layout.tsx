@@ -46,10 +46,13 @@ export default async function TenantLayout({
           <div className="flex items-center gap-3 text-sm">
             {ctx.user.isOperator ? (
               <Link href="/admin/operator" className="underline">
-                Operator
+                Operator console
               </Link>
             ) : null}
-            <span className="muted">{ctx.user.name || ctx.user.email}</span>
+            {/* The e-mail, as on the operator pages: a name such as "Operator" next to the link read twice. */}
+            <Link href={`${base}/account`} className="muted" title={ctx.user.name || undefined}>
+              {ctx.user.email}
+            </Link>
             <form action={signOutAction}>
               <button type="submit" className="btn btn-secondary">
                 Sign out

@@ -26,7 +26,7 @@ export default async function OperatorLayout({ children }: { children: ReactNode
             <Link href="/admin/operator/models" className="text-sm underline">
               Models
             </Link>
-            <Link href="/admin" className="text-sm underline">
+            <Link href="/admin/operator#mine" className="text-sm underline">
               My businesses
             </Link>
           </nav>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
+import { tenantsOfUser } from "@/lib/db/queries/members";
 import { listTenantsOverview } from "@/lib/db/queries/operator";
 import { usageMonth } from "@/lib/db/queries/usage";
 import { env } from "@/lib/env";
@@ -13,9 +14,10 @@ export const metadata: Metadata = { title: "Operator" };
 const nf = new Intl.NumberFormat("en");
 
 export default async function OperatorPage() {
-  const { db } = await requireOperator();
+  const { db, user } = await requireOperator();
   const month = usageMonth();
   const list = await listTenantsOverview(db.platform, month);
+  const mine = await tenantsOfUser(db.platform, user.id);
   const defaultBudget = env().MICHI_DEFAULT_MONTHLY_TOKENS;
   return (
     <div className="space-y-6">
@@ -73,6 +75,25 @@ export default async function OperatorPage() {
             })}
           </tbody>
         </table>
+      </Card>
+      <Card
+        id="mine"
+        title="Your businesses"
+        description="Businesses whose team you are on, to open their admin."
+      >
+        {mine.length === 0 ? (
+          <p className="text-sm muted">You are not on the team of any business.</p>
+        ) : (
+          <ul className="flex flex-wrap gap-2">
+            {mine.map((t) => (
+              <li key={t.slug}>
+                <Link href={`/admin/${t.slug}`} className="btn btn-secondary">
+                  Open {t.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
       <Card
         id="create"

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listAudit } from "@/lib/db/queries/audit";
 
@@ -85,9 +86,7 @@ export default async function AuditPage({
               {page.entries.map((e) => (
                 <tr key={e.id} className="border-b border-[var(--border)] align-top">
                   <td className="py-2 pr-3 whitespace-nowrap">
-                    <time dateTime={e.createdAt.toISOString()}>
-                      {e.createdAt.toISOString().replace("T", " ").slice(0, 19)}
-                    </time>
+                    <When at={e.createdAt} seconds />
                   </td>
                   <td className="py-2 pr-3">{e.actorLabel || "system"}</td>
                   <td className="py-2 pr-3">{ACTION_LABELS[e.action] ?? e.action}</td>

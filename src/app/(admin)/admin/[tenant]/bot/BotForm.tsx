@@ -1,10 +1,12 @@
 "use client";
 
 import { useActionState, useState } from "react";
+import { CharCounter } from "@/components/ui/CharCounter";
 import { Field } from "@/components/ui/Field";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { PlainActionFn } from "@/lib/auth/action";
+import { BOT_DEFAULTS } from "@/shared/bot-defaults";
 import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGUAGE_LABELS } from "@/shared/languages";
 
@@ -29,16 +31,9 @@ export function BotForm({ action, values, models, canEdit }: Props) {
       <fieldset disabled={!canEdit} className="card space-y-4">
         <legend className="sr-only">How the bot introduces itself</legend>
         <Field id="bot-displayName" label="Name visitors see" error={errors.displayName} required>
-          {(c) => (
-            <input
-              {...c}
-              name="displayName"
-              className="input"
-              defaultValue={v("displayName")}
-              maxLength={BOT_LIMITS.displayName}
-            />
-          )}
+          {(c) => <input {...c} name="displayName" className="input" defaultValue={v("displayName")} />}
         </Field>
+        {canEdit ? <CharCounter forId="bot-displayName" max={BOT_LIMITS.displayName} /> : null}
         <Field
           id="bot-greeting"
           label="Greeting"
@@ -47,6 +42,7 @@ export function BotForm({ action, values, models, canEdit }: Props) {
         >
           {(c) => <textarea {...c} name="greeting" className="input" rows={2} defaultValue={v("greeting")} />}
         </Field>
+        {canEdit ? <CharCounter forId="bot-greeting" max={BOT_LIMITS.greeting} /> : null}
         <Field
           id="bot-instructions"
           label="Instructions"
@@ -63,6 +59,7 @@ export function BotForm({ action, values, models, canEdit }: Props) {
             />
           )}
         </Field>
+        {canEdit ? <CharCounter forId="bot-instructions" max={BOT_LIMITS.instructions} /> : null}
         {STARTER_NAMES.map((name, i) => (
           <Field
             key={name}
@@ -145,7 +142,7 @@ export function BotForm({ action, values, models, canEdit }: Props) {
                 type="color"
                 aria-label="Pick the theme colour"
                 className="h-9 w-12 cursor-pointer rounded border border-[var(--border)]"
-                value={/^#[0-9a-f]{6}$/i.test(color) ? color : "#0f766e"}
+                value={/^#[0-9a-f]{6}$/i.test(color) ? color : BOT_DEFAULTS.color}
                 onChange={(e) => setColor(e.target.value)}
               />
             </div>

@@ -10,14 +10,7 @@ export const OUTCOME_LABELS: Record<Outcome, string> = {
   rate_limited: "Rate-limited",
 };
 
-/** "2025-03-01 10:04 UTC": the admin pages show UTC, like the audit log and the Usage days. */
-export function When({ at, seconds = false }: { at: Date; seconds?: boolean }) {
-  const text = at
-    .toISOString()
-    .replace("T", " ")
-    .slice(0, seconds ? 19 : 16);
-  return <time dateTime={at.toISOString()}>{text} UTC</time>;
-}
+export { When } from "@/components/ui/When";
 
 const OUTCOME_STYLE: Record<Outcome, string> = {
   answered: "border-ok-600/40 bg-ok-600/10 text-green-800 dark:text-green-300",

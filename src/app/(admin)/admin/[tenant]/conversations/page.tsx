@@ -152,7 +152,7 @@ export default async function ConversationsPage({
               aria-describedby="f-q-help"
             />
             <p id="f-q-help" className="help">
-              Whole words; "quotes" for a phrase, -word to leave out.
+              Any part of a word, accents ignored; "quotes" for a phrase, -word to leave out.
             </p>
           </div>
           <div className="flex items-end gap-2 pb-6">

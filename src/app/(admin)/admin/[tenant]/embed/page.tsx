@@ -5,6 +5,7 @@ import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
 import { env } from "@/lib/env";
+import { formatDate } from "@/shared/dates";
 import { saveDomainsAction } from "./actions";
 import { CopySnippet } from "./CopySnippet";
 import { DomainsForm } from "./DomainsForm";
@@ -41,7 +42,7 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
         <CopySnippet snippet={embedSnippet(publicUrl, widgetKey)} />
         <p className="mt-3 text-sm muted">
           {seen
-            ? `The widget was last seen on your site on ${seen.toISOString().slice(0, 10)}.`
+            ? `The widget was last seen on your site on ${formatDate(seen)}.`
             : "The widget has not been seen on your site yet."}
         </p>
       </Card>

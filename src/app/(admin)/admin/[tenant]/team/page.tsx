@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Card, PageHeader } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listMembers } from "@/lib/db/queries/members";
 import { addMemberAction, changeRoleAction, deleteTenantAction, removeMemberAction } from "./actions";
@@ -59,7 +60,9 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
                     m.role
                   )}
                 </td>
-                <td className="py-3">{m.since.toISOString().slice(0, 10)}</td>
+                <td className="py-3">
+                  <When at={m.since} day />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -7,9 +7,8 @@ import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState, PlainActionFn } from "@/lib/auth/action";
 import type { PackView } from "@/lib/pack-settings/settings";
 import { errorsByField, type FieldValues, fieldName } from "@/lib/tools/form-data";
-import { TestPanel } from "./TestPanel";
 
-type Props = { pack: PackView; canEdit: boolean; saveAction: PlainActionFn; testAction: PlainActionFn };
+type Props = { pack: PackView; canEdit: boolean; saveAction: PlainActionFn };
 
 /** After a failed save, the inputs start from what was typed (secrets are never echoed, so they start empty). */
 function startingValues(pack: PackView, state: ActionState): { values: FieldValues; enabled: boolean } {
@@ -25,7 +24,8 @@ function startingValues(pack: PackView, state: ActionState): { values: FieldValu
   return { values, enabled: !!typed.enabled };
 }
 
-export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
+/** One pack's settings form (its details page shows the name, chip and status above it). */
+export function PackCard({ pack, canEdit, saveAction }: Props) {
   const [state, formAction, pending] = useActionState(saveAction, {});
   const { formRef, onSubmit } = useKeptForm(state, formAction);
   const idPrefix = `pack-${pack.id}`;
@@ -37,21 +37,9 @@ export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
   const titleId = `${idPrefix}-title`;
   return (
     <section className="card" aria-labelledby={titleId} data-pack={pack.id}>
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div>
-          <h3 id={titleId} className="font-semibold text-lg">
-            {pack.label}
-          </h3>
-          <p className="muted font-mono text-xs">{pack.id}</p>
-          {pack.summary ? <p className="mt-1 text-sm">{pack.summary}</p> : null}
-        </div>
-        <span
-          className={`rounded-full px-2 py-0.5 font-semibold text-xs ${pack.enabled ? "bg-brand-100 text-brand-800" : "bg-[var(--surface-muted)] muted"}`}
-        >
-          {pack.enabled ? "On" : "Off"}
-        </span>
-      </div>
-
+      <h2 id={titleId} className="font-semibold text-lg">
+        Settings
+      </h2>
       <form key={formKey} ref={formRef} onSubmit={onSubmit} noValidate className="mt-4 space-y-4">
         <input type="hidden" name="packId" value={pack.id} />
         <fieldset disabled={!canEdit} className="space-y-4">
@@ -91,8 +79,6 @@ export function PackCard({ pack, canEdit, saveAction, testAction }: Props) {
           </button>
         ) : null}
       </form>
-
-      {canEdit ? <TestPanel packId={pack.id} idPrefix={idPrefix} action={testAction} /> : null}
     </section>
   );
 }

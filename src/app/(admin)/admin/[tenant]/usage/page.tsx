@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/components/charts";
-import { Card, PageHeader } from "@/components/ui";
-import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { PageHeader } from "@/components/ui";
+import { requireTenant } from "@/lib/auth/guard";
 import { satisfaction } from "@/lib/db/queries/feedback";
 import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
-import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
 import { env } from "@/lib/env";
 import { packLabel } from "../conversations/display";
-import { saveRetentionAction } from "./actions";
-import { RetentionForm } from "./RetentionForm";
 import { Satisfaction } from "./Satisfaction";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -28,7 +26,6 @@ export default async function UsagePage({
     return [r, await satisfaction(tx, ctx.tenant.id, { since: r.since, until: r.until })] as const;
   });
   const base = `/admin/${ctx.tenant.slug}/usage`;
-  const canEdit = roleAtLeast(ctx.role, "admin");
   return (
     <div className="max-w-5xl space-y-6">
       <PageHeader
@@ -47,21 +44,13 @@ export default async function UsagePage({
         period={period}
         conversationsHref={`/admin/${ctx.tenant.slug}/conversations`}
       />
-      <Card id="retention" title="Data & retention">
-        {canEdit ? (
-          <RetentionForm
-            action={saveRetentionAction.bind(null, ctx.tenant.slug)}
-            days={ctx.tenant.retentionDays}
-            min={RETENTION_MIN_DAYS}
-            max={RETENTION_MAX_DAYS}
-          />
-        ) : (
-          <p className="text-sm">
-            Conversations are kept for <strong>{ctx.tenant.retentionDays} days</strong> after their last
-            message. Only an admin or owner can change this.
-          </p>
-        )}
-      </Card>
+      <p className="muted text-sm">
+        How long conversations are kept is set under{" "}
+        <Link className="underline" href={`/admin/${ctx.tenant.slug}/settings`}>
+          Data &amp; retention
+        </Link>
+        .
+      </p>
     </div>
   );
 }

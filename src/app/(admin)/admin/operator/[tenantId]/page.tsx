@@ -5,6 +5,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { getTenantById } from "@/lib/db/queries/operator";
 import { env } from "@/lib/env";
+import { formatDate } from "@/shared/dates";
 import { setLimitsAction, setStatusAction } from "../actions";
 import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
 
@@ -59,7 +60,7 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
       </p>
       <PageHeader
         title={tenant.name}
-        description={`/admin/${tenant.slug} · created ${tenant.createdAt.toISOString().slice(0, 10)}`}
+        description={`/admin/${tenant.slug} · created ${formatDate(tenant.createdAt)}`}
       />
       <Card
         id="status"

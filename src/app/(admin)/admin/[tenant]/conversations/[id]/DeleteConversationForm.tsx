@@ -31,7 +31,7 @@ export function DeleteConversationForm({
         <legend className="sr-only">Delete this conversation</legend>
         <details ref={details}>
           <summary
-            className={`btn btn-danger cursor-pointer list-none ${readOnly ? "pointer-events-none" : ""}`}
+            className={`btn btn-danger-secondary cursor-pointer list-none ${readOnly ? "pointer-events-none" : ""}`}
             aria-disabled={readOnly || undefined}
           >
             Delete conversation

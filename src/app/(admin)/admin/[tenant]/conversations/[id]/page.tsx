@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { TranscriptMessage } from "@/components/transcript/TranscriptMessage";
+import { TranscriptView } from "@/components/transcript/TranscriptView";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { type AnswerRating, ratingsOfConversation } from "@/lib/db/queries/feedback";
@@ -13,36 +15,24 @@ import { ToolTrace } from "./ToolTrace";
 
 export const metadata: Metadata = { title: "Conversation" };
 
-function MessageBubble({ m, rating }: { m: MessageRow; rating?: AnswerRating }) {
-  const visitor = m.role === "user";
+function MessageBubble({ m }: { m: MessageRow }) {
   return (
-    <article
-      aria-label={visitor ? "Visitor" : "Bot"}
-      className={`max-w-[85%] rounded-[var(--radius-card)] border border-[var(--border)] p-3 ${
-        visitor ? "self-end bg-brand-50 dark:bg-brand-800/40" : "self-start bg-[var(--surface)]"
-      }`}
-    >
-      <header className="mb-1 flex flex-wrap items-baseline gap-x-3 text-xs muted">
-        <span className="font-semibold">{visitor ? "Visitor" : "Bot"}</span>
-        <When at={m.createdAt} seconds />
-        {m.status !== "complete" ? (
-          <span className="font-semibold text-danger-700 dark:text-red-300">
-            {m.status}
-            {m.reason ? `: ${m.reason}` : ""}
-          </span>
-        ) : null}
-      </header>
-      <p className="whitespace-pre-wrap break-words">
-        {m.content || <span className="muted">(no text)</span>}
-      </p>
-      {!visitor ? (
-        <p className="mt-1 text-xs muted">
-          {m.model ? `${m.model} · ` : ""}
-          {formatNumber(m.promptTokens)} prompt + {formatNumber(m.completionTokens)} completion tokens
-        </p>
-      ) : null}
-      <RatingNote rating={rating} />
-    </article>
+    <TranscriptMessage
+      id={m.id}
+      role={m.role}
+      content={m.content}
+      createdAt={m.createdAt}
+      status={m.status}
+      reason={m.reason}
+      meta={
+        m.role === "user" ? undefined : (
+          <>
+            {m.model ? `${m.model} · ` : ""}
+            {formatNumber(m.promptTokens)} prompt + {formatNumber(m.completionTokens)} completion tokens
+          </>
+        )
+      }
+    />
   );
 }
 
@@ -101,20 +91,22 @@ export default async function ConversationPage({
         <h2 id="transcript-title" className="text-lg font-semibold">
           Transcript
         </h2>
-        <ol className="flex flex-col gap-3">
-          {timeline(transcript).map((item) => (
-            <li
-              key={item.kind === "tool" ? `t-${item.run.id}` : `m-${item.message.id}`}
-              className="flex flex-col"
-            >
-              {item.kind === "tool" ? (
-                <ToolTrace run={item.run} />
-              ) : (
-                <MessageBubble m={item.message} rating={ratings.get(item.message.id)} />
-              )}
-            </li>
-          ))}
-        </ol>
+        <TranscriptView titleId="transcript-title">
+          <ol className="flex flex-col gap-3">
+            {timeline(transcript).map((item) => (
+              <li
+                key={item.kind === "tool" ? `t-${item.run.id}` : `m-${item.message.id}`}
+                className="flex flex-col"
+              >
+                {item.kind === "tool" ? (
+                  <ToolTrace run={item.run} />
+                ) : (
+                  <MessageBubble m={item.message} rating={ratings.get(item.message.id)} />
+                )}
+              </li>
+            ))}
+          </ol>
+        </TranscriptView>
       </section>
 
       <Card id="delete" title="Delete this conversation">

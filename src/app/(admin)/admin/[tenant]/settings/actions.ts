@@ -6,7 +6,7 @@ import { retentionSchema, updateRetention } from "@/lib/insights/manage";
 
 export const saveRetentionAction = tenantAction("admin", retentionSchema, async (ctx, input) => {
   const { from, to } = await updateRetention(ctx, input.retentionDays);
-  revalidatePath(`/admin/${ctx.tenant.slug}/usage`);
+  revalidatePath(`/admin/${ctx.tenant.slug}/settings`);
   return {
     message:
       from === to

@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { Card, PageHeader } from "@/components/ui";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
+import { saveRetentionAction } from "./actions";
+import { RetentionForm } from "./RetentionForm";
+
+export const metadata: Metadata = { title: "Data & retention" };
+
+// How long the business keeps its visitors' conversations: a setting, so it lives with the settings rather
+// than on the Usage page, whose figures it only indirectly affects.
+
+export default async function SettingsPage({ params }: { params: Promise<{ tenant: string }> }) {
+  const { tenant: slug } = await params;
+  const ctx = await requireTenant(slug);
+  const canEdit = roleAtLeast(ctx.role, "admin");
+  return (
+    <div className="max-w-3xl space-y-6">
+      <PageHeader
+        title="Data & retention"
+        description="How long conversations with your visitors are kept."
+      />
+      <Card id="retention" title="Retention">
+        {canEdit ? (
+          <RetentionForm
+            action={saveRetentionAction.bind(null, ctx.tenant.slug)}
+            days={ctx.tenant.retentionDays}
+            min={RETENTION_MIN_DAYS}
+            max={RETENTION_MAX_DAYS}
+          />
+        ) : (
+          <p className="text-sm">
+            Conversations are kept for <strong>{ctx.tenant.retentionDays} days</strong> after their last
+            message. Only an admin or owner can change this.
+          </p>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, request, test } from "@playwright/test";
+import { E2E } from "../support/e2e-env";
+import { signedInContext, visitorTurn } from "./admin-support";
+
+// axe-core on every admin page, in the light and the dark theme: no serious or critical violation. The pages
+// are found in the source tree (every page.tsx under src/app/(admin)/admin), so a page added later is checked
+// without editing this list; a new dynamic segment needs a value in PARAMS below, or this spec says so.
+
+const ADMIN_ROOT = path.join(process.cwd(), "src/app/(admin)/admin");
+
+function pageRoutes(dir = ADMIN_ROOT, prefix = "/admin"): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) out.push(...pageRoutes(path.join(dir, entry.name), `${prefix}/${entry.name}`));
+    else if (entry.name === "page.tsx") out.push(prefix);
+  }
+  return out.sort();
+}
+
+test("axe finds no serious or critical violation on any admin page, light and dark", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const widget = await request.newContext({ baseURL: E2E.appUrl });
+  // A conversation to open (the fake model echoes); and the café's id for the operator's per-business page.
+  const conversation = await visitorTurn(widget, E2E.cafe.widgetKey, "a11y check: hello");
+  await widget.dispose();
+
+  const probe = await signedInContext(browser, E2E.operator);
+  await probe.goto("/admin/operator");
+  const href = await probe.getByRole("link", { name: "E2E Café", exact: true }).getAttribute("href");
+  await probe.context().close();
+  const tenantId = href!.split("/").pop()!;
+
+  const PARAMS: Record<string, string[]> = {
+    "[tenant]": [E2E.cafe.slug],
+    "[id]": [conversation],
+    "[packId]": ["check_stock", "fetch_json"],
+    "[tenantId]": [tenantId],
+  };
+  const urls = pageRoutes().flatMap((route) => {
+    let list = [route];
+    for (const segment of route.match(/\[[^\]]+\]/g) ?? []) {
+      const values = PARAMS[segment];
+      expect(values, `add a value for ${segment} (page ${route}) to PARAMS`).toBeDefined();
+      list = list.flatMap((u) => values!.map((v) => u.replace(segment, v)));
+    }
+    return list;
+  });
+  // /admin itself only redirects (to the operator console here), which is checked on arrival.
+  expect(urls).toContain(`/admin/${E2E.cafe.slug}/tools`);
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    const page = await signedInContext(browser, E2E.operator, { colorScheme });
+    for (const url of urls) {
+      const res = await page.goto(url);
+      expect(res?.status(), url).toBeLessThan(400);
+      // Open every disclosure (traces, the delete question) so their contents are checked too.
+      await page.locator("main details").evaluateAll((all) => {
+        for (const d of all) (d as HTMLDetailsElement).open = true;
+      });
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(
+        bad.map((v) => ({ url: page.url(), colorScheme, id: v.id, nodes: v.nodes.map((n) => n.target) })),
+      ).toEqual([]);
+    }
+    await page.context().close();
+  }
+});
