@@ -57,7 +57,6 @@ describe("sendMail over SMTP", () => {
       toAddress: "Guest@Example.test",
       status: "sent",
       bodyText: null,
-      bodyHtml: null,
     });
   });
 
