@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { type MailStatus, mailOutbox, tenants } from "../schema";
 
@@ -45,4 +45,13 @@ export async function listOutbox(db: Db, limit = 50) {
     .leftJoin(tenants, eq(tenants.id, mailOutbox.tenantId))
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
     .limit(limit);
+}
+
+/** Forgets mails older than `before`: the record holds addresses (and, when kept, links) nobody needs for long. */
+export async function purgeOutbox(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(mailOutbox)
+    .where(lt(mailOutbox.createdAt, before))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
 }
