@@ -12,8 +12,7 @@ export const metadata = { title: "Sign in" };
 // shown: echoing arbitrary query text would let a link put any words on our sign-in page.
 const OAUTH_ERRORS: Record<string, string> = {
   OAuthEmail: "GitHub did not give us a verified e-mail address. Verify one on GitHub and try again.",
-  OAuthAccount:
-    "There is no account for that e-mail yet. Ask the owner of your business for an invitation.",
+  OAuthAccount: "There is no account for that e-mail yet. Ask the owner of your business for an invitation.",
   OAuthSignin: "GitHub sign-in could not start. Try again.",
   OAuthCallback: "GitHub sign-in did not complete. Try again.",
   AccessDenied: "That sign-in was refused.",
