@@ -32,6 +32,7 @@ const nextConfig: NextConfig = {
     "undici",
     "ioredis",
     "rate-limiter-flexible",
+    "nodemailer",
   ],
   async headers() {
     return [

@@ -17,7 +17,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/(admin|signin|signup)(/.*)?",
+      source: "/(admin|signin|signup|invite)(/.*)?",
       // Requests with a body never pass through here: Next would copy the body for the proxy first, reading
       // the whole upload before any size limit runs. Server-action posts answer with RSC data, not a page,
       // and the body limits of docs/security.md apply to them. Prefetches need no policy either.

@@ -6,6 +6,7 @@ import { purgeBatch, tenantsWithExpired, tryPurgeLock } from "./db/queries/reten
 import { env } from "./env";
 import { registerJob } from "./jobs";
 import { log } from "./log";
+import { forgetOldMail } from "./mail/outbox";
 
 // The retention purge: at start-up and every MICHI_PURGE_INTERVAL_MIN minutes, each tenant's conversations
 // older than its retention_days are deleted in batches. Several instances may run it at the same moment: each
@@ -89,9 +90,12 @@ registerJob({
   },
   async run() {
     try {
-      const result = await purgeExpiredConversations(await getDb());
+      const db = await getDb();
+      const result = await purgeExpiredConversations(db);
       if (result.deleted > 0)
         log().info({ deleted: result.deleted, tenants: result.tenants }, "retention purge");
+      const mails = await forgetOldMail(db);
+      if (mails > 0) log().info({ deleted: mails }, "outbox purge");
     } catch (err) {
       log().error({ err }, "retention purge failed");
     }

@@ -117,10 +117,11 @@ function isRefusal(r: Awaited<ReturnType<typeof outcome>>): boolean {
 describe("coverage of the route tree", () => {
   it("discovers the admin surface (sanity check of the discovery itself)", () => {
     expect(discoveredActions.map((a) => a.key)).toContain(
-      "src/app/(admin)/admin/[tenant]/team/actions.ts#addMemberAction",
+      "src/app/(admin)/admin/[tenant]/team/actions.ts#inviteMemberAction",
     );
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/team/page.tsx");
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/layout.tsx");
+    expect(pageFiles).toContain("src/app/invite/[token]/page.tsx");
   });
 
   it("has a case for every exported server action", () => {
@@ -149,6 +150,21 @@ describe("server actions", () => {
   for (const { key, fn } of discoveredActions) {
     const c = actionCases[key];
     if (!c || c.kind === "public") continue;
+
+    if (c.kind === "link") {
+      it(`${key}: forged links are refused and nothing changes`, async () => {
+        for (const form of c.forms(w)) {
+          await asOwnerOfA();
+          const before = await snapshotAll(t.handle);
+          const r = await outcome(() => fn({}, toFormData(form)));
+          // Refused, or sent somewhere that is not B's admin (a signed-in person is sent back to the link).
+          const intoB = r.kind === "redirect" && r.url.startsWith(`/admin/${w.b.tenant.slug}`);
+          expect(isRefusal(r) || (r.kind === "redirect" && !intoB), JSON.stringify(r)).toBe(true);
+          expect(await snapshotAll(t.handle)).toEqual(before);
+        }
+      });
+      continue;
+    }
 
     if (c.kind === "operator") {
       it(`${key}: refused to a tenant owner who is not the operator`, async () => {

@@ -6,6 +6,7 @@ import { startSmtpServer, type TestSmtpServer, useSmtp } from "../support/smtp-s
 
 const { mailDelivery, sendMail } = await import("@/lib/mail/send");
 const { listOutbox } = await import("@/lib/db/queries/outbox");
+const { forgetOldMail, OUTBOX_DAYS } = await import("@/lib/mail/outbox");
 const { makeTenant, makeUser } = await import("../support/admin-world");
 
 let t: TestDb;
@@ -57,7 +58,6 @@ describe("sendMail over SMTP", () => {
       toAddress: "Guest@Example.test",
       status: "sent",
       bodyText: null,
-      bodyHtml: null,
     });
   });
 
@@ -133,5 +133,18 @@ describe("sendMail without SMTP", () => {
     ).rejects.toMatchObject({
       code: "invalid_input",
     });
+  });
+});
+
+describe("the outbox record", () => {
+  it("is forgotten after OUTBOX_DAYS by the retention job's purge, not before", async () => {
+    useSmtp(null);
+    await sendMail({ to: "old@mail.test", subject: "Old", text: "old", kind: "lead" });
+    const count = (await listOutbox(t.handle.platform, 1000)).length;
+    expect(count).toBeGreaterThan(0);
+    const day = 24 * 60 * 60 * 1000;
+    expect(await forgetOldMail(t.handle, new Date(Date.now() + (OUTBOX_DAYS - 1) * day))).toBe(0);
+    expect(await forgetOldMail(t.handle, new Date(Date.now() + (OUTBOX_DAYS + 1) * day))).toBe(count);
+    expect(await listOutbox(t.handle.platform, 1000)).toEqual([]);
   });
 });

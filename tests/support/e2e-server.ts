@@ -112,6 +112,9 @@ async function main() {
         MICHI_ADMIN_PASSWORD: E2E.operator.password,
         MICHI_ALLOW_SIGNUP: "true",
         MICHI_DEMO: "true", // specs use the demo tenant and /demo
+        // No mail server, as for a newcomer in development: mails wait in the operator's Outbox, where the
+        // invitation and password reset specs read their links (tests/e2e/mail-flows.spec.ts).
+        MICHI_MAIL_OUTBOX: "true",
         OPENAI_BASE_URL: model.url,
         OPENAI_API_KEY: "e2e",
         MICHI_MODELS: E2E.models.join(","),

@@ -12,8 +12,7 @@ export const metadata = { title: "Sign in" };
 // shown: echoing arbitrary query text would let a link put any words on our sign-in page.
 const OAUTH_ERRORS: Record<string, string> = {
   OAuthEmail: "GitHub did not give us a verified e-mail address. Verify one on GitHub and try again.",
-  OAuthAccount:
-    "There is no account for that e-mail yet. Ask the owner of your business to add you to the team.",
+  OAuthAccount: "There is no account for that e-mail yet. Ask the owner of your business for an invitation.",
   OAuthSignin: "GitHub sign-in could not start. Try again.",
   OAuthCallback: "GitHub sign-in did not complete. Try again.",
   AccessDenied: "That sign-in was refused.",
@@ -24,6 +23,11 @@ const OAUTH_ERRORS: Record<string, string> = {
 // account (nothing created): sign-up must not tell anyone which e-mails have accounts.
 const SIGNED_UP =
   "Thanks! Sign in with your e-mail and the password you chose to open your business. If this e-mail already had a michi-chat account, sign in with that account's password instead.";
+// After sign-up from an invitation link: the same neutral words, pointing back to the invitation.
+const SIGNED_UP_INVITED =
+  "Thanks! Sign in with your e-mail and the password you chose, then accept the invitation. If this e-mail already had a michi-chat account, sign in with that account's password instead.";
+const RESET_DONE =
+  "Your password was changed and every device was signed out. Sign in with the new password.";
 const THROTTLED = /^Too many attempts\. Try again in \d+ minutes?\.$/;
 
 function errorText(code: string | undefined): string | null {
@@ -43,6 +47,13 @@ export default async function SignInPage({
   if (user) redirect(callbackUrl);
   const error = errorText(typeof sp.error === "string" ? sp.error : undefined);
   const signedUp = sp.signedUp === "1";
+  const notice = signedUp
+    ? callbackUrl.startsWith("/invite/")
+      ? SIGNED_UP_INVITED
+      : SIGNED_UP
+    : sp.reset === "1"
+      ? RESET_DONE
+      : null;
   return (
     <main id="main" className="mx-auto max-w-sm px-6 py-16">
       <h1 className="text-2xl font-bold">Sign in to michi-chat</h1>
@@ -54,12 +65,17 @@ export default async function SignInPage({
           {error}
         </p>
       ) : null}
-      {signedUp ? (
+      {notice ? (
         <p role="status" className="mt-4 rounded-lg border px-3 py-2 text-sm">
-          {SIGNED_UP}
+          {notice}
         </p>
       ) : null}
       <SignInForm callbackUrl={callbackUrl} github={githubEnabled()} />
+      <p className="mt-4 text-sm">
+        <Link className="font-semibold underline" href="/signin/forgot">
+          Forgot password?
+        </Link>
+      </p>
       {env().MICHI_ALLOW_SIGNUP ? (
         <p className="mt-6 text-sm muted">
           New here?{" "}

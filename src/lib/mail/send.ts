@@ -20,7 +20,7 @@ import { type MailDelivery, mailDelivery, smtpTransport } from "./transport";
 // (an invitation stored, a lead taken), so the caller gets the status and decides what to tell the person.
 // Call it outside db.forTenant: it writes through its own platform connection.
 
-export { type MailDelivery, mailDelivery } from "./transport";
+export { type MailDelivery, mailDelivery, smtpServerLabel } from "./transport";
 
 export type MailKind = "invitation" | "password_reset" | "lead" | "handoff" | "webhook_disabled";
 

@@ -14,6 +14,18 @@ export function mailDelivery(): MailDelivery {
   return e.MICHI_MAIL_OUTBOX ? "outbox" : "off";
 }
 
+/** The SMTP server as the operator may see it: scheme, host and port, never the user or password. */
+export function smtpServerLabel(): string | null {
+  const url = env().MICHI_SMTP_URL;
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return "(an unreadable URL)";
+  }
+}
+
 const g = globalThis as unknown as { __michiMailTransports?: Map<string, Transporter> };
 
 export function smtpTransport(url: string): Transporter {

@@ -15,7 +15,7 @@ export const cases: MatrixCases = {
       why: "creates a new user and their own tenant",
     },
 
-    [`${T}/team/actions.ts#addMemberAction`]: {
+    [`${T}/team/actions.ts#inviteMemberAction`]: {
       kind: "tenant",
       form: () => ({ email: "intruder@evil.test", role: "owner" }),
     },

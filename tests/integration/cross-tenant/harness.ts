@@ -33,6 +33,12 @@ export type ActionCase =
   | { kind: "tenant"; form: (target: Side, w: World) => FormSpec }
   /** An operatorAction: called by A's owner (not an operator) with a form aimed at B. */
   | { kind: "operator"; form: (target: Side, w: World) => FormSpec }
+  /**
+   * Keyed by a link's token rather than a tenant (accepting an invitation, resetting a password): the token is
+   * the permission. A's owner submits each form (forged tokens, B's ids where a token belongs) and must be
+   * refused, or sent elsewhere, while nothing anywhere changes.
+   */
+  | { kind: "link"; forms: (w: World) => FormSpec[]; why: string }
   /** Not tenant-scoped at all (sign-in, sign-up, sign-out); say why. */
   | { kind: "public"; why: string };
 
@@ -94,12 +100,16 @@ function walk(dir: string, out: string[] = []): string[] {
 
 const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join("/");
 
-/** Every admin page and layout: src/app/(admin)/**\/page.tsx and layout.tsx. */
+/**
+ * Every admin page and layout (src/app/(admin)/**\/page.tsx and layout.tsx), and every other page that takes
+ * a key from its URL (src/app/invite/[token]/page.tsx…): a forged key must show nothing of anyone.
+ */
 export function discoverPages(): string[] {
-  return walk(path.join(ROOT, "src/app/(admin)"))
-    .filter((f) => /[/\\](page|layout)\.tsx$/.test(f))
-    .map(rel)
-    .sort();
+  const admin = walk(path.join(ROOT, "src/app/(admin)")).filter((f) => /[/\\](page|layout)\.tsx$/.test(f));
+  const keyed = walk(path.join(ROOT, "src/app"))
+    .filter((f) => !f.includes(`${path.sep}(admin)${path.sep}`))
+    .filter((f) => /[/\\]page\.tsx$/.test(f) && /\[[^\]]+\]/.test(rel(f)));
+  return [...admin, ...keyed].map(rel).sort();
 }
 
 /** Every admin route handler: src/app/api/admin/**\/route.ts. */

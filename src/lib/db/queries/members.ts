@@ -48,6 +48,17 @@ export async function getMember(
   return row ?? null;
 }
 
+/** The member of this tenant with that e-mail (any case), or null. */
+export async function findMemberByEmail(tx: TenantTx, tenantId: string, email: string) {
+  const [row] = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), sql`lower(${users.email}) = lower(${email})`))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function countOwners(tx: TenantTx, tenantId: string): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })

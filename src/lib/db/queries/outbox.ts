@@ -1,11 +1,9 @@
 import "server-only";
-import { desc } from "drizzle-orm";
+import { desc, eq, lt } from "drizzle-orm";
 import type { Db } from "../client";
-import { type MailStatus, mailOutbox } from "../schema";
+import { type MailStatus, mailOutbox, tenants } from "../schema";
 
 // The record of outgoing mail (platform data: the operator reads it across tenants on the Outbox page).
-
-export type OutboxRow = typeof mailOutbox.$inferSelect;
 
 export async function insertOutbox(
   db: Db,
@@ -28,7 +26,32 @@ export async function insertOutbox(
   return out.id;
 }
 
-/** The newest mails first. */
-export async function listOutbox(db: Db, limit = 50): Promise<OutboxRow[]> {
-  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)).limit(limit);
+/** The newest mails first, with the name of the business each is about. */
+export async function listOutbox(db: Db, limit = 50) {
+  return db
+    .select({
+      id: mailOutbox.id,
+      kind: mailOutbox.kind,
+      toAddress: mailOutbox.toAddress,
+      subject: mailOutbox.subject,
+      bodyText: mailOutbox.bodyText,
+      status: mailOutbox.status,
+      error: mailOutbox.error,
+      createdAt: mailOutbox.createdAt,
+      tenantId: mailOutbox.tenantId,
+      tenantName: tenants.name,
+    })
+    .from(mailOutbox)
+    .leftJoin(tenants, eq(tenants.id, mailOutbox.tenantId))
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+    .limit(limit);
+}
+
+/** Forgets mails older than `before`: the record holds addresses (and, when kept, links) nobody needs for long. */
+export async function purgeOutbox(db: Db, before: Date): Promise<number> {
+  const rows = await db
+    .delete(mailOutbox)
+    .where(lt(mailOutbox.createdAt, before))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
 }

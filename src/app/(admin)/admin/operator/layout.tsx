@@ -26,6 +26,9 @@ export default async function OperatorLayout({ children }: { children: ReactNode
             <Link href="/admin/operator/models" className="text-sm underline">
               Models
             </Link>
+            <Link href="/admin/operator/outbox" className="text-sm underline">
+              Outbox
+            </Link>
             <Link href="/admin/operator#mine" className="text-sm underline">
               My businesses
             </Link>

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Field, FormError, FormMessage, InputField, SubmitButton } from "@/components/ui";
-import { OneTimePassword } from "@/components/ui/OneTimePassword";
+import { CopyLink } from "@/components/ui/CopyLink";
 import type { PlainActionFn } from "@/lib/auth/action";
 
 const ROLE_OPTIONS = [
@@ -11,16 +11,18 @@ const ROLE_OPTIONS = [
   { value: "owner", label: "Owner: everything" },
 ] as const;
 
-export function AddMemberForm({ action }: { action: PlainActionFn }) {
+export function InviteMemberForm({ action }: { action: PlainActionFn }) {
   const [state, formAction] = useActionState(action, {});
   const v = state.values ?? {};
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <FormMessage state={state} />
-      <OneTimePassword email={state.data?.email} password={state.data?.oneTimePassword} />
+      {state.data?.link ? (
+        <CopyLink link={state.data.link} label={`Invitation link for ${state.data.email} (shown only now)`} />
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
         <InputField
-          id="member-email"
+          id="invite-email"
           name="email"
           type="email"
           label="E-mail"
@@ -29,7 +31,7 @@ export function AddMemberForm({ action }: { action: PlainActionFn }) {
           defaultValue={v.email ?? ""}
           error={state.fieldErrors?.email}
         />
-        <Field id="member-role" label="Role" error={state.fieldErrors?.role}>
+        <Field id="invite-role" label="Role" error={state.fieldErrors?.role}>
           {(control) => (
             <select className="input" name="role" defaultValue={v.role ?? "viewer"} {...control}>
               {ROLE_OPTIONS.map((o) => (
@@ -41,7 +43,30 @@ export function AddMemberForm({ action }: { action: PlainActionFn }) {
           )}
         </Field>
       </div>
-      <SubmitButton pendingText="Adding…">Add member</SubmitButton>
+      <SubmitButton pendingText="Inviting…">Send invitation</SubmitButton>
+    </form>
+  );
+}
+
+export function RevokeInvitationForm({
+  invitation,
+  action,
+}: {
+  invitation: { id: string; email: string };
+  action: PlainActionFn;
+}) {
+  const [state, formAction] = useActionState(action, {});
+  return (
+    <form action={formAction} className="space-y-1">
+      <input type="hidden" name="invitationId" value={invitation.id} />
+      <SubmitButton
+        variant="secondary"
+        pendingText="Revoking…"
+        aria-label={`Revoke the invitation of ${invitation.email}`}
+      >
+        Revoke
+      </SubmitButton>
+      <FormError state={state} />
     </form>
   );
 }

@@ -4,25 +4,37 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
-import { addMember, changeRole, deleteTenant, removeMember } from "@/lib/team/members";
+import { INVITATION_DAYS, inviteMember, revokeInvitation } from "@/lib/team/invitations";
+import { changeRole, deleteTenant, removeMember } from "@/lib/team/members";
+import { invitationSentence } from "./invitation-words";
 
 // Team management is for owners; admins and viewers see the list read-only and are refused here.
 
 const role = z.enum(["viewer", "admin", "owner"], { error: "Choose a role" });
 const userId = z.uuid({ error: "Unknown member" });
 
-export const addMemberAction = tenantAction(
+export const inviteMemberAction = tenantAction(
   "owner",
   z.object({ email: z.email("Enter a valid e-mail address").trim().toLowerCase().max(320), role }),
   async (ctx, input) => {
-    const added = await addMember(ctx, input);
+    const invited = await inviteMember(ctx, input);
     revalidatePath(`/admin/${ctx.tenant.slug}/team`);
-    // The same words whether or not the e-mail already had an account (see addMember).
+    // The same words whether or not the address has an account (see inviteMember); only the mail's fate differs.
     return {
-      message: `${added.email} is now a member of this business as ${input.role}. Give them this one-time password now; it is not shown again. With it they sign in the first time and choose their own password. If they already have a michi-chat account, they sign in with their own password instead.`,
-      data: { email: added.email, oneTimePassword: added.oneTimePassword },
+      message: `${invitationSentence(invited.email, invited.role, invited.mail.status)} The link works once and expires in ${INVITATION_DAYS} days.`,
+      data: { email: invited.email, link: invited.link },
       values: {},
     };
+  },
+);
+
+export const revokeInvitationAction = tenantAction(
+  "owner",
+  z.object({ invitationId: z.uuid({ error: "Unknown invitation" }) }),
+  async (ctx, input) => {
+    await revokeInvitation(ctx, input.invitationId);
+    revalidatePath(`/admin/${ctx.tenant.slug}/team`);
+    return { message: "Invitation revoked: its link no longer works." };
   },
 );
 

@@ -3,19 +3,36 @@ import { Card, PageHeader } from "@/components/ui";
 import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listMembers } from "@/lib/db/queries/members";
-import { addMemberAction, changeRoleAction, deleteTenantAction, removeMemberAction } from "./actions";
-import { AddMemberForm, DeleteTenantForm, MemberControls } from "./TeamForms";
+import { mailDelivery } from "@/lib/mail/send";
+import { INVITATION_DAYS, pendingInvitations } from "@/lib/team/invitations";
+import {
+  changeRoleAction,
+  deleteTenantAction,
+  inviteMemberAction,
+  removeMemberAction,
+  revokeInvitationAction,
+} from "./actions";
+import { DeleteTenantForm, InviteMemberForm, MemberControls, RevokeInvitationForm } from "./TeamForms";
 
 export const metadata: Metadata = { title: "Team" };
 
 const ROLE_HELP =
   "Owners manage everything, including the team. Admins manage everything but the team. Viewers read only.";
 
+function inviteHelp(delivery: ReturnType<typeof mailDelivery>): string {
+  const base = `They get a link that works once within ${INVITATION_DAYS} days; they sign in or create an account, then accept.`;
+  if (delivery === "smtp") return `${base} We e-mail it to them, and show it to you once to copy.`;
+  if (delivery === "outbox")
+    return `${base} No mail server is configured: the mail waits in the operator's Outbox, and you copy the link yourself.`;
+  return `${base} Mail is off on this installation: you copy the link and send it yourself.`;
+}
+
 export default async function TeamPage({ params }: { params: Promise<{ tenant: string }> }) {
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const members = await ctx.db.forTenant(ctx.tenant.id, (tx) => listMembers(tx, ctx.tenant.id));
   const canManage = ctx.role === "owner";
+  const invitations = canManage ? await pendingInvitations(ctx) : [];
   const s = ctx.tenant.slug;
   return (
     <div className="max-w-4xl space-y-6">
@@ -69,12 +86,46 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
         </table>
       </Card>
       {canManage ? (
-        <Card
-          id="add-member"
-          title="Add a member"
-          description="An existing account is added as it is; for a new e-mail we create an account with a one-time password you hand over."
-        >
-          <AddMemberForm action={addMemberAction.bind(null, s)} />
+        <Card id="invite" title="Invite a member" description={inviteHelp(mailDelivery())}>
+          <InviteMemberForm action={inviteMemberAction.bind(null, s)} />
+        </Card>
+      ) : null}
+      {canManage && invitations.length > 0 ? (
+        <Card id="invitations" title="Pending invitations">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Invitations not yet accepted</caption>
+            <thead>
+              <tr className="border-b border-[var(--border)]">
+                <th scope="col" className="py-2 pr-3">
+                  E-mail
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Role
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Expires
+                </th>
+                <th scope="col" className="py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((i) => (
+                <tr key={i.id} className="border-b border-[var(--border)] align-top">
+                  <td className="py-3 pr-3">{i.email}</td>
+                  <td className="py-3 pr-3">{i.role}</td>
+                  <td className="py-3 pr-3">{i.expiresAt.toISOString().slice(0, 10)}</td>
+                  <td className="py-3">
+                    <RevokeInvitationForm
+                      invitation={{ id: i.id, email: i.email }}
+                      action={revokeInvitationAction.bind(null, s)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </Card>
       ) : null}
       {canManage ? (

@@ -1,0 +1,86 @@
+import Link from "next/link";
+import { sessionUser } from "@/lib/auth/access";
+import { PASSWORD_MIN } from "@/lib/auth/accounts";
+import { readInvitation } from "@/lib/team/invitations";
+import { AcceptForm, InviteSignUpForm } from "./InviteForms";
+
+export const metadata = { title: "Invitation" };
+
+const ROLE_WORDS = { owner: "an owner", admin: "an admin", viewer: "a viewer" } as const;
+
+const CLOSED = {
+  unknown: "This invitation link is not valid. Check that you copied all of it.",
+  accepted: "This invitation has already been used.",
+  revoked: "This invitation was withdrawn. Ask the owner of the business for a new one.",
+  expired: "This invitation has expired. Ask the owner of the business for a new one.",
+} as const;
+
+export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const { user, db } = await sessionUser();
+  const view = await readInvitation(db, token);
+  const here = `/invite/${encodeURIComponent(token)}`;
+  return (
+    <main id="main" className="mx-auto max-w-md px-6 py-16">
+      <h1 className="text-2xl font-bold">
+        {view.state === "open" ? `Join ${view.business} on michi-chat` : "Invitation"}
+      </h1>
+      {view.state !== "open" ? (
+        <>
+          <p role="alert" className="mt-4 rounded-lg border px-3 py-2 text-sm">
+            {CLOSED[view.state]}
+          </p>
+          <p className="mt-6 text-sm">
+            <Link className="font-semibold underline" href={user ? "/admin" : "/signin"}>
+              {user ? "Go to your businesses" : "Sign in"}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <p className="mt-2">
+            {view.inviter} invited you to join <strong>{view.business}</strong> as {ROLE_WORDS[view.role]}.
+            The invitation expires on {view.expiresAt.toISOString().slice(0, 10)}.
+          </p>
+          {user ? (
+            <section className="card mt-6" aria-labelledby="accept-title">
+              <h2 id="accept-title" className="font-semibold">
+                Accept as {user.email}
+              </h2>
+              {user.email.toLowerCase() !== view.email.toLowerCase() ? (
+                <p className="mt-2 text-sm">
+                  The invitation was sent to {view.email}. Accepting adds the account you are signed in with.
+                  To use another account, sign out first.
+                </p>
+              ) : null}
+              <AcceptForm token={token} business={view.business} />
+            </section>
+          ) : (
+            <>
+              <section className="card mt-6" aria-labelledby="signin-title">
+                <h2 id="signin-title" className="font-semibold">
+                  Already have a michi-chat account?
+                </h2>
+                <p className="mt-2 text-sm">Sign in, and you come back here to accept.</p>
+                <p className="mt-3">
+                  <Link
+                    className="btn btn-secondary"
+                    href={`/signin?callbackUrl=${encodeURIComponent(here)}`}
+                  >
+                    Sign in to accept
+                  </Link>
+                </p>
+              </section>
+              <section className="card mt-6" aria-labelledby="signup-title">
+                <h2 id="signup-title" className="font-semibold">
+                  New to michi-chat? Create your account
+                </h2>
+                <InviteSignUpForm token={token} email={view.email} passwordMin={PASSWORD_MIN} />
+              </section>
+            </>
+          )}
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,32 @@
+"use server";
+
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { resetPassword } from "@/lib/accounts/password-reset";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { publicAction } from "@/lib/auth/action";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { clientIp } from "@/lib/security/client-ip";
+
+export const resetPasswordAction = publicAction(
+  z
+    .object({
+      token: z.string().max(100),
+      newPassword: z
+        .string()
+        .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+        .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+      confirmPassword: z.string().max(PASSWORD_MAX),
+    })
+    .refine((v) => v.newPassword === v.confirmPassword, {
+      path: ["confirmPassword"],
+      message: "The two passwords are not the same",
+    }),
+  async (input) => {
+    const ip = clientIp(await headers(), env().MICHI_TRUST_PROXY);
+    await resetPassword(await getDb(), { token: input.token, password: input.newPassword, ip });
+    redirect("/signin?reset=1");
+  },
+);

@@ -1,0 +1,44 @@
+"use client";
+
+import { useId, useState } from "react";
+
+/**
+ * A link shown once (an invitation) with a copy button. The link sits in a read-only field so it can also be
+ * selected by hand; the outcome of copying is announced in a live region.
+ */
+export function CopyLink({ link, label }: { link: string; label: string }) {
+  const id = useId();
+  const [status, setStatus] = useState("");
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus("Copied");
+    } catch {
+      setStatus("Could not copy: select the link and copy it yourself.");
+    }
+  }
+
+  return (
+    <div className="space-y-2 rounded-lg border border-[var(--border)] p-3">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input font-mono text-sm"
+        readOnly
+        value={link}
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <div className="flex items-center gap-3">
+        <button type="button" className="btn btn-secondary" onClick={copy}>
+          Copy link
+        </button>
+        <span role="status" aria-live="polite" className="text-sm">
+          {status}
+        </span>
+      </div>
+    </div>
+  );
+}

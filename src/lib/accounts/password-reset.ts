@@ -1,0 +1,104 @@
+import "server-only";
+import { hashPassword } from "../auth/password";
+import type { DbHandle } from "../db/client";
+import { completePasswordReset, findUsableReset, insertPasswordReset } from "../db/queries/password-resets";
+import { findUserByEmail } from "../db/queries/users";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { log } from "../log";
+import { sendMail } from "../mail/send";
+import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token";
+import { limiter } from "../security/rate-limit";
+
+// "Forgot password?": a single-use link by e-mail, valid for an hour. The request form answers the same
+// whether or not the address has an account, and takes about as long: the mail goes out after the answer.
+// Setting the new password signs out every session of the account (the session version moves on).
+
+export const RESET_MINUTES = 60;
+
+const LIMITS = {
+  // Requests from one network: bounds mail sent to strangers and enumeration attempts.
+  perIp: { keyPrefix: "reset_request_ip", points: 10, durationSec: 60 * 60 },
+  // Mails to one address: three an hour is plenty for a person, and no flood for a victim's inbox. Past it the
+  // answer stays the same and nothing is sent.
+  perEmail: { keyPrefix: "reset_request_email", points: 3, durationSec: 60 * 60 },
+  // New-password submissions from one network (the tokens cannot be guessed; this stops scripted hammering).
+  perIpSet: { keyPrefix: "reset_set_ip", points: 20, durationSec: 60 * 60 },
+} as const;
+
+const tooMany = (wait: number) =>
+  new AppError(
+    "rate_limited",
+    `Too many attempts from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
+    { retryAfterSec: wait },
+  );
+
+export const resetUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/signin/reset/${token}`;
+
+/**
+ * Records a link and mails it when the address has an account. Returns `delivery`, the mail being sent:
+ * the caller answers without waiting for it (so an unknown address does not answer faster); tests await it.
+ */
+export async function requestPasswordReset(
+  db: DbHandle,
+  input: { email: string; ip: string },
+  now = new Date(),
+): Promise<{ delivery: Promise<void> }> {
+  const waitIp = await limiter(LIMITS.perIp).take(input.ip);
+  if (waitIp !== null) throw tooMany(waitIp);
+  const email = input.email.trim().toLowerCase();
+  if ((await limiter(LIMITS.perEmail).take(email)) !== null) return { delivery: Promise.resolve() };
+  const user = await findUserByEmail(db.platform, email);
+  if (!user) return { delivery: Promise.resolve() };
+  const { token, hash } = newLinkToken();
+  await insertPasswordReset(db.platform, {
+    userId: user.id,
+    tokenHash: hash,
+    expiresAt: new Date(now.getTime() + RESET_MINUTES * 60_000),
+  });
+  const link = resetUrl(token);
+  const delivery = sendMail({
+    kind: "password_reset",
+    to: user.email,
+    subject: "Reset your michi-chat password",
+    text: [
+      `Someone asked to reset the password of the michi-chat account ${user.email}.`,
+      "",
+      `To choose a new password, open this link within ${RESET_MINUTES} minutes. It works once:`,
+      link,
+      "",
+      "If it was not you, ignore this mail: your password stays as it is.",
+    ].join("\n"),
+  }).then(
+    () => undefined,
+    (err: unknown) => log().error({ err }, "password reset mail failed"),
+  );
+  return { delivery };
+}
+
+/** For the reset page: the account a usable link belongs to, or null (unknown, used or expired). */
+export async function checkResetLink(db: DbHandle, token: string, now = new Date()) {
+  if (!isLinkToken(token)) return null;
+  const found = await findUsableReset(db.platform, hashLinkToken(token), now);
+  return found ? { email: found.email } : null;
+}
+
+export const RESET_LINK_INVALID =
+  "This link is not valid any more: it was used already or it expired. Ask for a new one.";
+
+/** Sets the new password if the link is still usable; uses it up and every other link of the account. */
+export async function resetPassword(
+  db: DbHandle,
+  input: { token: string; password: string; ip: string },
+  now = new Date(),
+): Promise<{ email: string }> {
+  const wait = await limiter(LIMITS.perIpSet).take(input.ip);
+  if (wait !== null) throw tooMany(wait);
+  if (!isLinkToken(input.token)) throw new AppError("not_found", RESET_LINK_INVALID);
+  // Hashed before the transaction: scrypt takes a while and must not hold the row lock meanwhile.
+  const passwordHash = await hashPassword(input.password);
+  const email = await completePasswordReset(db.platform, hashLinkToken(input.token), passwordHash, now);
+  if (email === null) throw new AppError("not_found", RESET_LINK_INVALID);
+  log().info({ event: "password_reset" }, "password reset through a mailed link");
+  return { email };
+}

@@ -1,0 +1,231 @@
+import "server-only";
+import type { SessionUser, TenantContext } from "../auth/access";
+import { hashPassword } from "../auth/password";
+import type { DbHandle } from "../db/client";
+import { audit } from "../db/queries/audit";
+import {
+  findInvitationByTokenHash,
+  insertInvitation,
+  listPendingInvitations,
+  lockInvitation,
+  markInvitationAccepted,
+  revokePendingInvitation,
+} from "../db/queries/invitations";
+import { findMemberByEmail, insertMember, lockTeam } from "../db/queries/members";
+import { createUser, findUserByEmail } from "../db/queries/users";
+import type { Role } from "../db/schema";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { type MailResult, sendMail } from "../mail/send";
+import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token";
+import { limiter } from "../security/rate-limit";
+import { invitationMail } from "./invitation-mail";
+
+// Invitations with consent: an owner invites an e-mail address with a role, the person opens the link, signs
+// in (or creates an account) and accepts. The link is the key: single use, expiring, stored only as a hash,
+// shown to the owner once and mailed to the address. The owner's answer is the same whether or not the
+// address has an account, so the Team page tells nobody which e-mails are registered.
+
+export const INVITATION_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Each invitation can send a mail to any address; a ceiling per owner bounds that (and any probing).
+const INVITES_PER_HOUR = 20;
+const invitesPerOwner = () =>
+  limiter({ keyPrefix: "team_invite", points: INVITES_PER_HOUR, durationSec: 60 * 60 });
+// Accounts made from an invitation link, per address (as on the sign-up form).
+const inviteSignUpsPerIp = () => limiter({ keyPrefix: "invite_signup_ip", points: 10, durationSec: 60 * 60 });
+
+export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite/${token}`;
+
+export type CreatedInvitation = {
+  email: string;
+  role: Role;
+  /** The link with its token: shown to the owner this once, never stored. */
+  link: string;
+  expiresAt: Date;
+  mail: MailResult;
+};
+
+export async function inviteMember(
+  ctx: TenantContext,
+  input: { email: string; role: Role },
+  now = new Date(),
+): Promise<CreatedInvitation> {
+  const wait = await invitesPerOwner().take(ctx.user.id);
+  if (wait !== null)
+    throw new AppError(
+      "rate_limited",
+      `You have sent many invitations in a short time. Try again in ${Math.ceil(wait / 60)} minutes.`,
+      { retryAfterSec: wait },
+    );
+  const tenantId = ctx.tenant.id;
+  const { token, hash } = newLinkToken();
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
+  await ctx.db.forTenant(tenantId, async (tx) => {
+    await lockTeam(tx, tenantId);
+    // Only this business's own members are looked at: whether the address has an account elsewhere stays unsaid.
+    if (await findMemberByEmail(tx, tenantId, input.email))
+      throw new AppError("conflict", `${input.email} is already a member of this business.`, {
+        fieldErrors: { email: [`${input.email} is already a member.`] },
+      });
+    await insertInvitation(tx, {
+      tenantId,
+      email: input.email,
+      role: input.role,
+      tokenHash: hash,
+      invitedBy: ctx.user.id,
+      expiresAt,
+    });
+    await audit(tx, {
+      tenantId,
+      actor: ctx.user,
+      action: "invitation.created",
+      target: input.email,
+      details: { role: input.role, expiresAt: expiresAt.toISOString() },
+    });
+  });
+  const link = invitationUrl(token);
+  const mail = await sendMail({
+    kind: "invitation",
+    tenantId,
+    to: input.email,
+    ...invitationMail({
+      business: ctx.tenant.name,
+      inviter: ctx.user.name || ctx.user.email,
+      role: input.role,
+      link,
+      days: INVITATION_DAYS,
+    }),
+  });
+  return { email: input.email, role: input.role, link, expiresAt, mail };
+}
+
+export async function pendingInvitations(ctx: TenantContext, now = new Date()) {
+  return ctx.db.forTenant(ctx.tenant.id, (tx) => listPendingInvitations(tx, ctx.tenant.id, now));
+}
+
+export async function revokeInvitation(ctx: TenantContext, invitationId: string): Promise<void> {
+  const tenantId = ctx.tenant.id;
+  await ctx.db.forTenant(tenantId, async (tx) => {
+    const revoked = await revokePendingInvitation(tx, tenantId, invitationId, new Date());
+    if (!revoked)
+      throw new AppError("not_found", "That invitation was already accepted or revoked, or does not exist.");
+    await audit(tx, {
+      tenantId,
+      actor: ctx.user,
+      action: "invitation.revoked",
+      target: revoked.email,
+      details: { role: revoked.role },
+    });
+  });
+}
+
+export type InvitationView =
+  | { state: "unknown" }
+  | {
+      state: "open" | "accepted" | "revoked" | "expired";
+      business: string;
+      email: string;
+      role: Role;
+      inviter: string;
+      expiresAt: Date;
+    };
+
+/** What the invitation page shows to whoever holds the link. */
+export async function readInvitation(db: DbHandle, token: string, now = new Date()): Promise<InvitationView> {
+  if (!isLinkToken(token)) return { state: "unknown" };
+  const found = await findInvitationByTokenHash(db.platform, hashLinkToken(token));
+  if (!found) return { state: "unknown" };
+  const inv = found.invitation;
+  const state = inv.acceptedAt
+    ? "accepted"
+    : inv.revokedAt
+      ? "revoked"
+      : inv.expiresAt <= now
+        ? "expired"
+        : "open";
+  return {
+    state,
+    business: found.tenantName,
+    email: inv.email,
+    role: inv.role,
+    inviter: found.inviterName || found.inviterEmail || "An owner",
+    expiresAt: inv.expiresAt,
+  };
+}
+
+const NOT_OPEN: Record<Exclude<InvitationView["state"], "open">, string> = {
+  unknown: "This invitation link is not valid. Check that you copied all of it.",
+  accepted: "This invitation has already been used.",
+  revoked: "This invitation was withdrawn. Ask the owner of the business for a new one.",
+  expired: "This invitation has expired. Ask the owner of the business for a new one.",
+};
+
+/**
+ * Accepts for the signed-in person, whatever address the invitation was sent to: the link is what the
+ * owner handed over. The business and the role come from the stored invitation, never from the request.
+ */
+export async function acceptInvitation(
+  db: DbHandle,
+  user: SessionUser,
+  token: string,
+  now = new Date(),
+): Promise<{ slug: string; business: string; role: Role; alreadyMember: boolean }> {
+  const found = isLinkToken(token)
+    ? await findInvitationByTokenHash(db.platform, hashLinkToken(token))
+    : null;
+  if (!found) throw new AppError("not_found", NOT_OPEN.unknown);
+  const tenantId = found.invitation.tenantId;
+  return db.forTenant(tenantId, async (tx) => {
+    await lockTeam(tx, tenantId);
+    const inv = await lockInvitation(tx, tenantId, found.invitation.id);
+    if (!inv) throw new AppError("not_found", NOT_OPEN.unknown);
+    if (inv.acceptedAt) throw new AppError("conflict", NOT_OPEN.accepted);
+    if (inv.revokedAt) throw new AppError("conflict", NOT_OPEN.revoked);
+    if (inv.expiresAt <= now) throw new AppError("conflict", NOT_OPEN.expired);
+    const added = await insertMember(tx, tenantId, user.id, inv.role);
+    await markInvitationAccepted(tx, tenantId, inv.id, user.id, now);
+    if (added)
+      await audit(tx, {
+        tenantId,
+        actor: { id: user.id, email: user.email },
+        action: "member.added",
+        target: user.email,
+        details: { role: inv.role, via: "invitation", invited: inv.email },
+      });
+    return { slug: found.tenantSlug, business: found.tenantName, role: inv.role, alreadyMember: !added };
+  });
+}
+
+/**
+ * An account for the invited address, from the invitation page (also where sign-up is closed: the link is
+ * the permission). Nothing happens when the address already has an account; the caller answers both cases
+ * alike and sends the person to sign in, so the link does not tell its holder whether the address is
+ * registered. The password is hashed in both cases so they also take as long.
+ */
+export async function signUpFromInvitation(
+  db: DbHandle,
+  input: { token: string; name: string; password: string; ip: string },
+  now = new Date(),
+): Promise<void> {
+  const view = await readInvitation(db, input.token, now);
+  if (view.state !== "open")
+    throw new AppError(view.state === "unknown" ? "not_found" : "conflict", NOT_OPEN[view.state]);
+  const wait = await inviteSignUpsPerIp().take(input.ip);
+  if (wait !== null)
+    throw new AppError(
+      "rate_limited",
+      `Too many accounts from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
+      { retryAfterSec: wait },
+    );
+  const passwordHash = await hashPassword(input.password);
+  if (await findUserByEmail(db.platform, view.email)) return;
+  try {
+    await createUser(db.platform, { email: view.email, name: input.name, passwordHash });
+  } catch (e) {
+    // Two submissions at once: the unique e-mail index lets one win, and the answer is the same.
+    if (await findUserByEmail(db.platform, view.email)) return;
+    throw e;
+  }
+}

@@ -1,0 +1,153 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { E2E } from "../support/e2e-env";
+
+// A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account and accepts;
+// a person who forgot their password resets it. Each link is read where the operator finds it, the Outbox.
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(who.email);
+  await page.getByLabel("Password", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin(\/|$)/);
+}
+
+/** The link in the newest mail to `to`, as the operator (signed in on `page`) sees it on the Outbox page. */
+async function linkFromOutbox(page: Page, to: string, path: RegExp): Promise<string> {
+  await page.goto("/admin/operator/outbox");
+  const mail = page
+    .getByRole("article", { name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`) })
+    .first();
+  await expect(mail).toContainText("kept here (no SMTP)");
+  const href = await mail.getByRole("link", { name: path }).getAttribute("href");
+  expect(href).toBeTruthy();
+  return href!;
+}
+
+const unique = () => `${Date.now().toString(36)}${test.info().repeatEachIndex}`;
+
+test("an owner invites a colleague, who creates an account and accepts through the Outbox's link", async ({
+  page,
+  browser,
+  context,
+}) => {
+  const email = `colleague-${unique()}@example.com`;
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, E2E.operator);
+  await page.goto(`/admin/${E2E.packs.slug}/team`);
+  const inviteCard = page.locator("#invite");
+  await inviteCard.getByLabel("E-mail").fill(email);
+  await inviteCard.getByLabel("Role").selectOption("admin");
+  await inviteCard.getByRole("button", { name: "Send invitation" }).click();
+  await expect(inviteCard.getByRole("status").first()).toContainText(
+    `Invitation for ${email} as admin created`,
+  );
+  await expect(inviteCard.getByRole("status").first()).toContainText("operator's Outbox");
+  // Shown once, with a copy button.
+  const shown = inviteCard.getByLabel(`Invitation link for ${email} (shown only now)`);
+  const link = await shown.inputValue();
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await inviteCard.getByRole("button", { name: "Copy link" }).click();
+  await expect(inviteCard.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  await expect(page.locator("#invitations")).toContainText(email);
+  await page.reload();
+  await expect(page.getByLabel(`Invitation link for ${email} (shown only now)`)).toHaveCount(0);
+
+  const mailed = await linkFromOutbox(page, email, /\/invite\//);
+  expect(mailed).toBe(link);
+
+  // The colleague, in a browser of their own.
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  await them.goto(new URL(link).pathname);
+  await expect(them.getByRole("heading", { level: 1 })).toHaveText("Join E2E Packs on michi-chat");
+  await them.getByLabel("Your name").fill("Cole League");
+  await them.getByLabel("Choose a password").fill("colleague password 1");
+  await them.getByRole("button", { name: "Create my account" }).click();
+  await expect(them).toHaveURL(/\/signin\?/);
+  await expect(them.getByRole("status")).toContainText("then accept the invitation");
+  await them.getByLabel("E-mail").fill(email);
+  await them.getByLabel("Password", { exact: true }).fill("colleague password 1");
+  await them.getByRole("button", { name: "Sign in" }).click();
+  await expect(them).toHaveURL(new RegExp(`${new URL(link).pathname}$`));
+  await them.getByRole("button", { name: "Accept and join E2E Packs" }).click();
+  await expect(them).toHaveURL(new RegExp(`/admin/${E2E.packs.slug}$`));
+
+  // Used up: the same link now says so.
+  await them.goto(new URL(link).pathname);
+  await expect(them.locator("main").getByRole("alert")).toHaveText("This invitation has already been used.");
+  await theirs.close();
+});
+
+test("a person who forgot their password resets it through the Outbox's link; other sessions end", async ({
+  page,
+  browser,
+}) => {
+  const email = `forgetful-${unique()}@example.com`;
+  await page.goto("/signup");
+  await page.getByLabel("Your name").fill("Fay Forgetful");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Business name").fill(`Fay's ${unique()}`);
+  await page.getByLabel("Password").fill("the old password 1");
+  await page.getByRole("button", { name: /Create/ }).click();
+  await expect(page).toHaveURL(/\/signin\?signedUp=1/);
+  await signIn(page, { email, password: "the old password 1" });
+
+  // Elsewhere, the password is forgotten.
+  const other = await browser.newContext();
+  const there = await other.newPage();
+  await there.goto("/signin");
+  await there.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(there).toHaveURL(/\/signin\/forgot$/);
+  await there.getByLabel("E-mail").fill(email);
+  await there.getByRole("button", { name: "Send me a link" }).click();
+  // The same words an unknown address gets (tests/integration/password-reset.test.ts compares them).
+  await expect(there.getByRole("status")).toContainText(`If ${email} has a michi-chat account, a link`);
+
+  const operator = await browser.newContext();
+  const operatorPage = await operator.newPage();
+  await signIn(operatorPage, E2E.operator);
+  const link = await linkFromOutbox(operatorPage, email, /\/signin\/reset\//);
+  await operator.close();
+  await there.goto(new URL(link).pathname);
+  await expect(there.getByText(`For ${email}.`)).toBeVisible();
+  await there.getByLabel("New password", { exact: true }).fill("the new password 2");
+  await there.getByLabel("New password again").fill("the new password 2");
+  await there.getByRole("button", { name: "Set new password" }).click();
+  await expect(there).toHaveURL(/\/signin\?reset=1$/);
+  await expect(there.getByRole("status")).toContainText("Your password was changed");
+  await signIn(there, { email, password: "the new password 2" });
+
+  // The first browser's session was signed out by the reset.
+  await page.reload();
+  await expect(page).toHaveURL(/\/signin/);
+  await other.close();
+});
+
+const axeFaults = async (page: Page, path: string, within?: string) => {
+  await page.goto(path);
+  const builder = new AxeBuilder({ page });
+  const result = await (within ? builder.include(within) : builder).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ path, id: v.id, nodes: v.nodes.map((n) => n.target) }));
+};
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`accessibility, ${colorScheme}`, () => {
+    test.use({ colorScheme });
+
+    test("the password and invitation pages have no serious faults", async ({ page }) => {
+      for (const path of ["/signin/forgot", "/signin/reset/not-a-real-link", "/invite/not-a-real-link"])
+        expect(await axeFaults(page, path)).toEqual([]);
+    });
+
+    test("the Team and Outbox pages have no serious faults", async ({ page }) => {
+      await signIn(page, E2E.operator);
+      for (const path of [`/admin/${E2E.packs.slug}/team`, "/admin/operator/outbox"])
+        expect(await axeFaults(page, path, "main")).toEqual([]);
+    });
+  });
+}
