@@ -83,8 +83,7 @@ const STYLE =
   // The panel is only written to once it said it is ready: before that the frame still holds about:blank of
   // this page's origin, and a message addressed to the platform origin would only log a console error.
   const post = (msg: object) => ready && frame?.contentWindow?.postMessage({ michi: key, ...msg }, base);
-  const offset = (v: unknown) =>
-    host.style.setProperty("--o", `${Math.max(0, +(v as string) || 0)}px`);
+  const offset = (v: unknown) => host.style.setProperty("--o", `${Math.max(0, +(v as string) || 0)}px`);
   offset(data.michiOffset);
 
   const draw = () => {

@@ -171,12 +171,35 @@ describe("pipe tables", () => {
     expect(nodes[1]).toEqual({
       t: "table",
       c: [
-        { t: "thead", c: [{ t: "tr", c: [{ t: "th", c: ["Day"] }, { t: "th", c: ["Opens"] }] }] },
+        {
+          t: "thead",
+          c: [
+            {
+              t: "tr",
+              c: [
+                { t: "th", c: ["Day"] },
+                { t: "th", c: ["Opens"] },
+              ],
+            },
+          ],
+        },
         {
           t: "tbody",
           c: [
-            { t: "tr", c: [{ t: "td", c: ["Mon"] }, { t: "td", c: [{ t: "strong", c: ["8:00"] }] }] },
-            { t: "tr", c: [{ t: "td", c: ["Tue"] }, { t: "td", c: ["<img src=x onerror=alert(1)> | late"] }] },
+            {
+              t: "tr",
+              c: [
+                { t: "td", c: ["Mon"] },
+                { t: "td", c: [{ t: "strong", c: ["8:00"] }] },
+              ],
+            },
+            {
+              t: "tr",
+              c: [
+                { t: "td", c: ["Tue"] },
+                { t: "td", c: ["<img src=x onerror=alert(1)> | late"] },
+              ],
+            },
           ],
         },
       ],
@@ -187,7 +210,7 @@ describe("pipe tables", () => {
     expect(parseMarkdown("a | b\n---")[0]).toMatchObject({ t: "p" });
     expect(parseMarkdown("a | b\nc | d")[0]).toMatchObject({ t: "p" });
     const t = parseMarkdown("| a | b |\n|---|---|\n| 1 | 2 | 3 |\n| 4 |") as MdElement[];
-    const rows = (t[0]?.c[1] as MdElement).c as MdElement[];
+    const rows = ((t[0] as MdElement).c[1] as MdElement).c as MdElement[];
     expect(rows.map((r) => r.c.length)).toEqual([2, 2]);
     expect(plainText(t)).toBe("a\tb\t\n1\t2\t\n4");
   });
