@@ -85,7 +85,7 @@ test("2. launcher settings revalidate by ETag within a minute; a suspended busin
 
   await signIn(page);
   await page.goto("/admin/operator");
-  await page.getByRole("link", { name: "E2E Visitor" }).click();
+  await page.getByRole("row").filter({ hasText: E2E.visitor.slug }).getByRole("link").click();
   await page.getByRole("button", { name: "Suspend" }).click();
   await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
   try {
