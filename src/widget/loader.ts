@@ -34,7 +34,8 @@ const STYLE =
   "svg{width:26px;height:26px}path{fill:none;stroke:currentColor;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}" +
   "i{position:absolute;top:0;right:0;width:12px;height:12px;border-radius:50%;background:#d92d20;border:2px solid #fff}" +
   "iframe{bottom:calc(88px + var(--o,0px));width:380px;height:min(640px,calc(100% - 108px - var(--o,0px)));border:0;border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
-  "@media (max-width:479px){iframe{inset:0 0 var(--o,0px);width:100%;height:auto;border-radius:0}}";
+  // An iframe is a replaced element: height:auto would be its intrinsic 150 px, not the space between the insets.
+  "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o,0px);width:100%;height:calc(100% - var(--o,0px));border-radius:0}}";
 
 ((d, w) => {
   const script = d.currentScript as HTMLScriptElement | null;

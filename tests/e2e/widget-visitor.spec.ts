@@ -169,7 +169,7 @@ test("7. greeting per language as Markdown, starter chips until the first messag
   await signIn(page);
   await page.goto(`/admin/${E2E.visitor.slug}/bot`);
   await page.getByLabel("Greeting", { exact: true }).fill("Hi! See our **menu**.");
-  await page.locator("details").evaluate((d) => {
+  await page.locator("details", { hasText: "Greeting in each language" }).evaluate((d) => {
     (d as HTMLDetailsElement).open = true;
   });
   await page.getByLabel("Greeting in Español").fill("¡Hola! Mira nuestro **menú**.");

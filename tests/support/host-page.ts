@@ -106,14 +106,20 @@ export function hostPageHtml(appUrl: string, q: URLSearchParams, nonce = ""): st
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Host shop</title>
-<style>button, a { font-size: 16px } /* host CSS that must not reach the launcher */ button { background: hotpink !important; }</style>
+${
+  // A strict-CSP site has no inline style or handler of its own (they would not run), so every CSP report on
+  // that page is about the widget.
+  nonce
+    ? ""
+    : "<style>button, a { font-size: 16px } /* host CSS that must not reach the launcher */ button { background: hotpink !important; }</style>"
+}
 ${hostile && Object.hasOwn(HOSTILE_HEAD, hostile) ? HOSTILE_HEAD[hostile].replace(/<script>/g, `<script${n}>`) : ""}
 </head>
 <body>
 <main>
 <h1>Host shop</h1>
 <p>A customer's page. <a href="#menu" id="menu-link">Our menu</a></p>
-<button type="button" id="chat-cta" onclick="michi('open'${keys[0] ? `, '${esc(keys[0])}'` : ""})">Chat with us</button>
+<button type="button" id="chat-cta"${nonce ? "" : ` onclick="michi('open'${keys[0] ? `, '${esc(keys[0])}'` : ""})"`}>Chat with us</button>
 <ul id="events"></ul>
 </main>
 ${hostile === "banner" ? BANNER : ""}
