@@ -141,12 +141,18 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
           },
         ])
         .returning();
-      const run = { tenantId: a.id, conversationId: c!.id, messageId: answer!.id, args: {}, result: "{}" };
+      const run = {
+        tenantId: a.id,
+        conversationId: c!.id,
+        messageId: answer!.id,
+        args: { hint: "ARG-XYZZY" },
+        result: '{"note":"RESULT-XYZZY"}',
+      };
       const sizes = { resultChars: 2, resultTokens: 1, durationMs: 5 };
       await tx.insert(toolRuns).values([
-        { ...run, ...sizes, packId: "get_opening_status", callId: "c1", outcome: "ok" as const },
-        { ...run, ...sizes, packId: "get_menu", callId: "c2", outcome: "timeout" as const },
-        { ...run, ...sizes, packId: "no_such_pack", callId: "c3", outcome: "ok" as const },
+        { ...run, ...sizes, packId: "get_opening_status", callId: "call-XYZZY-1", outcome: "ok" as const },
+        { ...run, ...sizes, packId: "get_menu", callId: "call-XYZZY-2", outcome: "timeout" as const },
+        { ...run, ...sizes, packId: "no_such_pack", callId: "call-XYZZY-3", outcome: "ok" as const },
       ]);
       return { id: c!.id, answerId: answer!.id };
     });
@@ -170,7 +176,7 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
       { label: expect.any(String), state: "error" },
     ]);
     // Nothing of the run itself (arguments, results) reaches the visitor.
-    expect(JSON.stringify(body)).not.toContain("c1");
+    expect(JSON.stringify(body)).not.toContain("XYZZY");
   });
 
   it("answers 404 for another visitor's conversation and for the same id under another tenant's key", async () => {
