@@ -1,5 +1,7 @@
 // Limits and choices of the Bot page, shared by the schema (server) and the form (browser).
 
+import { LANGS } from "./languages";
+
 export const BOT_LIMITS = {
   displayName: 60,
   greeting: 300,
@@ -8,5 +10,8 @@ export const BOT_LIMITS = {
   starter: 80,
   avatarUrl: 500,
 } as const;
+
+/** One optional greeting per widget language, e.g. greeting_es; a language left blank uses the greeting. */
+export const GREETING_NAMES = LANGS.map((lang) => ({ lang, name: `greeting_${lang}` }));
 
 export const STARTER_NAMES = Array.from({ length: BOT_LIMITS.starters }, (_, i) => `starter${i + 1}`);

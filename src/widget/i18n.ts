@@ -24,6 +24,32 @@ export type Strings = {
   cutLength: string;
   /** Stream error "content_filter": the provider's filter stopped the answer. */
   filtered: string;
+  /** model_busy */
+  busy: string;
+  /** model_error, internal */
+  trouble: string;
+  /** model_timeout, idle_timeout */
+  timeout: string;
+  /** interrupted */
+  interrupted: string;
+  /** rate_limited (HTTP 429 before a stream) */
+  rateLimited: string;
+  /** budget_exhausted */
+  budget: string;
+  /** round_cap, empty */
+  noAnswer: string;
+  /** db_unavailable */
+  notSaved: string;
+  /** invalid_input, payload_too_large */
+  tooLong: string;
+  /** The Stop button while an answer streams. */
+  stop: string;
+  /** Under an answer the visitor stopped (or left) before it ended. */
+  stopped: string;
+  /** The launcher's label while an answer waits unread. */
+  unread: string;
+  /** Read after a tool chip that failed. */
+  toolFailed: string;
 };
 
 export const STRINGS: Record<Lang, Strings> = {
@@ -45,6 +71,19 @@ export const STRINGS: Record<Lang, Strings> = {
     unavailable: "This chat is not available right now.",
     cutLength: "The answer was cut short because it got too long. Please ask a narrower question.",
     filtered: "The answer was stopped by a content filter. Please rephrase your question.",
+    busy: "The assistant is very busy right now. Please try again in a minute.",
+    trouble: "The assistant is having trouble right now. Please try again in a moment.",
+    timeout: "The assistant took too long to answer. Please try again.",
+    interrupted: "The answer was interrupted. Please try again.",
+    rateLimited: "You are sending messages very quickly. Please wait a moment and try again.",
+    budget: "The assistant is not available right now. Please try again later.",
+    noAnswer: "Sorry, I couldn't find an answer to that. Could you rephrase your question?",
+    notSaved: "We could not save this answer. Please try again in a moment.",
+    tooLong: "This message is too long. Please shorten it.",
+    stop: "Stop",
+    stopped: "Stopped.",
+    unread: "Open chat, new message",
+    toolFailed: "failed",
   },
   es: {
     open: "Abrir el chat",
@@ -64,6 +103,19 @@ export const STRINGS: Record<Lang, Strings> = {
     unavailable: "Este chat no está disponible en este momento.",
     cutLength: "La respuesta se cortó porque era demasiado larga. Haz una pregunta más concreta.",
     filtered: "Un filtro de contenido detuvo la respuesta. Reformula tu pregunta.",
+    busy: "El asistente está muy ocupado ahora mismo. Inténtalo de nuevo en un minuto.",
+    trouble: "El asistente tiene problemas en este momento. Inténtalo de nuevo en un momento.",
+    timeout: "El asistente tardó demasiado en responder. Inténtalo de nuevo.",
+    interrupted: "La respuesta se interrumpió. Inténtalo de nuevo.",
+    rateLimited: "Estás enviando mensajes muy rápido. Espera un momento y vuelve a intentarlo.",
+    budget: "El asistente no está disponible ahora mismo. Inténtalo más tarde.",
+    noAnswer: "Lo siento, no encontré una respuesta. ¿Puedes formular la pregunta de otra manera?",
+    notSaved: "No pudimos guardar esta respuesta. Inténtalo de nuevo en un momento.",
+    tooLong: "Este mensaje es demasiado largo. Acórtalo, por favor.",
+    stop: "Detener",
+    stopped: "Detenido.",
+    unread: "Abrir el chat, mensaje nuevo",
+    toolFailed: "falló",
   },
   fr: {
     open: "Ouvrir le chat",
@@ -83,6 +135,19 @@ export const STRINGS: Record<Lang, Strings> = {
     unavailable: "Ce chat n'est pas disponible pour le moment.",
     cutLength: "La réponse a été coupée car elle était trop longue. Posez une question plus précise.",
     filtered: "Un filtre de contenu a arrêté la réponse. Reformulez votre question.",
+    busy: "L'assistant est très sollicité en ce moment. Réessayez dans une minute.",
+    trouble: "L'assistant rencontre un problème. Réessayez dans un instant.",
+    timeout: "L'assistant a mis trop de temps à répondre. Veuillez réessayer.",
+    interrupted: "La réponse a été interrompue. Veuillez réessayer.",
+    rateLimited: "Vous envoyez des messages très vite. Patientez un instant puis réessayez.",
+    budget: "L'assistant n'est pas disponible pour le moment. Réessayez plus tard.",
+    noAnswer: "Désolé, je n'ai pas trouvé de réponse. Pouvez-vous reformuler votre question ?",
+    notSaved: "Impossible d'enregistrer cette réponse. Réessayez dans un instant.",
+    tooLong: "Ce message est trop long. Raccourcissez-le, s'il vous plaît.",
+    stop: "Arrêter",
+    stopped: "Arrêté.",
+    unread: "Ouvrir le chat, nouveau message",
+    toolFailed: "échec",
   },
   de: {
     open: "Chat öffnen",
@@ -102,6 +167,19 @@ export const STRINGS: Record<Lang, Strings> = {
     unavailable: "Dieser Chat ist gerade nicht verfügbar.",
     cutLength: "Die Antwort wurde gekürzt, weil sie zu lang wurde. Bitte stellen Sie eine genauere Frage.",
     filtered: "Ein Inhaltsfilter hat die Antwort gestoppt. Bitte formulieren Sie Ihre Frage anders.",
+    busy: "Der Assistent ist gerade sehr ausgelastet. Bitte versuchen Sie es in einer Minute erneut.",
+    trouble: "Der Assistent hat gerade Probleme. Bitte versuchen Sie es gleich noch einmal.",
+    timeout: "Der Assistent hat zu lange gebraucht. Bitte versuchen Sie es erneut.",
+    interrupted: "Die Antwort wurde unterbrochen. Bitte versuchen Sie es erneut.",
+    rateLimited: "Sie senden sehr schnell Nachrichten. Bitte warten Sie einen Moment.",
+    budget: "Der Assistent ist gerade nicht verfügbar. Bitte versuchen Sie es später erneut.",
+    noAnswer: "Dazu habe ich leider keine Antwort gefunden. Können Sie die Frage anders stellen?",
+    notSaved: "Diese Antwort konnte nicht gespeichert werden. Bitte versuchen Sie es gleich erneut.",
+    tooLong: "Diese Nachricht ist zu lang. Bitte kürzen Sie sie.",
+    stop: "Stopp",
+    stopped: "Angehalten.",
+    unread: "Chat öffnen, neue Nachricht",
+    toolFailed: "fehlgeschlagen",
   },
   ja: {
     open: "チャットを開く",
@@ -121,6 +199,19 @@ export const STRINGS: Record<Lang, Strings> = {
     unavailable: "このチャットは現在ご利用いただけません。",
     cutLength: "回答が長すぎたため途中で切れました。質問を絞ってもう一度お試しください。",
     filtered: "コンテンツフィルターにより回答が停止されました。質問を言い換えてください。",
+    busy: "ただいま大変混み合っています。1分ほどしてからもう一度お試しください。",
+    trouble: "ただいま問題が発生しています。少し時間をおいてもう一度お試しください。",
+    timeout: "回答に時間がかかりすぎました。もう一度お試しください。",
+    interrupted: "回答が途中で中断されました。もう一度お試しください。",
+    rateLimited: "送信が速すぎます。少し待ってからもう一度お試しください。",
+    budget: "ただいまご利用いただけません。しばらくしてからお試しください。",
+    noAnswer: "申し訳ありません、答えが見つかりませんでした。質問を言い換えていただけますか？",
+    notSaved: "この回答を保存できませんでした。少し時間をおいてもう一度お試しください。",
+    tooLong: "メッセージが長すぎます。短くしてください。",
+    stop: "停止",
+    stopped: "停止しました。",
+    unread: "チャットを開く（新着メッセージ）",
+    toolFailed: "失敗",
   },
 };
 
@@ -169,9 +260,34 @@ export function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
 }
 
-/** The widget's own words for a stream error code it knows, so cut and filtered answers read in its language. */
-export function codeMessage(t: Strings, code: string): string | undefined {
-  if (code === "length") return t.cutLength;
-  if (code === "content_filter") return t.filtered;
-  return undefined;
+const CODE_KEYS: Record<string, keyof Strings> = {
+  length: "cutLength",
+  content_filter: "filtered",
+  model_busy: "busy",
+  model_error: "trouble",
+  internal: "trouble",
+  model_unavailable: "trouble",
+  model_timeout: "timeout",
+  idle_timeout: "timeout",
+  interrupted: "interrupted",
+  rate_limited: "rateLimited",
+  budget_exhausted: "budget",
+  model_not_configured: "unavailable",
+  tenant_suspended: "unavailable",
+  round_cap: "noAnswer",
+  empty: "noAnswer",
+  db_unavailable: "notSaved",
+  invalid_input: "tooLong",
+  payload_too_large: "tooLong",
+  disconnected: "stopped",
+};
+
+/**
+ * The widget's own words for an error code (from the stream or a JSON refusal): the server sends a code and
+ * the panel words it in the conversation's language, so a visitor never reads the server's English. Codes it
+ * does not know read as the generic error, never as the server's text.
+ */
+export function codeMessage(t: Strings, code: string): string {
+  const k = Object.hasOwn(CODE_KEYS, code) ? CODE_KEYS[code] : undefined;
+  return k ? t[k] : t.error;
 }

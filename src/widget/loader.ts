@@ -1,30 +1,41 @@
 // The embed loader, bundled to public/widget.js (budget: 2 KB gzipped, asserted by a test).
 // <script src="https://HOST/widget.js" data-michi-key="KEY" async></script>
-// It draws a launcher inside a shadow root, asks the platform for the launcher's colour and words,
-// and creates the panel iframe only on first open. It talks to the panel only by postMessage, checking the
-// sender's window and origin. Every script tag is its own widget; a page may carry several keys.
+// It draws a launcher inside a shadow root and creates the panel iframe only on first open. It talks to the
+// platform only through frames and postMessage, checking the sender's window and origin. Every script tag is
+// its own widget; a page may carry several keys.
+//
+// Host pages are hostile by accident (tests/e2e/widget-hostile.spec.ts): they wrap or block window.fetch,
+// replace Promise, JSON.stringify or Array.prototype methods with old polyfills (Prototype.js), run a strict
+// CSP (connect-src 'self', Trusted Types) and put transform, filter or zoom on <body>. So the loader uses
+// none of fetch, Promise, JSON or Array methods: the launcher's settings come from a hidden frame on the
+// platform origin (/w/KEY/config?o=ORIGIN), which posts them to this page; and the launcher attaches to <html>
+// when <body> would make position:fixed relative to itself.
 
-type Cmd = "open" | "close" | "toggle";
-type Widget = { k: string; run(cmd: Cmd): void; on(): boolean };
-type Api = ((cmd: Cmd, key?: string) => void) & { w?: Widget[]; q?: [Cmd, string?][] };
+type Cmd = "open" | "close" | "toggle" | "offset";
+type Widget = { k: string; run(cmd: Cmd, arg?: unknown): void; on(): boolean };
+type Api = ((cmd: Cmd, a?: unknown, b?: unknown) => void) & { w?: Widget[]; q?: unknown[][] };
 type Launcher = {
   color: string;
   onColor: string;
   position: string;
   label: string;
   closeLabel: string;
+  unread: string;
   title: string;
 };
+type Msg = { michi?: unknown; type?: unknown; c?: Launcher } | null;
 
 const CHAT = "M4 5h16v11H9l-5 4z";
 const CROSS = "M6 6l12 12M18 6L6 18";
 const STYLE =
-  ":host{all:initial!important}button,iframe{position:fixed;z-index:2147483000;bottom:20px;right:20px}.l{left:20px;right:auto}" +
-  "button{width:56px;height:56px;border:0;border-radius:50%;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 14px #0004;transition:transform .15s}" +
-  "button:hover{transform:scale(1.06)}button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}" +
-  "iframe{bottom:88px;width:380px;height:min(640px,calc(100% - 108px));border:0;border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
-  "@media (max-width:479px){iframe{inset:0;width:100%;height:100%;border-radius:0}}" +
-  "@media (prefers-reduced-motion:reduce){button{transition:none}}";
+  ":host{all:initial!important}button,iframe{position:fixed;z-index:2147483000;bottom:calc(20px + var(--o,0px));right:20px}.l{left:20px;right:auto}" +
+  "button{width:56px;height:56px;border:0;border-radius:50%;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 14px #0004}" +
+  "button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}" +
+  "svg{width:26px;height:26px}path{fill:none;stroke:currentColor;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}" +
+  "i{position:absolute;top:0;right:0;width:12px;height:12px;border-radius:50%;background:#d92d20;border:2px solid #fff}" +
+  "iframe{bottom:calc(88px + var(--o,0px));width:380px;height:min(640px,calc(100% - 108px - var(--o,0px)));border:0;border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
+  // An iframe is a replaced element: height:auto would be its intrinsic 150 px, not the space between the insets.
+  "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o,0px);width:100%;height:calc(100% - var(--o,0px));border-radius:0}}";
 
 ((d, w) => {
   const script = d.currentScript as HTMLScriptElement | null;
@@ -32,22 +43,29 @@ const STYLE =
   const key = data?.michiKey;
   if (!script || !data || !key) return;
   const base = new URL(script.src).origin;
-  const api: Api =
-    (w.michi as Api | undefined)?.w !== undefined
-      ? (w.michi as Api)
-      : Object.assign(
-          (cmd: Cmd, k?: string) => {
-            // Widgets whose launcher was removed from the page drop out; without a key the first one answers.
-            api.w = api.w?.filter((x) => x.on());
-            for (const x of api.w ?? []) if (k ? x.k === k : x === api.w?.[0]) x.run(cmd);
-          },
-          { w: [] as Widget[], q: (w.michi as Api | undefined)?.q ?? [] },
-        );
+  const path = `${base}/w/${encodeURIComponent(key)}`;
+  const prev = w.michi as Api | undefined;
+  const api: Api = prev?.w
+    ? prev
+    : Object.assign(
+        (cmd: Cmd, a?: unknown, b?: unknown) => {
+          // Widgets whose launcher was removed from the page drop out; without a key the first one answers.
+          const k = cmd === "offset" ? b : a;
+          const all = api.w as Widget[];
+          const live: Widget[] = [];
+          for (let i = 0; i < all.length; i++) if (all[i]?.on()) live[live.length] = all[i] as Widget;
+          api.w = live;
+          for (let i = 0; i < live.length; i++) if (k ? live[i]?.k === k : i === 0) live[i]?.run(cmd, a);
+        },
+        { w: [] as Widget[], q: prev?.q ?? [] },
+      );
   w.michi = api;
 
   let cfg: Launcher | undefined;
   let frame: HTMLIFrameElement | undefined;
   let isOpen = false;
+  let ready = false;
+  let unread = false;
   let pending: Cmd | undefined;
   let wantFocus = false;
   const host = d.createElement("michi-chat");
@@ -55,16 +73,27 @@ const STYLE =
   // lets accessibility tools and tests reach the launcher.
   const root = host.attachShadow({ mode: "open" });
   const button = d.createElement("button");
-  const post = (msg: object) => frame?.contentWindow?.postMessage({ michi: key, ...msg }, base);
-  const icon = (p: string) => {
-    button.innerHTML = `<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true"><path d="${p}" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
-  };
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = d.createElementNS(NS, "svg");
+  const icon = d.createElementNS(NS, "path");
+  const dot = d.createElement("i");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.append(icon);
+  button.append(svg, dot);
+  button.type = "button";
+  // The panel is only written to once it said it is ready: before that the frame still holds about:blank of
+  // this page's origin, and a message addressed to the platform origin would only log a console error.
+  const post = (msg: object) => ready && frame?.contentWindow?.postMessage({ michi: key, ...msg }, base);
+  const offset = (v: unknown) => host.style.setProperty("--o", `${Math.max(0, +(v as string) || 0)}px`);
+  offset(data.michiOffset);
 
   const draw = () => {
+    if (!cfg) return;
     if (frame) frame.hidden = !isOpen;
     button.setAttribute("aria-expanded", String(isOpen));
-    button.setAttribute("aria-label", isOpen ? cfg!.closeLabel : cfg!.label);
-    icon(isOpen ? CROSS : CHAT);
+    button.setAttribute("aria-label", isOpen ? cfg.closeLabel : unread ? cfg.unread : cfg.label);
+    icon.setAttribute("d", isOpen ? CROSS : CHAT);
+    dot.hidden = !unread;
   };
   const set = (open: boolean, focus?: boolean) => {
     if (!cfg) {
@@ -73,13 +102,14 @@ const STYLE =
     }
     if (open === isOpen) return;
     isOpen = open;
+    if (open) unread = false;
     if (open && !frame) {
       frame = d.createElement("iframe");
       frame.title = cfg.title;
       frame.className = button.className;
       const q = new URLSearchParams({ p: location.origin + location.pathname });
       if (data.michiLang) q.set("lang", data.michiLang);
-      frame.src = `${base}/w/${encodeURIComponent(key)}?${q}`;
+      frame.src = `${path}?${q}`;
       root.append(frame);
     }
     draw();
@@ -94,55 +124,87 @@ const STYLE =
   };
   const widget: Widget = {
     k: key,
-    run: (cmd) =>
-      set(cmd === "toggle" ? !(cfg ? isOpen : pending === "open") : cmd === "open", cmd !== "close"),
+    run: (cmd, arg) =>
+      cmd === "offset"
+        ? offset(arg)
+        : set(cmd === "toggle" ? !(cfg ? isOpen : pending === "open") : cmd === "open", cmd !== "close"),
     on: () => !cfg || host.isConnected,
   };
-  api.w?.push(widget);
+  const list = api.w as Widget[];
+  list[list.length] = widget;
+
+  // A fixed element inside a transformed, filtered or zoomed <body> is placed and painted relative to the
+  // body, not the viewport; <html> is left alone by such pages.
+  const b = d.body;
+  const cs = b && getComputedStyle(b);
+  const trapped =
+    !cs ||
+    cs.transform + cs.filter + cs.perspective + cs.backdropFilter + cs.contain + cs.willChange !==
+      "nonenonenonenonenoneauto" ||
+    (cs.zoom && cs.zoom !== "1");
+  (trapped ? d.documentElement : b).append(host);
+  // A constructed sheet is not subject to the host page's style-src; older browsers get a <style>.
+  if (root.adoptedStyleSheets) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    root.adoptedStyleSheets = [sheet];
+  } else root.append(Object.assign(d.createElement("style"), { textContent: STYLE }));
+
+  const start = (c: Launcher) => {
+    cfg = c;
+    button.className = (data.michiPosition || c.position) === "left" ? "l" : "";
+    button.style.background = c.color;
+    button.style.color = c.onColor;
+    root.append(button);
+    draw();
+    const open = data.michiOpen;
+    // Starting open would cover a phone's whole screen, so data-michi-open applies to wider screens only.
+    if ((open === "" || open === "true") && matchMedia("(min-width:480px)").matches) set(true);
+    if (pending) widget.run(pending);
+    // Calls made before this script arrived: those for this key, and the keyless ones by the first widget.
+    const q = api.q ?? [];
+    for (let i = 0; i < q.length; i++) {
+      const c = q[i] as unknown[];
+      const k = c[0] === "offset" ? c[2] : c[1];
+      if (k ? k === key : widget === (api.w as Widget[])[0]) widget.run(c[0] as Cmd, c[1]);
+    }
+  };
+
+  // The launcher's settings. An unknown key, a suspended business or a site not on the list gets a page that
+  // posts nothing (or none at all, by frame-ancestors): then there is no launcher, and the host goes away.
+  const cf = d.createElement("iframe");
+  cf.hidden = true;
+  const q = new URLSearchParams({ o: location.origin });
+  if (data.michiLang) q.set("lang", data.michiLang);
+  cf.src = `${path}/config?${q}`;
+  cf.onload = () => setTimeout(() => cfg || host.remove(), 3000);
+  root.append(cf);
 
   w.addEventListener("message", (e) => {
-    const m = e.data as { michi?: string; type?: string } | null;
-    if (e.origin !== base || !frame || e.source !== frame.contentWindow || m?.michi !== key) return;
+    const m = e.data as Msg;
+    if (e.origin !== base || m?.michi !== key) return;
+    if (!cfg && m.type === "config" && e.source === cf.contentWindow && m.c) {
+      cf.remove();
+      start(m.c);
+      return;
+    }
+    if (!frame || e.source !== frame.contentWindow) return;
     if (m.type === "close") set(false, true);
+    if (m.type === "answer" && !isOpen) {
+      unread = true;
+      draw();
+    }
     // A frame focused while still blank can lose focus when its page arrives from another origin, so focus
     // is handed over again once the panel says it is ready.
-    if (m.type === "ready" && isOpen) {
-      if (wantFocus) frame.focus();
-      post({ type: "open", focus: wantFocus });
+    if (m.type === "ready") {
+      ready = true;
+      if (isOpen) {
+        if (wantFocus) frame.focus();
+        post({ type: "open", focus: wantFocus });
+      }
     }
   });
   button.onclick = () => set(!isOpen, true);
-
-  const q = new URLSearchParams();
-  if (data.michiLang) q.set("lang", data.michiLang);
-  fetch(`${base}/w/${encodeURIComponent(key)}/config?${q}`)
-    .then((r) => (r.ok ? r.json() : Promise.reject()))
-    .then((c: Launcher) => {
-      cfg = c;
-      const pos = data.michiPosition || c.position;
-      button.className = pos === "left" ? "l" : "";
-      button.style.background = c.color;
-      button.style.color = c.onColor;
-      button.type = "button";
-      // A constructed sheet is not subject to the host page's style-src; older browsers get a <style>.
-      if (root.adoptedStyleSheets) {
-        const sheet = new CSSStyleSheet();
-        sheet.replaceSync(STYLE);
-        root.adoptedStyleSheets = [sheet];
-      } else root.append(Object.assign(d.createElement("style"), { textContent: STYLE }));
-      root.append(button);
-      draw();
-      d.body.append(host);
-      const start = data.michiOpen;
-      // Starting open would cover a phone's whole screen, so data-michi-open applies to wider screens only.
-      if ((start === "" || start === "true") && matchMedia("(min-width:480px)").matches) set(true);
-      if (pending) widget.run(pending);
-      // Calls made before this script arrived: those for this key, and the keyless ones by the first widget.
-      for (const [cmd, k] of api.q ?? []) if (k ? k === key : widget === api.w?.[0]) widget.run(cmd);
-    })
-    .catch(() => {
-      // Unknown key, suspended tenant or a site that is not allowed: no launcher at all.
-    });
 })(document, window as unknown as Window & { michi?: unknown });
 
 export {};

@@ -1,9 +1,25 @@
 // A small Markdown subset for answers: paragraphs, line breaks, **strong**, *em*, `code`, fenced code, bullet
-// and numbered lists, headings (shown as bold paragraphs) and https links. The output is a plain tree whose
+// and numbered lists, headings (shown as bold paragraphs), https links and simple pipe tables. The output is a plain tree whose
 // tags come from a closed list and whose text is only ever placed in text nodes, so model output can never
 // become markup: "<img onerror=…>" stays the visible string it is. Images and raw HTML have no node type.
 
-export type MdTag = "p" | "ul" | "ol" | "li" | "strong" | "em" | "code" | "pre" | "a" | "br";
+export type MdTag =
+  | "p"
+  | "ul"
+  | "ol"
+  | "li"
+  | "strong"
+  | "em"
+  | "code"
+  | "pre"
+  | "a"
+  | "br"
+  | "table"
+  | "thead"
+  | "tbody"
+  | "tr"
+  | "th"
+  | "td";
 export type MdElement = { t: MdTag; c: MdNode[]; href?: string };
 export type MdNode = string | MdElement;
 
@@ -152,6 +168,49 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+// A table's second line: cells of dashes with optional alignment colons, e.g. "| --- | :-: |".
+const TABLE_DELIM = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+const MAX_COLS = 12;
+const MAX_ROWS = 200;
+
+/** The cells of one table row; "\|" stays in the cell (parseInline turns it into a pipe). */
+function cells(line: string): string[] {
+  const inner = line
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/(?<!\\)\|$/, "");
+  return inner
+    .split(/(?<!\\)\|/)
+    .slice(0, MAX_COLS)
+    .map((c) => c.trim());
+}
+
+/** A GitHub-style pipe table starting at lines[n], or null; cells hold inline Markdown only. */
+function table(lines: string[], n: number): { node: MdElement; next: number } | null {
+  const head = lines[n] ?? "";
+  const delim = lines[n + 1] ?? "";
+  if (!head.includes("|") || !delim.includes("-") || !TABLE_DELIM.test(delim)) return null;
+  const names = cells(head);
+  // As on GitHub: the delimiter row has as many cells as the header, so "a | b" over "---" is no table.
+  if (cells(delim).length !== names.length || (names.length < 2 && !head.trim().startsWith("|"))) return null;
+  const row = (line: string, tag: "th" | "td") => {
+    const got = cells(line);
+    return el(
+      "tr",
+      names.map((_, i) => el(tag, parseInline(got[i] ?? ""))),
+    );
+  };
+  const body: MdElement[] = [];
+  let i = n + 2;
+  for (; i < lines.length && body.length < MAX_ROWS; i++) {
+    const line = lines[i] ?? "";
+    if (!line.trim() || !line.includes("|")) break;
+    body.push(row(line, "td"));
+  }
+  const parts = [el("thead", [row(head, "th")])];
+  if (body.length) parts.push(el("tbody", body));
+  return { node: el("table", parts), next: i - 1 };
+}
 
 export function parseMarkdown(source: string): MdNode[] {
   const lines = source.slice(0, MAX_INPUT).replace(/\r\n?/g, "\n").split("\n");
@@ -199,6 +258,14 @@ export function parseMarkdown(source: string): MdNode[] {
       flushList();
       continue;
     }
+    const tbl = table(lines, n);
+    if (tbl) {
+      flushPara();
+      flushList();
+      blocks.push(tbl.node);
+      n = tbl.next;
+      continue;
+    }
     const heading = HEADING.exec(line);
     if (heading) {
       flushPara();
@@ -235,7 +302,8 @@ export function plainText(nodes: readonly MdNode[]): string {
     if (typeof n === "string") return n;
     if (n.t === "br") return "\n";
     const inner = n.c.map(text).join("");
-    return n.t === "p" || n.t === "li" || n.t === "pre" ? `${inner}\n` : inner;
+    if (n.t === "th" || n.t === "td") return `${inner}\t`;
+    return n.t === "p" || n.t === "li" || n.t === "pre" || n.t === "tr" ? `${inner}\n` : inner;
   };
   return nodes.map(text).join("").trim();
 }

@@ -32,6 +32,8 @@ export type LauncherConfig = {
   position: "left" | "right";
   label: string;
   closeLabel: string;
+  /** The launcher's label while an answer waits unread. */
+  unread: string;
   title: string;
 };
 
@@ -68,7 +70,8 @@ export function panelConfig(
     key: t.widgetKey,
     name: botName(t),
     avatarUrl: avatarOf(t.bot),
-    greeting: clip(t.bot.greeting, 1000),
+    // The admin's greeting in the conversation's language, else the one greeting for every language.
+    greeting: clip(t.bot.greetings?.[opts.lang], 1000) || clip(t.bot.greeting, 1000),
     starters: starters
       .map((s) => clip(s, 200))
       .filter(Boolean)
@@ -92,6 +95,7 @@ export function launcherConfig(t: TenantLike, lang: Lang): LauncherConfig {
     position: t.bot.position === "left" ? "left" : "right",
     label: s.open,
     closeLabel: s.close,
+    unread: s.unread,
     title: fill(s.title, { name: botName(t) }),
   };
 }

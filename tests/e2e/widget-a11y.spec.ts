@@ -30,6 +30,45 @@ test("axe finds no serious or critical violation in the launcher or the open pan
   expect(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) }))).toEqual([]);
 });
 
+for (const scheme of ["light", "dark"] as const)
+  for (const [device, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 375, height: 700 }],
+  ] as const)
+    test(`axe: no serious or critical violation in the panel, ${scheme}, ${device}, with every kind of message`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(viewport);
+      await model.setRules([
+        {
+          match: "everything",
+          steps: [
+            { type: "tool_calls", calls: [{ name: "get_opening_status", arguments: '{"broken": ' }] },
+            {
+              type: "text",
+              text: "**Hours** and [our site](https://cafe.example/hours):\n\n| Day | Opens |\n| --- | --- |\n| Mon | `8:00` |\n\n- one\n- two",
+            },
+          ],
+        },
+        { match: "fail", steps: [{ type: "http_error", status: 400 }] },
+      ]);
+      await page.goto(host.url({ key: CAFE }));
+      await page.getByRole("button", { name: "Open chat" }).click();
+      const panel = panelOf(page);
+      const input = panel.getByRole("textbox", { name: "Your message" });
+      await input.fill("show me everything");
+      await input.press("Enter");
+      await expect(panel.locator(".msg.bot table")).toBeVisible();
+      await input.fill("now fail");
+      await input.press("Enter");
+      await expect(panel.getByRole("button", { name: "Retry" })).toBeVisible();
+      await expect(panel.locator(".chip.error")).toBeVisible();
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) }))).toEqual([]);
+    });
+
 test("keyboard only: reach the launcher, chat, Tab stays in the panel, Escape returns focus to the launcher", async ({
   page,
 }) => {

@@ -21,12 +21,12 @@ export const OPEN_NOW: Rule = {
 };
 export const OPEN_ANSWER = "We are open: true. Today we close at 18:00.";
 
-export function panelOf(page: Page, key = CAFE): FrameLocator {
+export function panelOf(page: Page, key: string = CAFE): FrameLocator {
   return page.frameLocator(`iframe[src*="/w/${key}"]`);
 }
 
 /** The panel's Frame, for evaluating scripts inside it. */
-export async function panelFrame(page: Page, key = CAFE): Promise<Frame> {
+export async function panelFrame(page: Page, key: string = CAFE): Promise<Frame> {
   const handle = await page.locator(`iframe[src*="/w/${key}"]`).elementHandle();
   const frame = await handle?.contentFrame();
   if (!frame) throw new Error("no panel frame");

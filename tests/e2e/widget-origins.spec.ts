@@ -11,11 +11,11 @@ test("a site not on the tenant's list gets no launcher, cannot frame the panel, 
   page,
   request,
 }) => {
-  // The loader's launcher request is refused (no CORS grant for this origin), so it draws nothing.
-  const config = page.waitForEvent("requestfailed", (r) => r.url().includes(`/w/${CAFE}/config`));
+  // The loader's launcher settings frame is refused (frame-ancestors, and a page that posts nothing), so it
+  // draws nothing and takes its empty element away again.
   await page.goto(stranger.url({ key: CAFE }));
-  await config;
   await expect(page.locator("michi-chat")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Open chat" })).toHaveCount(0);
   const refusedConfig = await request.get(`/w/${CAFE}/config`, { headers: { origin: stranger.origin } });
   expect(refusedConfig.status()).toBe(403);
 
@@ -82,19 +82,26 @@ test("several widgets on one page do not interfere; the JS API and events addres
   page,
 }) => {
   const OTHER = E2E.other.widgetKey;
-  // The seeded second tenant does not list this host page, so its launcher config is stubbed here: this
-  // test is about the loader keeping two widgets apart, not about that tenant's framing.
+  // The seeded second tenant does not list this host page, so its launcher settings frame is stubbed here
+  // (a page posting them, as the platform's does): this test is about the loader keeping two widgets apart,
+  // not about that tenant's framing.
+  const settings = {
+    michi: OTHER,
+    type: "config",
+    c: {
+      color: "#222222",
+      onColor: "#ffffff",
+      position: "right",
+      label: "Open other chat",
+      closeLabel: "Close other chat",
+      unread: "Open other chat, new message",
+      title: "Chat with Other",
+    },
+  };
   await page.route(`${E2E.appUrl}/w/${OTHER}/config*`, (route) =>
     route.fulfill({
-      json: {
-        color: "#222222",
-        onColor: "#ffffff",
-        position: "right",
-        label: "Open other chat",
-        closeLabel: "Close other chat",
-        title: "Chat with Other",
-      },
-      headers: { "access-control-allow-origin": host.origin },
+      contentType: "text/html",
+      body: `<script>parent.postMessage(${JSON.stringify(settings)}, ${JSON.stringify(host.origin)})</script>`,
     }),
   );
   await page.goto(host.url({ key: [CAFE, OTHER] }));

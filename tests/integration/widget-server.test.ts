@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant } from "@/lib/db/queries/tenants";
-import { conversations, messages, tenants } from "@/lib/db/schema";
+import { conversations, messages, tenants, toolRuns } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
 import { signVisitorToken } from "@/lib/security/visitor-token";
 import type { WidgetStoreDeps } from "@/widget/server/deps";
@@ -101,6 +101,83 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
       },
     ]);
     expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("gives each answer its chips in the widget's language, and says which answer failed and why", async () => {
+    const visitor = "visitor-chips-00001";
+    const { id, answerId } = await t.handle.forTenant(a.id, async (tx) => {
+      const [c] = await tx.insert(conversations).values({ tenantId: a.id, visitorId: visitor }).returning();
+      const [, answer] = await tx
+        .insert(messages)
+        .values([
+          {
+            tenantId: a.id,
+            conversationId: c!.id,
+            role: "user",
+            content: "open?",
+            createdAt: new Date(1000),
+          },
+          {
+            tenantId: a.id,
+            conversationId: c!.id,
+            role: "assistant",
+            content: "Yes.",
+            createdAt: new Date(2000),
+          },
+          {
+            tenantId: a.id,
+            conversationId: c!.id,
+            role: "user",
+            content: "and now?",
+            createdAt: new Date(3000),
+          },
+          {
+            tenantId: a.id,
+            conversationId: c!.id,
+            role: "assistant",
+            content: "",
+            status: "failed",
+            reason: "model_busy",
+            createdAt: new Date(4000),
+          },
+        ])
+        .returning();
+      const run = {
+        tenantId: a.id,
+        conversationId: c!.id,
+        messageId: answer!.id,
+        args: { hint: "ARG-XYZZY" },
+        result: '{"note":"RESULT-XYZZY"}',
+      };
+      const sizes = { resultChars: 2, resultTokens: 1, durationMs: 5 };
+      await tx.insert(toolRuns).values([
+        { ...run, ...sizes, packId: "get_opening_status", callId: "call-XYZZY-1", outcome: "ok" as const },
+        { ...run, ...sizes, packId: "get_menu", callId: "call-XYZZY-2", outcome: "timeout" as const },
+        { ...run, ...sizes, packId: "no_such_pack", callId: "call-XYZZY-3", outcome: "ok" as const },
+      ]);
+      return { id: c!.id, answerId: answer!.id };
+    });
+    const url = `${PLATFORM}/api/widget/${a.widgetKey}/conversations/${id}?lang=ja`;
+    const res = await handleHistory(
+      new Request(url, { headers: { ...samePanel, authorization: `Bearer ${token(a.id, visitor)}` } }),
+      a.widgetKey,
+      id,
+      deps,
+    );
+    const body = (await res.json()) as { messages: Record<string, unknown>[] };
+    expect(body.messages.map((m) => [m.role, m.content, m.status ?? null, m.reason ?? null])).toEqual([
+      ["user", "open?", null, null],
+      ["assistant", "Yes.", null, null],
+      ["user", "and now?", null, null],
+      ["assistant", "", "failed", "model_busy"],
+    ]);
+    const answer = body.messages.find((m) => m.id === answerId);
+    expect(answer?.chips).toEqual([
+      { label: "営業中か確認しています", state: "done" },
+      { label: expect.any(String), state: "error" },
+    ]);
+    // Nothing of the run itself (arguments, results) reaches the visitor.
+    expect(JSON.stringify(body)).not.toContain("XYZZY");
   });
 
   it("answers 404 for another visitor's conversation and for the same id under another tenant's key", async () => {
@@ -215,5 +292,51 @@ describe("GET /w/[key]/config", () => {
     expect(stranger.headers.get("access-control-allow-origin")).toBeNull();
     expect((await launcher("wk_unknown_key", { origin: SHOP })).status).toBe(404);
     expect((await launcher(suspended.widgetKey, { origin: "https://gone.example" })).status).toBe(404);
+  });
+
+  it("is cached for at most a minute and revalidated by ETag: 304 while unchanged, a new tag after a change", async () => {
+    const first = await launcher(b.widgetKey, { origin: "https://b.example" });
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^W\/"/);
+    const cache = first.headers.get("cache-control") ?? "";
+    const seconds = [...cache.matchAll(/(?:max-age|stale-while-revalidate)=(\d+)/g)].map((m) => Number(m[1]));
+    expect(seconds.reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(60);
+    const same = await launcher(b.widgetKey, { origin: "https://b.example", "if-none-match": etag! });
+    expect(same.status).toBe(304);
+    expect(await same.text()).toBe("");
+    await t.handle.platform
+      .update(tenants)
+      .set({ bot: { color: "#aa0000" } })
+      .where(eq(tenants.id, b.id));
+    const changed = await launcher(b.widgetKey, { origin: "https://b.example", "if-none-match": etag! });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(await changed.json()).toMatchObject({ color: "#aa0000" });
+  });
+
+  it("as a frame page (?o=origin): one hashed inline script posting the settings to that origin only", async () => {
+    const frame = (key: string, o: string) =>
+      handleLauncherConfig(new Request(`${PLATFORM}/w/${key}/config?o=${encodeURIComponent(o)}`), key, deps);
+    const ok = await frame(a.widgetKey, SHOP);
+    expect(ok.status).toBe(200);
+    const html = await ok.text();
+    const script = /<script>(.*)<\/script>/.exec(html)?.[1] ?? "";
+    expect(script).toContain(`"https://shop.example"`);
+    expect(script).toContain(`"type":"config"`);
+    const csp = ok.headers.get("content-security-policy") ?? "";
+    const hash = createHash("sha256").update(script).digest("base64");
+    expect(csp).toContain(`script-src 'sha256-${hash}'`);
+    expect(csp).toContain("frame-ancestors");
+    expect(csp).toContain(SHOP);
+    expect(ok.headers.get("etag")).toBeTruthy();
+    // A site not on the list, an unknown key and a suspended business get a page that posts nothing.
+    for (const res of [
+      await frame(a.widgetKey, "https://evil.example"),
+      await frame("wk_unknown_key", SHOP),
+      await frame(suspended.widgetKey, "https://gone.example"),
+    ]) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(await res.text()).not.toContain("postMessage");
+    }
   });
 });

@@ -59,5 +59,7 @@ export const E2E = {
   lab: { slug: "e2e-lab", widgetKey: "wk_e2e_lab_key_000001" },
   /** A tenant only the pack world error spec configures, so its failing pack reaches no other spec. */
   packs: { slug: "e2e-packs", widgetKey: "wk_e2e_packs_key_0001" },
+  /** A tenant only the visitor-side spec changes (greetings, starters, suspension), with the café's pack. */
+  visitor: { slug: "e2e-visitor", widgetKey: "wk_e2e_visitor_key_01" },
   models: ["fake-small", "fake-large"],
 } as const;

@@ -63,6 +63,22 @@ export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtur
       .onConflictDoNothing(),
   );
 
+  const visitor = await tenant(db, E2E.visitor.slug, "E2E Visitor", E2E.visitor.widgetKey, [
+    at.hostPageOrigin,
+  ]);
+  if (operator) await addMembership(db.platform, visitor.id, operator.id, "owner");
+  await db.forTenant(visitor.id, (tx) =>
+    tx
+      .insert(packConfigs)
+      .values({
+        tenantId: visitor.id,
+        packId: "get_opening_status",
+        enabled: true,
+        config: { baseUrl: at.fixtureOrigin },
+      })
+      .onConflictDoNothing(),
+  );
+
   const lab = await tenant(db, E2E.lab.slug, "E2E Lab", E2E.lab.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, lab.id, operator.id, "owner");
 

@@ -42,12 +42,42 @@ describe("widget language", () => {
     expect(fill("{name} {missing}", { name: "A" })).toBe("A {missing}");
   });
 
-  it("words the new stream stops (output limit, content filter) in every language", () => {
+  it("words every code the server sends (stream errors and refusals) in every language, never in English", () => {
+    // The codes of docs/chat-engine.md: the stream's error codes and the JSON refusals a visitor can meet.
+    const codes = [
+      "model_busy",
+      "model_error",
+      "model_timeout",
+      "idle_timeout",
+      "interrupted",
+      "length",
+      "content_filter",
+      "round_cap",
+      "empty",
+      "db_unavailable",
+      "internal",
+      "rate_limited",
+      "budget_exhausted",
+      "model_not_configured",
+      "tenant_suspended",
+      "payload_too_large",
+      "invalid_input",
+    ];
     for (const lang of LANGS) {
       expect(codeMessage(STRINGS[lang], "length")).toBe(STRINGS[lang].cutLength);
       expect(codeMessage(STRINGS[lang], "content_filter")).toBe(STRINGS[lang].filtered);
-      expect(codeMessage(STRINGS[lang], "model_busy")).toBeUndefined();
+      expect(codeMessage(STRINGS[lang], "model_busy")).toBe(STRINGS[lang].busy);
+      expect(codeMessage(STRINGS[lang], "rate_limited")).toBe(STRINGS[lang].rateLimited);
+      for (const code of codes) {
+        const text = codeMessage(STRINGS[lang], code);
+        expect(text.trim()).not.toBe("");
+        if (lang !== "en") expect(Object.values(STRINGS.en)).not.toContain(text);
+      }
+      // A code the panel does not know reads as its generic error, not as anything the server wrote.
+      expect(codeMessage(STRINGS[lang], "some_new_code")).toBe(STRINGS[lang].error);
+      expect(codeMessage(STRINGS[lang], "toString")).toBe(STRINGS[lang].error);
     }
     expect(STRINGS.de.filtered).toMatch(/Inhaltsfilter/);
+    expect(STRINGS.es.busy).toMatch(/ocupado/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type MdNode, parseMarkdown, plainText, safeHref } from "@/widget/markdown";
+import { type MdElement, type MdNode, parseMarkdown, plainText, safeHref } from "@/widget/markdown";
 
 // The panel renders this tree with Preact: strings become text nodes, tags come from the closed MdTag list.
 // So safety means: no tag outside the list, no attribute besides an https href, and hostile input survives
@@ -160,5 +160,58 @@ describe("safeHref", () => {
       "https://",
     ])
       expect(safeHref(bad)).toBeNull();
+  });
+});
+
+describe("pipe tables", () => {
+  it("renders a GitHub-style table with inline Markdown in its cells, and text stays text", () => {
+    const nodes = parseMarkdown(
+      "Hours:\n\n| Day | Opens |\n| --- | :-: |\n| Mon | **8:00** |\n| Tue | <img src=x onerror=alert(1)> \\| late |",
+    );
+    expect(nodes[1]).toEqual({
+      t: "table",
+      c: [
+        {
+          t: "thead",
+          c: [
+            {
+              t: "tr",
+              c: [
+                { t: "th", c: ["Day"] },
+                { t: "th", c: ["Opens"] },
+              ],
+            },
+          ],
+        },
+        {
+          t: "tbody",
+          c: [
+            {
+              t: "tr",
+              c: [
+                { t: "td", c: ["Mon"] },
+                { t: "td", c: [{ t: "strong", c: ["8:00"] }] },
+              ],
+            },
+            {
+              t: "tr",
+              c: [
+                { t: "td", c: ["Tue"] },
+                { t: "td", c: ["<img src=x onerror=alert(1)> | late"] },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("is no table without a matching delimiter row; extra cells are dropped, missing ones left empty", () => {
+    expect(parseMarkdown("a | b\n---")[0]).toMatchObject({ t: "p" });
+    expect(parseMarkdown("a | b\nc | d")[0]).toMatchObject({ t: "p" });
+    const t = parseMarkdown("| a | b |\n|---|---|\n| 1 | 2 | 3 |\n| 4 |") as MdElement[];
+    const rows = ((t[0] as MdElement).c[1] as MdElement).c as MdElement[];
+    expect(rows.map((r) => r.c.length)).toEqual([2, 2]);
+    expect(plainText(t)).toBe("a\tb\t\n1\t2\t\n4");
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { BotSettings } from "@/lib/db/schema";
 import { BOT_DEFAULTS } from "@/shared/bot-defaults";
-import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
+import { BOT_LIMITS, GREETING_NAMES, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGS } from "@/shared/languages";
 
 // What the Bot page accepts. Every message is written for a shop owner, not a developer.
@@ -30,6 +30,9 @@ export function botFormSchema(models: readonly string[]) {
   const starters = Object.fromEntries(
     STARTER_NAMES.map((n) => [n, trimmed(BOT_LIMITS.starter, "A starter prompt")]),
   ) as Record<string, ReturnType<typeof trimmed>>;
+  const greetings = Object.fromEntries(
+    GREETING_NAMES.map((g) => [g.name, trimmed(BOT_LIMITS.greeting, "The greeting")]),
+  ) as Record<string, ReturnType<typeof trimmed>>;
   return z.object({
     displayName: trimmed(BOT_LIMITS.displayName, "The name").pipe(
       z.string().min(1, "Enter the name visitors see on the chat"),
@@ -52,6 +55,7 @@ export function botFormSchema(models: readonly string[]) {
       "The avatar address must start with https://",
     ),
     ...starters,
+    ...greetings,
   });
 }
 
@@ -70,6 +74,12 @@ export function toBotSettings(input: BotFormInput): BotSettings {
     starters,
   };
   if (input.greeting) out.greeting = input.greeting;
+  const greetings: Record<string, string> = {};
+  for (const g of GREETING_NAMES) {
+    const text = (input as Record<string, string>)[g.name];
+    if (text) greetings[g.lang] = text;
+  }
+  if (Object.keys(greetings).length > 0) out.greetings = greetings;
   if (input.instructions) out.instructions = input.instructions;
   if (input.model) out.model = input.model;
   if (input.avatarUrl) out.avatarUrl = input.avatarUrl;
@@ -88,6 +98,7 @@ export function botFormValues(bot: BotSettings): Record<string, string> {
     position: bot.position ?? BOT_DEFAULTS.position,
     avatarUrl: bot.avatarUrl ?? "",
   };
+  for (const g of GREETING_NAMES) values[g.name] = bot.greetings?.[g.lang] ?? "";
   STARTER_NAMES.forEach((n, i) => {
     values[n] = bot.starters?.[i] ?? "";
   });

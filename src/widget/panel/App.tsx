@@ -8,7 +8,7 @@ import { trapTab } from "./focus";
 import { AnswerExtras, HandoffMenu, MenuContactForm } from "./Handoff";
 import { Markdown } from "./Markdown";
 import type { Session } from "./session";
-import { type Msg, useChat } from "./useChat";
+import { errorText, type Msg, useChat } from "./useChat";
 
 type Props = { cfg: PanelConfig; session: Session; bridge: Bridge };
 
@@ -20,6 +20,7 @@ const Icon = ({ d }: { d: string }) => (
 const PLUS = "M12 5v14M5 12h14";
 const CLOSE = "M6 6l12 12M18 6L6 18";
 const SEND = "M4 12l16-8-6 16-3-7-7-1z";
+const STOP = "M7 7h10v10H7z";
 
 function Reply({
   m,
@@ -42,6 +43,7 @@ function Reply({
             <li key={c.id} class={`chip ${c.state}`}>
               <span class="mark" aria-hidden="true" />
               {c.label}
+              {c.state === "error" && <span class="why">{cfg.t.toolFailed}</span>}
             </li>
           ))}
         </ul>
@@ -60,12 +62,15 @@ function Reply({
           </div>
         )
       )}
+      {/* The answer's footer: its error and Retry today; room for per-answer actions (ratings) later. */}
       {m.status === "error" && (
-        <div class="err">
-          <span>{m.error}</span>
-          <button type="button" onClick={() => onRetry(m.id)}>
-            {cfg.t.retry}
-          </button>
+        <div class="foot err">
+          <span>{errorText(cfg, m.error)}</span>
+          {m.prompt && (
+            <button type="button" onClick={() => onRetry(m.id)}>
+              {cfg.t.retry}
+            </button>
+          )}
         </div>
       )}
       <AnswerExtras m={m} cfg={cfg} session={session} />
@@ -92,7 +97,9 @@ export function App({ cfg, session, bridge }: Props) {
     while (el.childElementCount > 3) el.firstElementChild?.remove();
   }, []);
 
-  const { msgs, busy, send, retry, reset } = useChat(cfg, session, announce);
+  const settled = useCallback(() => bridge.send("answer"), [bridge]);
+  const { msgs, busy, restored, send, retry, stop, reset } = useChat(cfg, session, announce, settled);
+  const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
 
   useEffect(() => session.keepFresh(), [session]);
 
@@ -126,6 +133,12 @@ export function App({ cfg, session, bridge }: Props) {
       el.scrollTop = el.scrollHeight;
   }, [last]);
 
+  // A conversation shown again after a reload opens at its newest message, as the visitor left it.
+  useEffect(() => {
+    const el = log.current;
+    if (el && restored) el.scrollTop = el.scrollHeight;
+  }, [restored]);
+
   const grow = (el: HTMLTextAreaElement) => {
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, 140)}px`;
@@ -153,31 +166,34 @@ export function App({ cfg, session, bridge }: Props) {
           </span>
         )}
         <h1>{cfg.name}</h1>
-        <HandoffMenu cfg={cfg} onTalk={() => setTalk(true)} />
-        <button
-          type="button"
-          class="icon"
-          aria-label={t.newConversation}
-          title={t.newConversation}
-          onClick={() => {
-            reset();
-            setDraft("");
-            input.current?.focus();
-          }}
-        >
-          <Icon d={PLUS} />
-        </button>
-        {bridge.framed && (
+        {/* The header's actions; further menu entries (e.g. talking to a person) slot in here. */}
+        <div class="acts">
+          <HandoffMenu cfg={cfg} onTalk={() => setTalk(true)} />
           <button
             type="button"
             class="icon"
-            aria-label={t.close}
-            title={t.close}
-            onClick={() => bridge.send("close")}
+            aria-label={t.newConversation}
+            title={t.newConversation}
+            onClick={() => {
+              reset();
+              setDraft("");
+              input.current?.focus();
+            }}
           >
-            <Icon d={CLOSE} />
+            <Icon d={PLUS} />
           </button>
-        )}
+          {bridge.framed && (
+            <button
+              type="button"
+              class="icon"
+              aria-label={t.close}
+              title={t.close}
+              onClick={() => bridge.send("close")}
+            >
+              <Icon d={CLOSE} />
+            </button>
+          )}
+        </div>
       </header>
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
@@ -186,8 +202,8 @@ export function App({ cfg, session, bridge }: Props) {
           {cfg.greeting && (
             <li class="msg bot">
               <span class="sr">{cfg.name}: </span>
-              <div class="bubble">
-                <p>{cfg.greeting}</p>
+              <div class="bubble md">
+                <Markdown nodes={greeting} />
               </div>
             </li>
           )}
@@ -243,15 +259,16 @@ export function App({ cfg, session, bridge }: Props) {
             }
           }}
         />
-        <button
-          type="submit"
-          class="send"
-          aria-label={t.send}
-          title={t.send}
-          disabled={busy || !draft.trim()}
-        >
-          <Icon d={SEND} />
-        </button>
+        {busy ? (
+          // While an answer streams, Stop ends the turn and keeps what arrived.
+          <button type="button" class="send" aria-label={t.stop} title={t.stop} onClick={stop}>
+            <Icon d={STOP} />
+          </button>
+        ) : (
+          <button type="submit" class="send" aria-label={t.send} title={t.send} disabled={!draft.trim()}>
+            <Icon d={SEND} />
+          </button>
+        )}
       </form>
       <div class="sr" aria-live="polite" ref={live} />
     </div>

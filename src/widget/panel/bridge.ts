@@ -6,7 +6,8 @@ export type FromLoader = { type: "open"; focus: boolean } | { type: "close" };
 
 export type Bridge = {
   framed: boolean;
-  send(type: "ready" | "close"): void;
+  /** "answer": a reply settled, so the launcher can mark it unread while the panel is closed. */
+  send(type: "ready" | "close" | "answer"): void;
   listen(fn: (m: FromLoader) => void): () => void;
 };
 

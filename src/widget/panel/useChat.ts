@@ -12,6 +12,7 @@ export type Msg = {
   text: string;
   chips: Chip[];
   status: "pending" | "done" | "error";
+  /** Why a reply failed: a server code (worded by the panel in its language) or "offline". */
   error?: string;
   /** For a reply: the visitor's words it answers, so Retry can send them again if they were never stored. */
   prompt?: string;
@@ -23,8 +24,86 @@ export type Msg = {
   form?: boolean;
 };
 
+/** The abort reason of the Stop button, told apart from a reset or the panel going away. */
+const STOP = "stop";
+
+/** The visitor-facing words for a reply's error code, always in the panel's language. */
+export function errorText(cfg: Pick<PanelConfig, "t">, code: string | undefined): string {
+  return code === "offline" ? cfg.t.offline : codeMessage(cfg.t, code ?? "error");
+}
+
 let seq = 0;
 const nextId = () => `m${++seq}`;
+
+type Stored = {
+  id?: unknown;
+  role?: unknown;
+  content?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  chips?: { label?: unknown; state?: unknown }[];
+};
+
+const str = (v: unknown): v is string => typeof v === "string";
+
+/**
+ * The stored conversation as the panel shows it: answers with their chips, and, when the last question went
+ * unanswered (a failed or cut answer, or none at all), a failed reply under it whose Retry answers that
+ * stored question by its id.
+ */
+export function restoreMessages(stored: Stored[]): Msg[] {
+  const out: Msg[] = [];
+  let question: { id: string; text: string } | undefined;
+  for (const m of stored) {
+    if (!str(m.content) || !(m.role === "user" || m.role === "assistant")) continue;
+    const id = nextId();
+    if (m.role === "user") {
+      question = str(m.id) ? { id: m.id, text: m.content } : undefined;
+      out.push({ id, role: "user", text: m.content, chips: [], status: "done" });
+      continue;
+    }
+    const chips: Chip[] = (Array.isArray(m.chips) ? m.chips : []).flatMap((c, i) =>
+      str(c?.label)
+        ? [{ id: `${id}c${i}`, label: c.label, state: c.state === "error" ? "error" : "done" }]
+        : [],
+    );
+    const failed = m.status === "partial" || m.status === "failed";
+    if (!failed || m.content || chips.length)
+      out.push({
+        id,
+        role: "assistant",
+        text: m.content,
+        chips,
+        status: failed ? "error" : "done",
+        serverId: str(m.id) ? m.id : undefined,
+      });
+    const last = out[out.length - 1];
+    if (failed && last) {
+      if (last.role === "user") out.push({ id, role: "assistant", text: "", chips: [], status: "error" });
+      const reply = out[out.length - 1] as Msg;
+      reply.status = "error";
+      reply.error = str(m.reason) ? m.reason : "error";
+      reply.prompt = question?.text;
+      reply.question = question?.id;
+    }
+  }
+  const last = out[out.length - 1];
+  // A question with no answer stored at all (the answer could not be saved, or is still being written).
+  if (last?.role === "user" && question)
+    out.push({
+      id: nextId(),
+      role: "assistant",
+      text: "",
+      chips: [],
+      status: "error",
+      error: "interrupted",
+      prompt: question.text,
+      question: question.id,
+    });
+  // Only the newest unanswered question can be retried (the server refuses older ones).
+  for (const m of out) if (m !== out[out.length - 1] && m.status === "error") m.prompt = undefined;
+  return out;
+}
 
 async function withToken<T>(session: Session, fn: (token: string) => Promise<T>): Promise<T> {
   try {
@@ -36,9 +115,17 @@ async function withToken<T>(session: Session, fn: (token: string) => Promise<T>)
   }
 }
 
-export function useChat(cfg: PanelConfig, session: Session, announce: (text: string) => void) {
+export function useChat(
+  cfg: PanelConfig,
+  session: Session,
+  announce: (text: string) => void,
+  /** Called when a reply settles (answer or error), so the launcher can show an unread mark. */
+  onSettled: () => void,
+) {
   const [msgs, setMsgs] = useState<Msg[]>([]);
   const [busy, setBusy] = useState(false);
+  /** Bumped when a stored conversation is shown, so the view can jump to its newest message. */
+  const [restored, setRestored] = useState(0);
   const abort = useRef<AbortController | null>(null);
   const base = `/api/widget/${encodeURIComponent(cfg.key)}`;
 
@@ -53,29 +140,17 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
     if (!id) return;
     const ctl = new AbortController();
     withToken(session, async (token) => {
-      const res = await fetch(`${base}/conversations/${encodeURIComponent(id)}`, {
+      const res = await fetch(`${base}/conversations/${encodeURIComponent(id)}?lang=${cfg.lang}`, {
         headers: { authorization: `Bearer ${token}` },
         signal: ctl.signal,
       });
       if (!res.ok) throw await httpError(res);
-      return (await res.json()) as { messages?: { id?: unknown; role?: unknown; content?: unknown }[] };
+      return (await res.json()) as { messages?: Stored[] };
     }).then(
       (body) => {
-        const loaded: Msg[] = (body.messages ?? []).flatMap((m) =>
-          (m.role === "user" || m.role === "assistant") && typeof m.content === "string" && m.content
-            ? [
-                {
-                  id: nextId(),
-                  role: m.role,
-                  text: m.content,
-                  chips: [],
-                  status: "done" as const,
-                  serverId: typeof m.id === "string" ? m.id : undefined,
-                },
-              ]
-            : [],
-        );
+        const loaded = restoreMessages(Array.isArray(body.messages) ? body.messages : []);
         setMsgs((current) => (current.length ? current : loaded));
+        setRestored((n) => n + 1);
       },
       (e) => {
         if (e instanceof HttpError && (e.status === 404 || e.status === 403))
@@ -83,7 +158,7 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
       },
     );
     return () => ctl.abort();
-  }, [session, base]);
+  }, [session, base, cfg.lang]);
 
   const run = useCallback(
     async (prompt: string, question?: string) => {
@@ -102,10 +177,11 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
       abort.current = ctl;
       let text = "";
       let settled = false;
-      const fail = (message: string) => {
+      const fail = (code: string) => {
         settled = true;
-        update(reply.id, (m) => ({ ...m, status: "error", error: message }));
-        announce(message);
+        update(reply.id, (m) => ({ ...m, status: "error", error: code }));
+        announce(errorText(cfg, code));
+        onSettled();
       };
       const attempt = (token: string) =>
         postStream(
@@ -140,18 +216,24 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
               session.setConversation(e.conversationId);
               update(reply.id, (m) => ({ ...m, status: "done", serverId: e.messageId || undefined }));
               announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
+              onSettled();
             } else {
               if (e.conversationId) session.setConversation(e.conversationId);
-              fail(codeMessage(cfg.t, e.code) ?? (e.message || cfg.t.error));
+              fail(e.code);
             }
           },
           ctl.signal,
         );
       try {
         await withToken(session, attempt);
-        if (!settled) fail(cfg.t.offline);
+        if (!settled) fail(ctl.signal.reason === STOP ? "disconnected" : "offline");
       } catch (e) {
-        if (ctl.signal.aborted) return;
+        // Stopped by the visitor: what arrived stays, marked as stopped (the server stores it the same way,
+        // as a partial or failed answer whose reason is "disconnected"), and Retry can ask again.
+        if (ctl.signal.aborted) {
+          if (ctl.signal.reason === STOP && !settled) fail("disconnected");
+          return;
+        }
         // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
         if (question && e instanceof HttpError && (e.status === 404 || e.status === 409))
           update(reply.id, (m) => ({ ...m, question: undefined }));
@@ -159,7 +241,7 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
           // The stored conversation is gone (retention, another visitor id): start a new one.
           session.setConversation(undefined);
         }
-        fail(e instanceof HttpError ? e.message || cfg.t.error : cfg.t.offline);
+        fail(e instanceof HttpError ? e.code : "offline");
       } finally {
         if (abort.current === ctl) {
           abort.current = null;
@@ -167,8 +249,10 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
         }
       }
     },
-    [base, cfg, session, announce, update],
+    [base, cfg, session, announce, update, onSettled],
   );
+
+  const stop = useCallback(() => abort.current?.abort(STOP), []);
 
   const send = useCallback(
     (raw: string) => {
@@ -200,5 +284,5 @@ export function useChat(cfg: PanelConfig, session: Session, announce: (text: str
     setMsgs([]);
   }, [session]);
 
-  return { msgs, busy, send, retry, reset };
+  return { msgs, busy, restored, send, retry, stop, reset };
 }

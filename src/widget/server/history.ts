@@ -3,16 +3,31 @@
 // of another visitor (or another tenant) is simply not found.
 import "server-only";
 import { z } from "zod";
-import { findVisitorConversation, listMessages } from "@/lib/db/queries/conversations";
+import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/db/queries/conversations";
 import { AppError, errorResponse } from "@/lib/errors";
+import { findPack } from "@/lib/tools";
+import { chipLabel } from "@/lib/tools/runtime";
+import { isLang } from "@/shared/languages";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
 
 const HISTORY_LIMIT = 200;
 
-/** `id` lets the panel rate an earlier answer again after a reload. */
-export type HistoryMessage = { id: string; role: "user" | "assistant"; content: string; createdAt: string };
+/**
+ * One stored message as the panel shows it again: an answer carries its chips (the pack's label in the
+ * widget's language, and whether the run failed) and, when it did not complete, its status and reason code,
+ * which the panel words itself. Ids let the panel retry an unanswered question by reference.
+ */
+export type HistoryMessage = {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  createdAt: string;
+  status?: "partial" | "failed";
+  reason?: string;
+  chips?: { label: string; state: "done" | "error" }[];
+};
 
 /**
  * Browsers send no Origin on a same-origin GET, which is exactly how the panel asks; such a request must
@@ -38,16 +53,39 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
     const notFound = new AppError("not_found", "This conversation is not available.");
     if (!z.uuid().safeParse(id).success) throw notFound;
-    const rows = await dbStep(() =>
+    const found = await dbStep(() =>
       db.forTenant(tenant.id, async (tx) =>
-        (await findVisitorConversation(tx, id, visitor.visitorId)) ? listMessages(tx, id) : null,
+        (await findVisitorConversation(tx, id, visitor.visitorId))
+          ? { rows: await listMessages(tx, id), runs: await listToolRunChips(tx, id) }
+          : null,
       ),
     );
-    if (!rows) throw notFound;
-    const messages: HistoryMessage[] = rows
-      .filter((m) => m.content.trim() !== "")
+    if (!found) throw notFound;
+    const requested = new URL(req.url).searchParams.get("lang");
+    const lang = isLang(requested) ? requested : tenant.bot.language;
+    const chips = new Map<string, NonNullable<HistoryMessage["chips"]>>();
+    for (const run of found.runs) {
+      const pack = run.messageId ? findPack(run.packId) : undefined;
+      // Like the live stream: a run of a pack we cannot name gets no chip.
+      if (!pack || !run.messageId) continue;
+      const list = chips.get(run.messageId) ?? [];
+      list.push({ label: chipLabel(pack, lang), state: run.outcome === "ok" ? "done" : "error" });
+      chips.set(run.messageId, list);
+    }
+    // A failed answer stays (empty) so the panel knows the question before it went unanswered.
+    const messages: HistoryMessage[] = found.rows
+      .filter((m) => m.content.trim() !== "" || (m.role === "assistant" && m.status !== "complete"))
       .slice(-HISTORY_LIMIT)
-      .map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt.toISOString() }));
+      .map((m) => ({
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        createdAt: m.createdAt.toISOString(),
+        ...(m.role === "assistant" && m.status !== "complete"
+          ? { status: m.status, ...(m.reason ? { reason: m.reason } : {}) }
+          : {}),
+        ...(chips.has(m.id) ? { chips: chips.get(m.id) } : {}),
+      }));
     return Response.json(
       { conversationId: id, messages },
       { headers: { ...cors, "Cache-Control": "no-store" } },

@@ -5,7 +5,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
-import type { PanelConfig } from "../public-config";
+import type { LauncherConfig, PanelConfig } from "../public-config";
 
 /** JSON that is safe inside <script>: no "</script", no "<!--", no line separators that break older parsers. */
 export function scriptJson(value: unknown): string {
@@ -76,4 +76,20 @@ export function unavailableHtml(message: string, lang: string): string {
 export function unavailableCsp(frameAncestors: readonly string[]): string {
   const ancestors = frameAncestors.length ? frameAncestors.join(" ") : "'none'";
   return `default-src 'none'; style-src '${UNAVAILABLE_CSS_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+}
+
+/**
+ * The launcher's settings as a page the loader frames: one inline script, allowed by its hash, that posts
+ * them to the embedding origin the server checked. Nothing else runs or loads.
+ */
+export function launcherFrame(key: string, cfg: LauncherConfig, origin: string) {
+  const script = `parent.postMessage(${scriptJson({ michi: key, type: "config", c: cfg })},${scriptJson(origin)})`;
+  const scriptHash = `sha256-${createHash("sha256").update(script).digest("base64")}`;
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"></head><body><script>${script}</script></body></html>`;
+  return { html, scriptHash };
+}
+
+export function launcherFrameCsp(frameAncestors: readonly string[], scriptHash: string): string {
+  const ancestors = frameAncestors.length ? frameAncestors.join(" ") : "'none'";
+  return `default-src 'none'; script-src '${scriptHash}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
 }

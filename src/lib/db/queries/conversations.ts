@@ -88,3 +88,12 @@ export async function insertToolRuns(tx: TenantTx, runs: NewToolRun[]) {
   if (runs.length === 0) return [];
   return tx.insert(toolRuns).values(runs).returning();
 }
+
+/** Which pack each answer of a conversation ran and how it went, for the widget's chips after a reload. */
+export async function listToolRunChips(tx: TenantTx, conversationId: string) {
+  return tx
+    .select({ messageId: toolRuns.messageId, packId: toolRuns.packId, outcome: toolRuns.outcome })
+    .from(toolRuns)
+    .where(eq(toolRuns.conversationId, conversationId))
+    .orderBy(toolRuns.createdAt);
+}

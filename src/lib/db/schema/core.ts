@@ -24,6 +24,8 @@ export type Role = "owner" | "admin" | "viewer";
 export type BotSettings = {
   displayName?: string;
   greeting?: string;
+  /** Greetings in particular languages (by Lang code); a language without one shows `greeting`. */
+  greetings?: Partial<Record<string, string>>;
   instructions?: string;
   model?: string;
   language?: string;

@@ -7,7 +7,7 @@ import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { PlainActionFn } from "@/lib/auth/action";
 import { BOT_DEFAULTS } from "@/shared/bot-defaults";
-import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
+import { BOT_LIMITS, GREETING_NAMES, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGUAGE_LABELS } from "@/shared/languages";
 
 type Props = {
@@ -43,6 +43,34 @@ export function BotForm({ action, values, models, canEdit }: Props) {
           {(c) => <textarea {...c} name="greeting" className="input" rows={2} defaultValue={v("greeting")} />}
         </Field>
         {canEdit ? <CharCounter forId="bot-greeting" max={BOT_LIMITS.greeting} /> : null}
+        <details className="space-y-4" open={GREETING_NAMES.some((g) => v(g.name) !== "")}>
+          <summary className="label cursor-pointer">Greeting in each language</summary>
+          <p className="muted text-sm">
+            Optional. Visitors whose chat is in that language see this greeting instead. Markdown such as
+            **bold** and links works here as in answers.
+          </p>
+          {GREETING_NAMES.map((g) => (
+            <div key={g.name}>
+              <Field
+                id={`bot-${g.name}`}
+                label={`Greeting in ${LANGUAGE_LABELS[g.lang]}`}
+                error={errors[g.name]}
+              >
+                {(c) => (
+                  <textarea
+                    {...c}
+                    name={g.name}
+                    lang={g.lang}
+                    className="input"
+                    rows={2}
+                    defaultValue={v(g.name)}
+                  />
+                )}
+              </Field>
+              {canEdit ? <CharCounter forId={`bot-${g.name}`} max={BOT_LIMITS.greeting} /> : null}
+            </div>
+          ))}
+        </details>
         <Field
           id="bot-instructions"
           label="Instructions"
@@ -67,7 +95,7 @@ export function BotForm({ action, values, models, canEdit }: Props) {
             label={`Starter prompt ${i + 1}`}
             help={
               i === 0
-                ? `Buttons visitors can tap to start, up to ${BOT_LIMITS.starter} characters each.`
+                ? `Shown as buttons until the visitor's first message, up to ${BOT_LIMITS.starter} characters each.`
                 : undefined
             }
             error={errors[name]}

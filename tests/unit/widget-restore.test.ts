@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { restoreMessages } from "@/widget/panel/useChat";
+
+// What the panel shows again after a reload, from GET /api/widget/KEY/conversations/ID.
+
+const shape = (ms: ReturnType<typeof restoreMessages>) =>
+  ms.map((m) => [m.role, m.text, m.status, m.error ?? null, m.question ?? null, m.prompt ?? null]);
+
+describe("restoreMessages", () => {
+  it("keeps answers with their chips, settled as done or failed", () => {
+    const out = restoreMessages([
+      { id: "u1", role: "user", content: "open?" },
+      {
+        id: "a1",
+        role: "assistant",
+        content: "Yes.",
+        chips: [{ label: "Checking", state: "done" }, { label: "Menu", state: "error" }, { state: "done" }],
+      },
+    ]);
+    expect(shape(out)).toEqual([
+      ["user", "open?", "done", null, null, null],
+      ["assistant", "Yes.", "done", null, null, null],
+    ]);
+    expect(out[1]?.chips.map((c) => [c.label, c.state])).toEqual([
+      ["Checking", "done"],
+      ["Menu", "error"],
+    ]);
+  });
+
+  it("shows a failed last answer as an error whose Retry answers the stored question by id", () => {
+    const out = restoreMessages([
+      { id: "u1", role: "user", content: "hello" },
+      { id: "a1", role: "assistant", content: "Hi." },
+      { id: "u2", role: "user", content: "and now?" },
+      { id: "a2", role: "assistant", content: "", status: "failed", reason: "model_busy" },
+    ]);
+    expect(shape(out).at(-1)).toEqual(["assistant", "", "error", "model_busy", "u2", "and now?"]);
+    expect(out).toHaveLength(4);
+  });
+
+  it("keeps what a cut answer had, and offers Retry for a question with no answer stored at all", () => {
+    const cut = restoreMessages([
+      { id: "u1", role: "user", content: "tell me" },
+      { id: "a1", role: "assistant", content: "Half of", status: "partial", reason: "disconnected" },
+    ]);
+    expect(shape(cut).at(-1)).toEqual(["assistant", "Half of", "error", "disconnected", "u1", "tell me"]);
+    const none = restoreMessages([{ id: "u1", role: "user", content: "anyone?" }]);
+    expect(shape(none).at(-1)).toEqual(["assistant", "", "error", "interrupted", "u1", "anyone?"]);
+  });
+
+  it("offers Retry only for the newest question (the server refuses older ones)", () => {
+    const out = restoreMessages([
+      { id: "u1", role: "user", content: "first" },
+      { id: "a1", role: "assistant", content: "Par", status: "partial", reason: "length" },
+      { id: "u2", role: "user", content: "second" },
+      { id: "a2", role: "assistant", content: "Done." },
+    ]);
+    expect(out[1]?.status).toBe("error");
+    expect(out[1]?.prompt).toBeUndefined();
+    expect(out.at(-1)?.status).toBe("done");
+  });
+});
