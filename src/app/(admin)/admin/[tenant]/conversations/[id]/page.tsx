@@ -15,7 +15,7 @@ import { ToolTrace } from "./ToolTrace";
 
 export const metadata: Metadata = { title: "Conversation" };
 
-function MessageBubble({ m }: { m: MessageRow }) {
+function MessageBubble({ m, rating }: { m: MessageRow; rating?: AnswerRating }) {
   return (
     <TranscriptMessage
       id={m.id}
@@ -32,6 +32,7 @@ function MessageBubble({ m }: { m: MessageRow }) {
           </>
         )
       }
+      footer={<RatingNote rating={rating} />}
     />
   );
 }
