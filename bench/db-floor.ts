@@ -47,12 +47,18 @@ export async function benchDbFloor(opts: {
     const conversationId = conv.rows[0]!.id;
     const backend = (await c.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
     // Named statements: parsed once per connection, as a driver with prepared statements would.
-    const [tenantQ, convQ, userQ, answerQ] = FLOOR_STATEMENTS.map((text, i) => ({ name: `floor_${i}`, text }));
+    const [tenantQ, convQ, userQ, answerQ] = FLOOR_STATEMENTS.map((text, i) => ({
+      name: `floor_${i}`,
+      text,
+    }));
     const turn = async (n: number) => {
       await c.query({ ...tenantQ!, values: [KEYS.chat] });
       await c.query({ ...convQ!, values: [conversationId, tenantId, visitor] });
       await c.query({ ...userQ!, values: [tenantId, conversationId, `bench-turn: anything on? (${n})`] });
-      await c.query({ ...answerQ!, values: [tenantId, conversationId, "This weekend: a workshop. Anything else?"] });
+      await c.query({
+        ...answerQ!,
+        values: [tenantId, conversationId, "This weekend: a workshop. Anything else?"],
+      });
     };
     for (let i = 0; i < 50; i++) await turn(i); // warm-up: plans, caches, JIT
     const turns = opts.quick ? 300 : 1000;

@@ -87,7 +87,7 @@ export function printSummary(r: Results): void {
       d.queriesPerTurn === undefined
         ? (d.notes ?? []).join("; ")
         : `${d.transactionsPerTurn} transactions; ${d.newConversationTurn} when a conversation starts; ` +
-            `Postgres CPU ${fmt(d.backendCpuMsPerTurn, " ms", 2)}/turn`,
+          `Postgres CPU ${fmt(d.backendCpuMsPerTurn, " ms", 2)}/turn`,
     ]);
     if (d.floor) {
       rows.push([
