@@ -18,12 +18,26 @@ type Node = {
   hitCount: number;
 };
 
-function summarize(file: string) {
-  const prof = JSON.parse(readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[] };
-  const total = prof.samples.length;
+/** Self time by package and by function, over the samples of the last `lastMs` of the profile only. */
+function summarize(file: string, lastMs: number) {
+  const prof = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: Node[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  // Start-up and warm-up are left out: only samples taken in the measured level count.
+  const hits = new Map<number, number>();
+  let since = 0;
+  let total = 0;
+  for (let i = prof.samples.length - 1; i >= 0 && since < lastMs * 1000; i--) {
+    since += prof.timeDeltas[i] ?? 0;
+    hits.set(prof.samples[i]!, (hits.get(prof.samples[i]!) ?? 0) + 1);
+    total++;
+  }
   const byFn = new Map<string, number>();
   const byPkg = new Map<string, number>();
   for (const n of prof.nodes) {
+    n.hitCount = hits.get(n.id) ?? 0;
     const url = n.callFrame.url;
     const pkg =
       url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ??
@@ -74,7 +88,7 @@ try {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".cpuprofile"))
     .sort();
-  summarize(path.join(dir, files[files.length - 1]!));
+  summarize(path.join(dir, files[files.length - 1]!), Number(seconds) * 1000);
 } finally {
   await cleanupAll();
 }

@@ -58,9 +58,27 @@ export async function findTenantBySlug(db: Db, slug: string) {
   return row ?? null;
 }
 
+function tenantByKeyQuery(db: Db) {
+  return db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.widgetKey, sql.placeholder("key")))
+    .limit(1)
+    .prepare("michi_tenant_by_widget_key");
+}
+
+// Built once per database handle: every widget request runs it, and drizzle would otherwise build the SQL
+// again each time. Named, so Postgres also parses and plans it once per connection.
+const byKey = new WeakMap<Db, ReturnType<typeof tenantByKeyQuery>>();
+
 /** Platform path: the widget's public key is the only thing a visitor presents. */
 export async function findTenantByWidgetKey(db: Db, key: string) {
-  const [row] = await db.select().from(tenants).where(eq(tenants.widgetKey, key)).limit(1);
+  let q = byKey.get(db);
+  if (!q) {
+    q = tenantByKeyQuery(db);
+    byKey.set(db, q);
+  }
+  const [row] = await q.execute({ key });
   return row ?? null;
 }
 
