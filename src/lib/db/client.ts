@@ -71,7 +71,9 @@ function withTenant(db: Db) {
   };
 }
 
-function tenantCaller(pool: import("pg").Pool) {
+// Named (prepared once per connection) on Postgres only: the embedded database's pooled connections share one
+// backend, while pg remembers prepared names per connection, so a second connection would prepare it again.
+function tenantCaller(pool: import("pg").Pool, named: boolean) {
   const texts = new Map<string, string>();
   return async <T>(fn: TenantFunction, tenantId: string, args: readonly unknown[]): Promise<T> => {
     if (!isUuid(tenantId)) throw new Error("tenantCall needs a tenant uuid");
@@ -82,7 +84,11 @@ function tenantCaller(pool: import("pg").Pool) {
       text = `select ${fn}(${params}) as r`;
       texts.set(name, text);
     }
-    const res = await pool.query<{ r: T }>({ name, text, values: [tenantId, ...args] });
+    const res = await pool.query<{ r: T }>({
+      ...(named ? { name } : {}),
+      text,
+      values: [tenantId, ...args],
+    });
     return res.rows[0]?.r as T;
   };
 }
@@ -110,7 +116,7 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
     kind,
     platform: db,
     forTenant: withTenant(db),
-    tenantCall: tenantCaller(pool),
+    tenantCall: tenantCaller(pool, kind === "pg"),
     raw: { kind, pool },
     async ping(timeoutMs = 2000) {
       const client = await pool.connect();

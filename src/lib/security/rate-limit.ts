@@ -8,6 +8,7 @@ import {
   type RateLimiterRes,
 } from "rate-limiter-flexible";
 import { getDb } from "../db";
+import { takePoints } from "../db/queries/rate-limits";
 import { env } from "../env";
 
 // One factory for every limiter in the platform, so all of them share the same store: Redis when REDIS_URL
@@ -172,22 +173,12 @@ export async function takeAll(
       limit: i.spec.points,
     }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const pool = store.client as import("pg").Pool;
-  const res = await pool.query<{ key: string; points: number; expire: string | null }>({
-    name: "michi-rl-take-all",
-    text: `insert into rate_limits as r (key, points, expire)
-           select * from unnest($1::varchar[], $2::int[], $3::bigint[])
-           on conflict (key) do update set
-             points = case when r.expire <= $4 then excluded.points else r.points + excluded.points end,
-             expire = case when r.expire <= $4 then excluded.expire else r.expire end
-           returning key, points, expire`,
-    values: [rows.map((r) => r.key), rows.map((r) => r.points), rows.map((r) => r.expire), now],
-  });
+  const taken = await takePoints(store.client as Parameters<typeof takePoints>[0], rows, now);
   let wait = 0;
-  for (const row of res.rows) {
+  for (const row of taken) {
     const limit = rows.find((r) => r.key === row.key)?.limit ?? 0;
     if (row.points <= limit) continue;
-    const ms = row.expire === null ? 0 : Number(row.expire) - now;
+    const ms = row.expire === null ? 0 : row.expire - now;
     wait = Math.max(wait, Math.max(1, Math.ceil(ms / 1000)));
   }
   return wait > 0 ? wait : null;
