@@ -107,7 +107,7 @@ export async function benchQueriesPerTurn(opts: {
       backendCpuMsPerTurn: back0 === null || back1 === null ? null : round((back1 - back0) / 5, 2),
     };
     opts.log(
-      `  db: ${result.followUpTurn} statements per follow-up turn (${result.transactionsPerTurn} transactions), ` +
+      `  db: ${result.followUpTurn} statements per follow-up turn (${result.transactionsPerTurn} explicit transactions), ` +
         `${result.newConversationTurn} for a turn that starts a conversation`,
     );
     return result;
