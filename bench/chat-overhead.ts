@@ -36,6 +36,8 @@ export type ChatLevel = {
   concurrency: number;
   ours: Measured;
   baseline: Measured;
+  /** The framework floor: the baseline's turn as a route of michi-chat's own production server. */
+  floor: Measured;
   /** The michi-chat server's resident memory after the level. */
   rssMb: number | null;
   overheadP50Ms: number;
@@ -55,6 +57,13 @@ export type ChatResult = {
   /** Server CPU per answered turn at the highest concurrency (michi-chat process vs baseline process). */
   cpuMsPerTurn: number | null;
   baselineCpuMsPerTurn: number | null;
+  /** The framework floor (the same server, no guard/database/limits) at the highest concurrency. */
+  floorCpuMsPerTurn: number | null;
+  floorTurnsPerSecond: number;
+  /** cpuMsPerTurn / floorCpuMsPerTurn: the target is at most 2. */
+  cpuVsFloor: number | null;
+  /** michi-chat's turn latency minus the floor's, at 1 visitor. */
+  overheadVsFloorP50Ms: number;
 };
 
 /** One side of the comparison: a server, how to open a fresh client to it, and one turn of a visitor. */
@@ -180,6 +189,13 @@ export async function benchChat(opts: {
     newClient: () => makeClient(opts.baselineUrl, opts.baselineUrl),
     turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
   };
+  // The framework floor runs in michi-chat's own process, so its CPU is read from the same pid.
+  const floor: Side = {
+    name: "floor",
+    pid: opts.app.child.pid,
+    newClient: () => makeClient(opts.app.url, opts.app.origin),
+    turn: (client, _v, n) => client.chat("/api/bench/floor", { message: question(n) }),
+  };
   const warmed = new Set<string>();
   const run = async (side: Side, concurrency: number) => {
     // In quick mode only the first level of each side warms up (at 200 visitors one round takes seconds).
@@ -192,16 +208,20 @@ export async function benchChat(opts: {
 
   const out: ChatLevel[] = [];
   for (const [i, concurrency] of levels.entries()) {
-    // Alternate which side goes first so a drifting machine load does not always favour the same one.
-    const [a, b] = i % 2 === 0 ? [baseline, ours] : [ours, baseline];
-    const first = await run(a, concurrency);
-    const second = await run(b, concurrency);
-    const [mine, base] = a === ours ? [first, second] : [second, first];
+    // Rotate which side goes first so a drifting machine load does not always favour the same one.
+    const order = [baseline, floor, ours];
+    const sides = [...order.slice(i % 3), ...order.slice(0, i % 3)];
+    const measured = new Map<string, Measured>();
+    for (const side of sides) measured.set(side.name, await run(side, concurrency));
+    const mine = measured.get("michi")!;
+    const base = measured.get("baseline")!;
+    const fl = measured.get("floor")!;
     const rss = opts.app.rssKb();
     out.push({
       concurrency,
       ours: mine,
       baseline: base,
+      floor: fl,
       rssMb: rss === null ? null : round(rss / 1024, 1),
       overheadP50Ms: round(mine.latencyMs.p50 - base.latencyMs.p50),
       overheadP99Ms: round(mine.latencyMs.p99 - base.latencyMs.p99),
@@ -220,5 +240,12 @@ export async function benchChat(opts: {
     throughputAtConcurrency: top.concurrency,
     cpuMsPerTurn: top.ours.cpuMsPerTurn,
     baselineCpuMsPerTurn: top.baseline.cpuMsPerTurn,
+    floorCpuMsPerTurn: top.floor.cpuMsPerTurn,
+    floorTurnsPerSecond: round(top.floor.turnsPerSecond),
+    cpuVsFloor:
+      top.ours.cpuMsPerTurn && top.floor.cpuMsPerTurn
+        ? round(top.ours.cpuMsPerTurn / top.floor.cpuMsPerTurn, 2)
+        : null,
+    overheadVsFloorP50Ms: round(first.ours.latencyMs.p50 - first.floor.latencyMs.p50),
   };
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { createDb } from "../src/lib/db/client";
 import { migrate } from "../src/lib/db/migrate";
 import { listConversations } from "../src/lib/db/queries/insights-list";
@@ -8,6 +9,7 @@ import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
 import type { PgProxy } from "./lib/pg-proxy";
+import { cpuMs } from "./lib/procs";
 import { KEYS } from "./lib/seed";
 import { type BenchDb, freshDatabase, startProxiedApp, type World } from "./lib/servers";
 import { median, round } from "./lib/stats";
@@ -28,7 +30,31 @@ export type QueriesResult = {
   transactionsPerTurn: number;
   /** Statements of one follow-up turn, by SQL text. */
   breakdown: { sql: string; perTurn: number }[];
+  /** CPU of the server's Postgres backends per follow-up turn (from /proc; null when not readable). */
+  backendCpuMsPerTurn: number | null;
 };
+
+/** CPU so far of every Postgres backend connected to the database of `url` (same machine only). */
+async function backendsCpuMs(url: string): Promise<number | null> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const name = new URL(url).pathname.slice(1);
+    const { rows } = await c.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [name],
+    );
+    let sum = 0;
+    for (const r of rows) {
+      const ms = cpuMs(r.pid);
+      if (ms === null) return null;
+      sum += ms;
+    }
+    return sum;
+  } finally {
+    await c.end();
+  }
+}
 
 export async function benchQueriesPerTurn(opts: {
   standalone: string;
@@ -36,7 +62,7 @@ export async function benchQueriesPerTurn(opts: {
   serverUrl: string;
   log: (s: string) => void;
 }): Promise<QueriesResult> {
-  const { proxy, app } = await startProxiedApp({
+  const { proxy, app, db } = await startProxiedApp({
     label: "queries",
     standalone: opts.standalone,
     world: opts.world,
@@ -68,7 +94,9 @@ export async function benchQueriesPerTurn(opts: {
     };
     const fresh = await measure(5, () => turn());
     const conv = await turn();
+    const back0 = await backendsCpuMs(db.url);
     const follow = await measure(5, () => turn(conv));
+    const back1 = await backendsCpuMs(db.url);
     const perTurn = (c: ReturnType<PgProxy["counts"]>) => c.total / 5;
     const begins = [...follow.byText].filter(([k]) => /^begin/i.test(k)).reduce((a, [, v]) => a + v, 0);
     const result: QueriesResult = {
@@ -79,9 +107,10 @@ export async function benchQueriesPerTurn(opts: {
       breakdown: [...follow.byText]
         .map(([k, v]) => ({ sql: k, perTurn: round(v / 5, 1) }))
         .sort((a, b) => b.perTurn - a.perTurn),
+      backendCpuMsPerTurn: back0 === null || back1 === null ? null : round((back1 - back0) / 5, 2),
     };
     opts.log(
-      `  db: ${result.followUpTurn} statements per follow-up turn (${result.transactionsPerTurn} transactions), ` +
+      `  db: ${result.followUpTurn} statements per follow-up turn (${result.transactionsPerTurn} explicit transactions), ` +
         `${result.newConversationTurn} for a turn that starts a conversation`,
     );
     return result;

@@ -46,6 +46,12 @@ export function printSummary(r: Results): void {
       fmt(c.cpuMsPerTurn, " ms", 2),
       `server process CPU per turn; baseline ${fmt(c.baselineCpuMsPerTurn, " ms", 2)} (Postgres not included)`,
     ]);
+    rows.push([
+      "chat.floorCpuMsPerTurn",
+      fmt(c.floorCpuMsPerTurn, " ms", 2),
+      `framework floor (same server, no guard/DB/limits), ${fmt(c.floorTurnsPerSecond)} turns/s; ` +
+        `michi = ${fmt(c.cpuVsFloor, "", 2)}× floor; c=1 p50 ${fmt(c.overheadVsFloorP50Ms, " ms")} above it`,
+    ]);
   }
   const s = r.streams;
   if (s) {
@@ -80,8 +86,17 @@ export function printSummary(r: Results): void {
       d.queriesPerTurn === undefined ? "n/a" : String(d.queriesPerTurn),
       d.queriesPerTurn === undefined
         ? (d.notes ?? []).join("; ")
-        : `${d.transactionsPerTurn} transactions; ${d.newConversationTurn} when a conversation starts`,
+        : `${d.transactionsPerTurn} transactions; ${d.newConversationTurn} when a conversation starts; ` +
+          `Postgres CPU ${fmt(d.backendCpuMsPerTurn, " ms", 2)}/turn`,
     ]);
+    if (d.floor) {
+      rows.push([
+        "db.floor.statementsPerTurn",
+        String(d.floor.statementsPerTurn),
+        `bare pg: p50 ${fmt(d.floor.msPerTurnP50, " ms", 2)}/turn, client CPU ${fmt(d.floor.clientCpuMsPerTurn, " ms", 2)}, ` +
+          `Postgres CPU ${fmt(d.floor.backendCpuMsPerTurn, " ms", 2)}`,
+      ]);
+    }
     rows.push([
       "db.usagePageMs",
       fmt(d.usagePageMs, " ms"),
@@ -119,8 +134,10 @@ export function printSummary(r: Results): void {
           "base p99",
           "michi t/s",
           "base t/s",
+          "floor p50",
+          "floor t/s",
           "ratio",
-          "CPU ms/turn",
+          "CPU ms/turn m/f/b",
           "RSS",
           "failed",
           "starved",
@@ -134,8 +151,10 @@ export function printSummary(r: Results): void {
           fmt(l.baseline.latencyMs.p99, " ms"),
           fmt(l.ours.turnsPerSecond),
           fmt(l.baseline.turnsPerSecond),
+          fmt(l.floor.latencyMs.p50, " ms"),
+          fmt(l.floor.turnsPerSecond),
           fmt(l.throughputRatio, "", 3),
-          `${fmt(l.ours.cpuMsPerTurn, "", 2)} / ${fmt(l.baseline.cpuMsPerTurn, "", 2)}`,
+          `${fmt(l.ours.cpuMsPerTurn, "", 2)} / ${fmt(l.floor.cpuMsPerTurn, "", 2)} / ${fmt(l.baseline.cpuMsPerTurn, "", 2)}`,
           fmt(l.rssMb, " MB", 0),
           `${l.ours.failed}/${l.baseline.failed}`,
           `${l.ours.starved}/${l.baseline.starved}`,

@@ -12,6 +12,7 @@ import path from "node:path";
 import { benchChat, type ChatResult } from "./chat-overhead";
 import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
+import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
@@ -69,7 +70,7 @@ export type Results = {
   chatPglite?: ChatPgliteResult;
   streams?: StreamsResult;
   tokens?: TokensResult;
-  db?: Partial<QueriesResult & UsageResult> & { notes?: string[] };
+  db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
   skipped: string[];
 };
@@ -160,6 +161,12 @@ async function main() {
     results.db = { notes: [] };
     if (serverUrl && standalone && world) {
       Object.assign(results.db, await benchQueriesPerTurn({ standalone, world, serverUrl, log }));
+      results.db.floor = await benchDbFloor({
+        serverUrl,
+        fixtureOrigin: world.fixtureOrigin,
+        quick: args.quick,
+        log,
+      });
     } else {
       results.db.notes!.push("queriesPerTurn needs Postgres (the counting proxy sits in front of it)");
     }

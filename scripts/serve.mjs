@@ -26,11 +26,16 @@ const port = Number.parseInt(process.env.PORT ?? "", 10) || 3000;
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const graceMs = Number.parseInt(process.env.MICHI_SHUTDOWN_GRACE_MS ?? "", 10) || 10_000;
 const pino = require("pino");
-const log = pino({
-  level: process.env.MICHI_LOG_LEVEL || "info",
-  base: { app: "michi-chat" },
-  timestamp: pino.stdTimeFunctions.isoTime,
-});
+// Asynchronous writes (as src/lib/log.ts): the access line of every request must not block the event loop.
+// pino flushes what is pending when the process exits.
+const log = pino(
+  {
+    level: process.env.MICHI_LOG_LEVEL || "info",
+    base: { app: "michi-chat" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  },
+  pino.destination({ dest: 1, sync: false }),
+);
 
 // Shared with route code through globalThis: guards record the tenant they resolved (src/lib/request-context.ts).
 const requestContext = new AsyncLocalStorage();

@@ -194,6 +194,8 @@ async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
     MICHI_MODELS: "fake-small",
     MICHI_FETCH_ALLOW_HOSTS: opts.world.fixtureHost,
     MICHI_FETCH_EXTRA_CA: opts.world.caFile,
+    // Switches on the framework floor route (src/lib/bench/floor.ts), which production never has.
+    MICHI_BENCH_FLOOR_URL: `${opts.world.fixtureOrigin}/api/events.json`,
     MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
     NEXT_TELEMETRY_DISABLED: "1",
     ...UNLIMITED,

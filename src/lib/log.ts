@@ -38,7 +38,10 @@ export function createLogger(destination?: pino.DestinationStream, level?: strin
 }
 
 export function log(): pino.Logger {
-  g.__michiLog ??= createLogger();
+  // Asynchronous writes to stdout: a log line never blocks the event loop on a slow pipe or terminal, and
+  // pino flushes what is pending when the process exits (its exit handler on SonicBoom). No minimum length,
+  // so a quiet server's lines still appear at once.
+  g.__michiLog ??= createLogger(pino.destination({ dest: 1, sync: false }));
   return g.__michiLog;
 }
 

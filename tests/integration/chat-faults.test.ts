@@ -1,7 +1,7 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { platformPacks } from "@/lib/chat/packs";
 import type { DbHandle } from "@/lib/db/client";
-import { messages } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import type { ToolPack } from "@/lib/tools/contract";
 import type { EnabledPack } from "@/lib/tools/runtime";
@@ -352,34 +352,30 @@ describe("the database is unreachable at the start of a turn", () => {
   it("leaves no half-written rows when it fails while storing the visitor's message", async () => {
     const t = await w.tenant();
     const token = await w.token(t.widgetKey);
-    const real = w.db;
-    // The connection drops between the conversation insert and the message insert.
-    const flaky: DbHandle = {
-      ...real,
-      forTenant: (tenantId, fn) =>
-        real.forTenant(tenantId, (tx) =>
-          fn(
-            new Proxy(tx, {
-              get(target, prop) {
-                if (prop === "insert") {
-                  return (table: unknown) => {
-                    if (table === messages) throw new Error("Connection terminated unexpectedly");
-                    return target.insert(table as typeof messages);
-                  };
-                }
-                const v = Reflect.get(target, prop, target);
-                return typeof v === "function" ? v.bind(target) : v;
-              },
-            }),
-          ),
-        ),
-    };
-    const res = await handleChat(
-      w.chatRequest(t.widgetKey, { message: "hi" }, { token }),
-      t.widgetKey,
-      depsWith([], { db: async () => flaky }),
+    // The database fails the visitor's message after the conversation was inserted in the same statement
+    // (michi_open_turn): a trigger refuses this one message, as a full disk or a lost connection would.
+    const marker = `refuse-me-${t.id}`;
+    await w.db.platform.execute(
+      sql.raw(`create or replace function test_refuse_message() returns trigger language plpgsql as $$
+        begin
+          if new.content = '${marker}' then raise exception 'disk full'; end if;
+          return new;
+        end $$`),
     );
-    expect(res.status).toBe(503);
+    await w.db.platform.execute(
+      sql.raw(`create trigger test_refuse_message before insert on messages
+        for each row execute function test_refuse_message()`),
+    );
+    try {
+      const res = await handleChat(
+        w.chatRequest(t.widgetKey, { message: marker }, { token }),
+        t.widgetKey,
+        depsWith([]),
+      );
+      expect(res.status).toBe(503);
+    } finally {
+      await w.db.platform.execute(sql.raw("drop trigger test_refuse_message on messages"));
+    }
     expect(w.fake.requests).toHaveLength(0);
     const rows = await w.rows(t.id);
     expect(rows.conversations).toHaveLength(0);
@@ -394,6 +390,10 @@ describe("the database is unreachable at the start of a turn", () => {
       ...real,
       forTenant: (tenantId, fn) =>
         down ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.forTenant(tenantId, fn),
+      tenantCall: (fn, tenantId, args) =>
+        down
+          ? Promise.reject(new Error("Connection terminated unexpectedly"))
+          : real.tenantCall(fn, tenantId, args),
     };
     const dropper = testPack("drop_db", async () => {
       down = true;

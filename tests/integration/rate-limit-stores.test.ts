@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
-import { limiter } from "@/lib/security/rate-limit";
+import { limiter, takeAll } from "@/lib/security/rate-limit";
 import { freshDb, type TestDb } from "../support/db";
 
 // The limiter factory picks its store from the environment: Redis when REDIS_URL is set, else Postgres when the
@@ -93,6 +93,28 @@ describe("rate-limit stores", () => {
       ),
     );
     expect(results).toEqual(Array(8).fill(null));
+  });
+
+  it("on Postgres, takeAll takes several limiters in one statement, counting with the library's own", async () => {
+    if (t.handle.kind !== "pg") return;
+    chooseStore({ REDIS_URL: undefined });
+    const tag = randomBytes(4).toString("hex");
+    const visitor = { keyPrefix: `v_${tag}`, points: 2, durationSec: 60 };
+    const tenant = { keyPrefix: `t_${tag}`, points: 5, durationSec: 60 };
+    const both = () =>
+      takeAll([
+        { spec: visitor, key: "k" },
+        { spec: tenant, key: "k" },
+      ]);
+    expect(await both()).toBeNull();
+    // The library's own limiter on the same key sees that point and takes the last one.
+    expect(await limiter(visitor).take("k")).toBeNull();
+    const wait = await both();
+    expect(wait).toBeGreaterThan(50);
+    expect(wait).toBeLessThanOrEqual(60);
+    // The tenant counter went up with each call, refused or not: 2 of its 5 points are gone.
+    expect(await limiter(tenant).take("k", 3)).toBeNull();
+    expect(await limiter(tenant).take("k")).toBeGreaterThan(0);
   });
 
   it("uses memory on the embedded database", async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPackConfig, listPackConfigs } from "@/lib/db/queries/packs";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
@@ -119,6 +120,21 @@ describe("loadEnabledPacks", () => {
       secrets: stolen.secrets,
     });
     expect(await loadEnabledPacks(t.handle, b.id, [secretPack])).toEqual([]);
+  });
+
+  it("a saved change reaches the next load, though opened packs are reused between turns", async () => {
+    const first = await loadEnabledPacks(t.handle, a.id, [secretPack]);
+    expect(first[0]!.config).toMatchObject({ region: "us" });
+    // Unchanged row: the same opened pack comes back.
+    expect((await loadEnabledPacks(t.handle, a.id, [secretPack]))[0]).toBe(first[0]);
+    await save(a.id, "secret_probe", { config: { region: "eu" } });
+    expect((await loadEnabledPacks(t.handle, a.id, [secretPack]))[0]!.config).toMatchObject({ region: "eu" });
+    // An operator's direct edit of the stored row (no updated_at change) is seen too.
+    await t.handle.platform.execute(
+      sql`update pack_configs set config = '{"region":"ap"}'::jsonb where tenant_id = ${a.id} and pack_id = 'secret_probe'`,
+    );
+    expect((await loadEnabledPacks(t.handle, a.id, [secretPack]))[0]!.config).toMatchObject({ region: "ap" });
+    await save(a.id, "secret_probe", { config: { region: "us" } });
   });
 
   it("skips a pack whose saved config no longer parses", async () => {

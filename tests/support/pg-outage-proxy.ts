@@ -15,8 +15,9 @@ export type PgOutageProxy = {
   /** Resolves when the proxy has refused `n` more connections. */
   refusals(n: number): Promise<void>;
   /**
-   * Lets the next COMMIT through to Postgres but cuts the client before the answer comes back: the commit
-   * happens, the client only sees its connection die.
+   * Lets the next commit through to Postgres but cuts the client before the answer comes back: the commit
+   * happens, the client only sees its connection die. A commit is a COMMIT, or the Sync that ends the
+   * extended-protocol call of michi_finish_turn (one statement outside a transaction commits at its Sync).
    */
   loseNextCommitAck(): void;
   /** Commits whose acknowledgement was cut so far. */
@@ -34,6 +35,10 @@ export async function startPgOutageProxy(databaseUrl: string): Promise<PgOutageP
   let acksLost = 0;
   // A simple-protocol Query message whose text is `commit` (type 'Q', length 11, "commit\0").
   const COMMIT = Buffer.concat([Buffer.from("Q"), Buffer.from([0, 0, 0, 11]), Buffer.from("commit\0")]);
+  // The end-of-turn statement (its Parse or Bind names it) and the Sync message (type 'S', length 4).
+  const FINISH = Buffer.from("michi_finish_turn");
+  const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+  let finishSeen = false;
   const cutAll = () => {
     for (const [a, b] of pairs) {
       a.destroy();
@@ -65,8 +70,10 @@ export async function startPgOutageProxy(databaseUrl: string): Promise<PgOutageP
     upstream.pipe(client);
     client.on("data", (d: Buffer) => {
       upstream.write(d);
-      if (loseCommitAck && d.includes(COMMIT)) {
+      if (loseCommitAck && d.includes(FINISH)) finishSeen = true;
+      if (loseCommitAck && (d.includes(COMMIT) || (finishSeen && d.includes(SYNC)))) {
         loseCommitAck = false;
+        finishSeen = false;
         acksLost++;
         // Only the client side goes: Postgres still reads and runs the commit, and its answer is lost.
         upstream.unpipe(client);

@@ -51,18 +51,35 @@ export function eventStream(
     start(controller) {
       if (opts.signal?.aborted) gone.abort(opts.signal.reason);
       opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
-      const write = (chunk: string) => {
-        if (closed) return;
+      // Events written in the same tick (the deltas of one network read of the model's stream, a chip and
+      // the text after it) leave as one chunk: one pass through the response pipe and one socket write
+      // instead of one per event (npm run bench).
+      let pending = "";
+      let queued = false;
+      const flush = () => {
+        queued = false;
+        if (closed || !pending) return;
+        const chunk = pending;
+        pending = "";
         try {
           controller.enqueue(enc.encode(chunk));
         } catch {
           closed = true;
         }
       };
+      const write = (chunk: string) => {
+        if (closed) return;
+        pending += chunk;
+        if (!queued) {
+          queued = true;
+          queueMicrotask(flush);
+        }
+      };
       heartbeat = setInterval(() => write(HEARTBEAT), opts.heartbeatMs ?? 15_000);
       const finish = () => {
         clearInterval(heartbeat);
         opts.signal?.removeEventListener("abort", onOuterAbort);
+        flush();
         if (closed) return;
         closed = true;
         try {

@@ -5,7 +5,7 @@ import { monthUsage, usageMonth } from "../db/queries/usage";
 import type { TenantRateLimits } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { limiter } from "../security/rate-limit";
+import { limiter, takeAll } from "../security/rate-limit";
 
 export type LimitSettings = {
   visitorPerMin: number;
@@ -40,17 +40,19 @@ export async function takeRatePoints(
   s: LimitSettings,
   keys: { tenantId: string; visitorId: string; ip: string },
 ): Promise<void> {
-  const waits = await Promise.all([
-    limiter({ keyPrefix: "chat_visitor", points: s.visitorPerMin, durationSec: 60 }).take(
-      `${keys.tenantId}:${keys.visitorId}`,
-    ),
-    limiter({ keyPrefix: "chat_ip", points: s.ipPerMin, durationSec: 60 }).take(
-      `${keys.tenantId}:${keys.ip}`,
-    ),
-    limiter({ keyPrefix: "chat_tenant", points: s.tenantPerMin, durationSec: 60 }).take(keys.tenantId),
+  // One statement for the three on Postgres (takeAll): the hot path pays one round trip for its limits.
+  const wait = await takeAll([
+    {
+      spec: { keyPrefix: "chat_visitor", points: s.visitorPerMin, durationSec: 60 },
+      key: `${keys.tenantId}:${keys.visitorId}`,
+    },
+    {
+      spec: { keyPrefix: "chat_ip", points: s.ipPerMin, durationSec: 60 },
+      key: `${keys.tenantId}:${keys.ip}`,
+    },
+    { spec: { keyPrefix: "chat_tenant", points: s.tenantPerMin, durationSec: 60 }, key: keys.tenantId },
   ]);
-  const wait = Math.max(0, ...waits.map((w) => w ?? 0));
-  if (wait > 0) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
+  if (wait) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
 }
 
 /** Session tokens are cheap to ask for; bound them per IP so they cannot be minted in bulk. */

@@ -36,9 +36,26 @@ export function resolveModel(bot: BotSettings, models: readonly string[]): strin
   return first;
 }
 
+// Clients by provider settings, reused by every turn: an SDK client holds no per-request state, and building
+// one per turn cost allocations on every turn and kept one more object alive per held stream.
+const clients = globalThis as unknown as { __michiModelClients?: Map<string, OpenAI> };
+
 /** A client for the provider that serves `model` (the default provider when no named one lists it). */
 export function createModelClient(e = env(), model?: string): OpenAI {
   const p = (model ? providerFor(e, model) : null) ?? defaultProvider(e);
+  clients.__michiModelClients ??= new Map();
+  const key = JSON.stringify([p?.apiKey ?? null, p?.baseURL ?? null, e.MICHI_MODEL_TIMEOUT_MS]);
+  let client = clients.__michiModelClients.get(key);
+  if (!client) {
+    client = newClient(p, e);
+    // A handful of providers at most; the bound only guards against a settings churn in a long-lived process.
+    if (clients.__michiModelClients.size >= 32) clients.__michiModelClients.clear();
+    clients.__michiModelClients.set(key, client);
+  }
+  return client;
+}
+
+function newClient(p: ReturnType<typeof defaultProvider>, e: Env): OpenAI {
   return new OpenAI({
     // Self-hosted OpenAI-compatible servers often need no key, but the SDK insists on one.
     apiKey: p?.apiKey ?? "not-needed",

@@ -1,11 +1,11 @@
 import "server-only";
-import { loadEnabledPacksIn } from "../tools/config-store";
+import { enabledPacksFrom } from "../tools/config-store";
 import { chipLabel, promptHints, runToolCall, toolDefinitions } from "../tools/runtime";
 import type { PackDeps } from "./turn";
 
 /** The registered packs (ALL_PACKS) behind the production endpoint; tests pass their own PackDeps instead. */
 export const platformPacks: PackDeps = {
-  loadEnabled: (tx, tenantId) => loadEnabledPacksIn(tx, tenantId),
+  loadEnabled: (rows, tenantId) => enabledPacksFrom(rows, tenantId),
   toolDefinitions,
   promptHints,
   chipLabel,

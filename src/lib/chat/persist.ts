@@ -1,27 +1,20 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ToolRunResult } from "@/shared/tool-run";
-import type { DbHandle, TenantTx } from "../db";
-import {
-  createConversation,
-  findVisitorConversation,
-  insertMessage,
-  insertToolRuns,
-  messageExists,
-  recentMessages,
-  touchConversation,
-} from "../db/queries/conversations";
-import { addUsage, monthUsage, usageMonth } from "../db/queries/usage";
+import type { DbHandle } from "../db";
+import { finishTurnRow, type OpenedPackRow, openTurnRow } from "../db/queries/turns";
+import { usageMonth } from "../db/queries/usage";
 import type { MessageStatus } from "../db/schema";
 import { AppError, isAppError } from "../errors";
-import { boundHistory, type HistoryMessage } from "./history";
-import { budgetExhausted, budgetFrom } from "./limits";
+import { boundHistory, type HistoryMessage, type StoredMessage } from "./history";
+import { budgetExhausted } from "./limits";
 import type { EnabledPack } from "./loop";
 
-// A turn touches the database twice, each time in one short transaction: before the model is called (budget,
-// packs, the visitor's message) and after the answer ended (the answer, its tool runs and the usage, retried
-// through a short outage). No transaction is ever held across the model stream: on PGlite there is a single
-// connection.
+// A turn touches the database twice, each time in one statement (one round trip): before the model is called
+// (budget, the visitor's conversation and message, the history, the packs) and after the answer ended (the
+// answer, its tool runs and the usage, retried through a short outage). The statements are SQL functions that
+// enter the tenant themselves (drizzle/0009_turn_functions.sql, db.tenantCall), so each is atomic and bounded
+// by row-level security. No transaction is ever held across the model stream.
 
 const HISTORY_ROWS = 100;
 
@@ -52,64 +45,57 @@ type VisitorMessage = {
 
 export type TurnOpen = TurnStart & { enabled: EnabledPack[] };
 
+/** Turns the tenant's enabled pack rows (as the opening statement read them) into packs ready to run. */
+export type LoadEnabled = (rows: OpenedPackRow[], tenantId: string) => EnabledPack[] | Promise<EnabledPack[]>;
+
 /**
- * Opens a turn in one tenant transaction: the month's budget, then the enabled packs, then the visitor's
- * message (creating the conversation when needed) and the history before it. One transaction, not three,
- * saves two rounds of begin/set_config/commit per turn (npm run bench). `budget` is the setting in force,
- * from the tenant row the guard loaded (0 = no budget). `admit` runs once the budget allows the turn and
- * before anything is stored: the handler reserves the stream slot there, so a refusal (budget, slot, foreign
- * conversation, database fault) rolls back and stores nothing.
+ * Opens a turn in one statement: the month's budget, the visitor's conversation (or a new one), the history,
+ * the visitor's message and the enabled packs (npm run bench: one round trip instead of nine). `budget` is the
+ * setting in force, from the tenant row the guard loaded (0 = no budget). `admit` runs first: the handler
+ * reserves the stream slot there, and releases it when this throws. Every refusal (slot, budget, foreign
+ * conversation, database fault) stores nothing: the statement refuses before it writes, or fails as a whole.
  */
 export async function openTurn(
   db: DbHandle,
   input: VisitorMessage & { budget: number; now?: Date },
-  steps: { admit: () => void; loadEnabled: (tx: TenantTx, tenantId: string) => Promise<EnabledPack[]> },
+  steps: { admit: () => void; loadEnabled: LoadEnabled },
 ): Promise<TurnOpen> {
+  steps.admit();
+  let row: Awaited<ReturnType<typeof openTurnRow>>;
   try {
-    return await db.forTenant(input.tenantId, async (tx) => {
-      const month = usageMonth(input.now);
-      const usage = await monthUsage(tx, input.tenantId, month);
-      if (budgetFrom(month, input.budget, usage.totalTokens).exhausted) throw budgetExhausted();
-      steps.admit();
-      const enabled = await steps.loadEnabled(tx, input.tenantId);
-      return { ...(await storeVisitorMessage(tx, input)), enabled };
+    row = await openTurnRow(db, {
+      tenantId: input.tenantId,
+      visitorId: input.visitorId,
+      conversationId: input.conversationId,
+      origin: input.origin,
+      pageUrl: input.pageUrl,
+      locale: input.locale,
+      message: input.message,
+      retry: Boolean(input.retryOf),
+      month: usageMonth(input.now),
+      budget: input.budget,
+      historyRows: HISTORY_ROWS,
     });
   } catch (err) {
     if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
-}
-
-async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise<TurnStart> {
-  let conversationId = input.conversationId;
-  if (conversationId) {
-    const found = await findVisitorConversation(tx, conversationId, input.visitorId);
+  if (row.refused !== undefined) {
     // Someone else's conversation looks exactly like a missing one.
-    if (!found) throw new AppError("not_found", "This conversation was not found. Please start a new one.");
-    await touchConversation(tx, conversationId);
-  } else {
-    const created = await createConversation(tx, {
-      tenantId: input.tenantId,
-      visitorId: input.visitorId,
-      origin: input.origin,
-      pageUrl: input.pageUrl,
-      locale: input.locale,
-    });
-    conversationId = created.id;
+    throw row.refused === "budget"
+      ? budgetExhausted()
+      : new AppError("not_found", "This conversation was not found. Please start a new one.");
   }
-  const earlier = input.conversationId ? await recentMessages(tx, conversationId, HISTORY_ROWS) : [];
-  if (input.retryOf) return retryStart(conversationId, input.retryOf, earlier, input.historyMaxChars);
-  const user = await insertMessage(tx, {
-    tenantId: input.tenantId,
-    conversationId,
-    role: "user",
-    content: input.message,
-  });
+  const enabled = await steps.loadEnabled(row.packs, input.tenantId);
+  if (input.retryOf) {
+    return { ...retryStart(row.conversationId, input.retryOf, row.history, input.historyMaxChars), enabled };
+  }
   return {
-    conversationId,
-    userMessageId: user.id,
+    conversationId: row.conversationId,
+    userMessageId: row.messageId as string,
     message: input.message,
-    history: boundHistory(earlier, input.historyMaxChars),
+    history: boundHistory(row.history, input.historyMaxChars),
+    enabled,
   };
 }
 
@@ -121,7 +107,7 @@ async function storeVisitorMessage(tx: TenantTx, input: VisitorMessage): Promise
 function retryStart(
   conversationId: string,
   retryOf: string,
-  newestFirst: Awaited<ReturnType<typeof recentMessages>>,
+  newestFirst: readonly (StoredMessage & { id: string })[],
   historyMaxChars: number,
 ): TurnStart {
   const at = newestFirst.findIndex((m) => m.role === "user");
@@ -190,7 +176,7 @@ export async function finishTurn(
   let delay = retry.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      await storeAnswer(db, end, messageId, attempt > 1);
+      await storeAnswer(db, end, messageId);
       return { messageId, attempts: attempt };
     } catch (err) {
       const elapsed = Date.now() - started;
@@ -201,46 +187,22 @@ export async function finishTurn(
   }
 }
 
-async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string, retrying: boolean) {
+async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string) {
   const at = end.at ?? new Date();
-  await db.forTenant(end.tenantId, async (tx) => {
-    if (retrying && (await messageExists(tx, messageId))) return;
-    const msg = await insertMessage(tx, {
-      id: messageId,
-      tenantId: end.tenantId,
-      conversationId: end.conversationId,
-      role: "assistant",
-      content: end.content,
-      status: end.status,
-      reason: end.reason,
-      model: end.model,
-      promptTokens: end.promptTokens,
-      completionTokens: end.completionTokens,
-      usageEstimated: end.usageEstimated ?? false,
-    });
-    await insertToolRuns(
-      tx,
-      end.runs.map((r) => ({
-        tenantId: end.tenantId,
-        conversationId: end.conversationId,
-        messageId: msg.id,
-        packId: r.packId,
-        callId: r.callId,
-        args: r.args ?? null,
-        result: r.result,
-        resultChars: r.resultChars,
-        resultTokens: r.resultTokens,
-        durationMs: r.durationMs,
-        outcome: r.outcome,
-      })),
-    );
-    await addUsage(tx, {
-      tenantId: end.tenantId,
-      month: usageMonth(at),
-      promptTokens: end.promptTokens,
-      completionTokens: end.completionTokens,
-      estimatedTokens: end.usageEstimated ? end.promptTokens + end.completionTokens : 0,
-    });
-    await touchConversation(tx, end.conversationId, at);
+  // A retry whose earlier attempt committed finds the id taken and stores nothing more (false).
+  await finishTurnRow(db, {
+    tenantId: end.tenantId,
+    messageId,
+    conversationId: end.conversationId,
+    content: end.content,
+    status: end.status,
+    reason: end.reason,
+    model: end.model,
+    promptTokens: end.promptTokens,
+    completionTokens: end.completionTokens,
+    usageEstimated: end.usageEstimated ?? false,
+    runs: end.runs,
+    month: usageMonth(at),
+    at,
   });
 }

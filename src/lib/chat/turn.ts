@@ -1,6 +1,6 @@
 import "server-only";
 import type OpenAI from "openai";
-import type { DbHandle, TenantTx } from "../db";
+import type { DbHandle } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
@@ -10,14 +10,14 @@ import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
-import { finishTurn, type StoreRetry } from "./persist";
+import { finishTurn, type LoadEnabled, type StoreRetry } from "./persist";
 import { buildSystemPrompt } from "./prompt";
 import type { Profile } from "./providers";
 
 /** The tool side of a turn: injectable so tests can bring their own packs without touching ALL_PACKS. */
 export type PackDeps = {
-  /** Runs inside the turn's opening transaction, so the packs cost no begin/commit of their own. */
-  loadEnabled: (tx: TenantTx, tenantId: string) => Promise<EnabledPack[]>;
+  /** Makes the enabled pack rows the turn's opening statement read ready to run (no query of its own). */
+  loadEnabled: LoadEnabled;
   toolDefinitions: (enabled: EnabledPack[]) => ToolDefinition[];
   promptHints: (enabled: EnabledPack[]) => string[];
   chipLabel: (pack: ToolPack, lang?: Lang) => string;

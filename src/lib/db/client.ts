@@ -13,6 +13,9 @@ export type TenantTx = Tx & { readonly __tenantScoped: true };
 
 export type DbKind = "pg" | "pglite";
 
+/** The SQL functions that enter a tenant themselves (the only ones tenantCall may run). */
+export type TenantFunction = "michi_open_turn" | "michi_finish_turn";
+
 /** Rows of a raw SQL statement. */
 export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
@@ -28,6 +31,12 @@ export interface DbHandle {
   platform: Db;
   /** Runs `fn` in a transaction as the RLS-limited role, with the tenant bound from a parameter. */
   forTenant<T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T>;
+  /**
+   * One tenant SQL function in one round trip: `select fn(tenantId, ...args)`, a named prepared statement.
+   * Each such function enters the tenant first (michi_enter_tenant: the same two settings as forTenant), so
+   * RLS bounds every statement inside it, and it is its own transaction (drizzle/0009_turn_functions.sql).
+   */
+  tenantCall<T>(fn: TenantFunction, tenantId: string, args: readonly unknown[]): Promise<T>;
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
   /** Raw client for the migrator and tests; `kind` says which database answers through it. */
@@ -62,6 +71,28 @@ function withTenant(db: Db) {
   };
 }
 
+// Named (prepared once per connection) on Postgres only: the embedded database's pooled connections share one
+// backend, while pg remembers prepared names per connection, so a second connection would prepare it again.
+function tenantCaller(pool: import("pg").Pool, named: boolean) {
+  const texts = new Map<string, string>();
+  return async <T>(fn: TenantFunction, tenantId: string, args: readonly unknown[]): Promise<T> => {
+    if (!isUuid(tenantId)) throw new Error("tenantCall needs a tenant uuid");
+    const name = `${fn}/${args.length + 1}`;
+    let text = texts.get(name);
+    if (!text) {
+      const params = Array.from({ length: args.length + 1 }, (_, i) => `$${i + 1}`).join(", ");
+      text = `select ${fn}(${params}) as r`;
+      texts.set(name, text);
+    }
+    const res = await pool.query<{ r: T }>({
+      ...(named ? { name } : {}),
+      text,
+      values: [tenantId, ...args],
+    });
+    return res.rows[0]?.r as T;
+  };
+}
+
 export async function createDb(opts: DbOptions): Promise<DbHandle> {
   const pg = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
@@ -85,6 +116,7 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
     kind,
     platform: db,
     forTenant: withTenant(db),
+    tenantCall: tenantCaller(pool, kind === "pg"),
     raw: { kind, pool },
     async ping(timeoutMs = 2000) {
       const client = await pool.connect();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { env } from "../env";
 import { createDb, type DbHandle } from "./client";
 
-export type { DbHandle, TenantTx } from "./client";
+export type { DbHandle } from "./client";
 
 // One handle per process. Next may load this module in several bundles, so the handle lives on globalThis;
 // for PGlite that is essential, since only one instance may open a data directory.

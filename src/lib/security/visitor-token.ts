@@ -26,8 +26,18 @@ export type VerifyResult =
   | { ok: true; claims: VisitorClaims }
   | { ok: false; reason: "malformed" | "signature" | "expired" | "tenant"; claims?: VisitorClaims };
 
+// The derived key of the last secret seen: every widget request verifies a token, and deriving it each time
+// was measurable CPU (npm run bench). One entry: a process has one MICHI_AUTH_SECRET (tests may switch it).
+let derived: { secret: string; key: Buffer } | null = null;
+
 function signingKey(authSecret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", authSecret, "michi-chat", "visitor-token", 32));
+  if (derived?.secret !== authSecret) {
+    derived = {
+      secret: authSecret,
+      key: Buffer.from(hkdfSync("sha256", authSecret, "michi-chat", "visitor-token", 32)),
+    };
+  }
+  return derived.key;
 }
 
 function mac(authSecret: string, body: string): Buffer {

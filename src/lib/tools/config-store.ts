@@ -34,27 +34,69 @@ export async function loadEnabledPacks(
   return db.forTenant(tenantId, (tx) => loadEnabledPacksIn(tx, tenantId, packs));
 }
 
-/**
- * The packs a tenant has enabled, ready to run, read in the caller's transaction (a chat turn reads them in
- * the one that stores the visitor's message). A row that no longer parses is skipped and logged.
- */
+/** The packs a tenant has enabled, ready to run, read in the caller's transaction. */
 export async function loadEnabledPacksIn(
   tx: TenantTx,
   tenantId: string,
   packs: readonly ToolPack[] = ALL_PACKS,
 ): Promise<EnabledPack[]> {
   const rows = await listPackConfigs(tx);
+  return enabledPacksFrom(
+    rows.filter((r) => r.enabled),
+    tenantId,
+    packs,
+  );
+}
+
+type EnabledRow = StoredConfig & { packId: string; updatedAt: Date | string };
+
+// Opened packs by tenant and pack, reused while the stored row is unchanged: a chat turn then neither opens
+// the sealed secrets again nor re-parses a config this platform validated when it was saved. The stamp is the
+// row's own content, so any change (a save, or an operator's direct edit) opens it afresh. Bounded: the
+// oldest entries go first. Per process, like the other caches on globalThis.
+const OPENED_MAX = 2000;
+const cache = globalThis as unknown as {
+  __michiOpenedPacks?: Map<string, { stamp: string; ready: EnabledPack }>;
+};
+
+function stampOf(row: EnabledRow): string {
+  const at = typeof row.updatedAt === "string" ? row.updatedAt : row.updatedAt.toISOString();
+  return `${at}|${JSON.stringify(row.config)}|${JSON.stringify(row.secrets)}`;
+}
+
+/**
+ * Enabled pack rows (as stored) made ready to run. A row whose pack is not registered, or that no longer
+ * parses, is skipped and logged.
+ */
+export function enabledPacksFrom(
+  rows: readonly EnabledRow[],
+  tenantId: string,
+  packs: readonly ToolPack[] = ALL_PACKS,
+): EnabledPack[] {
+  cache.__michiOpenedPacks ??= new Map();
+  const opened = cache.__michiOpenedPacks;
   const out: EnabledPack[] = [];
   for (const row of rows) {
-    if (!row.enabled) continue;
     const pack = packs.find((p) => p.id === row.packId);
     if (!pack) {
       log().warn({ tenantId, packId: row.packId }, "enabled pack is not registered; skipped");
       continue;
     }
+    const id = `${tenantId}:${pack.id}`;
+    const stamp = stampOf(row);
+    const hit = opened.get(id);
+    // The pack object is compared too: tests (and a hot reload) may bring another pack under the same id.
+    if (hit && hit.stamp === stamp && hit.ready.pack === pack) {
+      out.push(hit.ready);
+      continue;
+    }
     try {
       const config = openPackConfig(pack, tenantId, row);
-      out.push({ pack, config, definition: definitionFor(pack, config) });
+      const ready = { pack, config, definition: definitionFor(pack, config) };
+      opened.delete(id);
+      opened.set(id, { stamp, ready });
+      if (opened.size > OPENED_MAX) opened.delete(opened.keys().next().value as string);
+      out.push(ready);
     } catch (err) {
       // Only the reason's kind is logged: messages may quote config values.
       log().warn(

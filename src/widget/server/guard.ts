@@ -30,7 +30,7 @@ export async function dbStep<T>(fn: () => Promise<T>): Promise<T> {
 export async function tenantForKey(db: DbHandle, key: string): Promise<WidgetTenant> {
   const notFound = new AppError("not_found", "This chat is not available.");
   if (!KEY_RE.test(key)) throw notFound;
-  const tenant = await dbStep(() => findTenantByWidgetKey(db.platform, key));
+  const tenant = await dbStep(() => findTenantByWidgetKey(db.platform, key, { named: db.kind === "pg" }));
   if (!tenant) throw notFound;
   noteTenant(tenant.id);
   return tenant;

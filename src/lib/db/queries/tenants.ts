@@ -58,9 +58,35 @@ export async function findTenantBySlug(db: Db, slug: string) {
   return row ?? null;
 }
 
+function tenantByKeyQuery(db: Db, named: boolean) {
+  return db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.widgetKey, sql.placeholder("key")))
+    .limit(1)
+    .prepare(named ? "michi_tenant_by_widget_key" : "");
+}
+
+// Built once per database handle: every widget request runs it, and drizzle would otherwise build the SQL
+// again each time. `named` (Postgres only) also has the server parse and plan it once per connection; the
+// embedded database must not use names, since its pooled connections share one backend and pg tracks them
+// per connection.
+const byKey = new WeakMap<Db, Map<boolean, ReturnType<typeof tenantByKeyQuery>>>();
+
 /** Platform path: the widget's public key is the only thing a visitor presents. */
-export async function findTenantByWidgetKey(db: Db, key: string) {
-  const [row] = await db.select().from(tenants).where(eq(tenants.widgetKey, key)).limit(1);
+export async function findTenantByWidgetKey(db: Db, key: string, opts: { named?: boolean } = {}) {
+  const named = opts.named ?? false;
+  let forDb = byKey.get(db);
+  if (!forDb) {
+    forDb = new Map();
+    byKey.set(db, forDb);
+  }
+  let q = forDb.get(named);
+  if (!q) {
+    q = tenantByKeyQuery(db, named);
+    forDb.set(named, q);
+  }
+  const [row] = await q.execute({ key });
   return row ?? null;
 }
 

@@ -1,0 +1,111 @@
+import "server-only";
+import type { ToolRunResult } from "@/shared/tool-run";
+import type { DbHandle } from "../client";
+import type { MessageStatus, SealedSecret } from "../schema";
+
+// The two statements of a chat turn (drizzle/0009_turn_functions.sql), each one round trip through
+// db.tenantCall: the functions enter the tenant themselves, so row-level security bounds them as in forTenant.
+
+export type OpenTurnInput = {
+  tenantId: string;
+  visitorId: string;
+  /** Absent: a new conversation is created. */
+  conversationId?: string;
+  origin: string;
+  pageUrl: string;
+  locale: string;
+  message: string;
+  /** A retry stores no new message and only reads the history. */
+  retry: boolean;
+  month: string;
+  /** 0 = no budget. */
+  budget: number;
+  historyRows: number;
+};
+
+export type OpenedPackRow = {
+  packId: string;
+  config: Record<string, unknown>;
+  secrets: Record<string, SealedSecret>;
+  updatedAt: string;
+};
+
+export type OpenedHistoryRow = {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  status: MessageStatus;
+};
+
+export type OpenTurnRow =
+  | { refused: "budget" | "not_found" }
+  | {
+      refused?: undefined;
+      conversationId: string;
+      /** null on a retry. */
+      messageId: string | null;
+      /** Newest first; empty for a new conversation. */
+      history: OpenedHistoryRow[];
+      /** The tenant's enabled pack rows, as stored. */
+      packs: OpenedPackRow[];
+    };
+
+export function openTurnRow(db: DbHandle, i: OpenTurnInput): Promise<OpenTurnRow> {
+  return db.tenantCall<OpenTurnRow>("michi_open_turn", i.tenantId, [
+    i.visitorId,
+    i.conversationId ?? null,
+    i.origin,
+    i.pageUrl,
+    i.locale,
+    i.message,
+    i.retry,
+    i.month,
+    i.budget,
+    i.historyRows,
+  ]);
+}
+
+export type FinishTurnInput = {
+  tenantId: string;
+  messageId: string;
+  conversationId: string;
+  content: string;
+  status: MessageStatus;
+  reason: string | null;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  usageEstimated: boolean;
+  runs: (ToolRunResult & { callId: string })[];
+  month: string;
+  at: Date;
+};
+
+/** Stores the answer; false when a message with this id was stored already (a retried close). */
+export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<boolean> {
+  const runs = i.runs.map((r) => ({
+    pack_id: r.packId,
+    call_id: r.callId,
+    args: r.args ?? null,
+    result: r.result,
+    result_chars: r.resultChars,
+    result_tokens: r.resultTokens,
+    duration_ms: r.durationMs,
+    outcome: r.outcome,
+  }));
+  return db.tenantCall<boolean>("michi_finish_turn", i.tenantId, [
+    i.messageId,
+    i.conversationId,
+    i.content,
+    i.status,
+    i.reason,
+    i.model,
+    i.promptTokens,
+    i.completionTokens,
+    i.usageEstimated,
+    // pg would send a JS array as a Postgres array literal: jsonb needs the JSON text.
+    JSON.stringify(runs),
+    i.month,
+    i.at,
+  ]);
+}
