@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { TenantTx } from "../client";
-import { conversations, messages } from "../schema";
+import { conversations, messages, toolRuns } from "../schema";
 
 // Tenant path only: every function takes a TenantTx, so row-level security bounds what it can see.
 
