@@ -76,6 +76,24 @@ export const envSchema = z.object({
   MICHI_ALLOW_SIGNUP: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
   MICHI_DEMO: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
   GITHUB_ID: optionalString,
+
+  // Outgoing mail (src/lib/mail). A URL as nodemailer reads it: smtp://user:pass@host:587 (STARTTLS when the
+  // server offers it) or smtps://user:pass@host:465 (TLS from the first byte).
+  MICHI_SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\/[^\s/]+/.test(v), {
+      message: "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587",
+    }),
+  MICHI_MAIL_FROM: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>$|^[^<>@\s]+@[^<>@\s]+$/.test(v), {
+      message: 'must be an address, e.g. no-reply@example.com or "michi-chat <no-reply@example.com>"',
+    }),
+  MICHI_MAIL_OUTBOX: z.enum(["true", "false", "1", "0", "yes", "no", ""]).optional(),
   GITHUB_SECRET: optionalString,
 
   OPENAI_API_KEY: optionalString,
@@ -115,7 +133,13 @@ export const envSchema = z.object({
 
 export type Env = Omit<
   z.infer<typeof envSchema>,
-  "MICHI_SECRET_KEY" | "MICHI_AUTH_SECRET" | "MICHI_PUBLIC_URL" | "MICHI_ALLOW_SIGNUP" | "MICHI_DEMO"
+  | "MICHI_SECRET_KEY"
+  | "MICHI_AUTH_SECRET"
+  | "MICHI_PUBLIC_URL"
+  | "MICHI_ALLOW_SIGNUP"
+  | "MICHI_DEMO"
+  | "MICHI_MAIL_FROM"
+  | "MICHI_MAIL_OUTBOX"
 > & {
   MICHI_SECRET_KEY: string;
   MICHI_AUTH_SECRET: string;
@@ -123,6 +147,13 @@ export type Env = Omit<
   MICHI_ALLOW_SIGNUP: boolean;
   /** The demo tenant and its public /demo page: on in development, off in production unless asked for. */
   MICHI_DEMO: boolean;
+  /** The sender of every mail; derived from MICHI_PUBLIC_URL's host when unset. */
+  MICHI_MAIL_FROM: string;
+  /**
+   * Without SMTP, whether mails are kept for the operator (the Outbox page, and in development the log) instead
+   * of being dropped: on in development, off in production unless asked for (a reset link is a secret).
+   */
+  MICHI_MAIL_OUTBOX: boolean;
   isProduction: boolean;
   /** The named providers of MICHI_PROVIDERS (the default one is read from OPENAI_* by providerFor). */
   providers: ProviderConfig[];
@@ -182,14 +213,17 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
   const onOutsideProduction = (v: string | undefined) =>
     v === undefined || v === "" ? !isProduction : isTruthy(v);
   const allowSignup = onOutsideProduction(e.MICHI_ALLOW_SIGNUP);
+  const publicUrl = e.MICHI_PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     ...e,
     MICHI_SECRET_KEY: secretKey,
     MICHI_AUTH_SECRET: authSecret,
-    MICHI_PUBLIC_URL: e.MICHI_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    MICHI_PUBLIC_URL: publicUrl,
     MICHI_ALLOW_SIGNUP: allowSignup,
     // In production the demo would let anyone who reaches the install chat on the operator's model key.
     MICHI_DEMO: onOutsideProduction(e.MICHI_DEMO),
+    MICHI_MAIL_FROM: e.MICHI_MAIL_FROM ?? `michi-chat <no-reply@${new URL(publicUrl).hostname}>`,
+    MICHI_MAIL_OUTBOX: onOutsideProduction(e.MICHI_MAIL_OUTBOX),
     isProduction,
     providers: named.providers,
   };

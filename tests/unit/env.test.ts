@@ -63,6 +63,26 @@ describe("environment", () => {
     expect(problems({ MICHI_DEMO: "maybe" }).join()).toMatch(/MICHI_DEMO/);
   });
 
+  it("reads the mail settings: an SMTP URL, a sender (derived from the public URL when unset), the Outbox", () => {
+    const prod = { NODE_ENV: "production", MICHI_SECRET_KEY: key, MICHI_AUTH_SECRET: "x".repeat(40) };
+    const https = { MICHI_PUBLIC_URL: "https://chat.example.com" };
+    const d = parseEnv({ NODE_ENV: "development" }, dev);
+    expect(d.MICHI_SMTP_URL).toBeUndefined();
+    expect(d.MICHI_MAIL_OUTBOX).toBe(true);
+    expect(d.MICHI_MAIL_FROM).toBe("michi-chat <no-reply@localhost>");
+    const p = parseEnv({ ...prod, ...https, MICHI_SMTP_URL: "smtps://u:p@mail.example.com:465" });
+    expect(p.MICHI_SMTP_URL).toBe("smtps://u:p@mail.example.com:465");
+    expect(p.MICHI_MAIL_FROM).toBe("michi-chat <no-reply@chat.example.com>");
+    expect(p.MICHI_MAIL_OUTBOX).toBe(false);
+    expect(parseEnv({ ...prod, ...https, MICHI_MAIL_OUTBOX: "true" }).MICHI_MAIL_OUTBOX).toBe(true);
+    expect(parseEnv({ MICHI_MAIL_FROM: "Café Michi <hi@cafe.test>" }, dev).MICHI_MAIL_FROM).toBe(
+      "Café Michi <hi@cafe.test>",
+    );
+    const bad = problems({ MICHI_SMTP_URL: "http://mail.example.com", MICHI_MAIL_FROM: "nobody" }).join();
+    expect(bad).toMatch(/MICHI_SMTP_URL/);
+    expect(bad).toMatch(/MICHI_MAIL_FROM/);
+  });
+
   it("rejects a public URL with a path", () => {
     expect(problems({ MICHI_PUBLIC_URL: "https://x.example/chat" }).join()).toMatch(/MICHI_PUBLIC_URL/);
   });

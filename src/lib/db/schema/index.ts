@@ -1,4 +1,5 @@
 export * from "./chat";
 export * from "./core";
+export * from "./mail";
 export * from "./tools";
 export * from "./webhooks";
