@@ -52,7 +52,11 @@ afterAll(async () => {
 });
 
 async function addEndpoint(path: string) {
-  const r = await createWebhookEndpoint(ctx, { url: receiver.url(path), description: "", events: ["lead.created"] });
+  const r = await createWebhookEndpoint(ctx, {
+    url: receiver.url(path),
+    description: "",
+    events: ["lead.created"],
+  });
   expect(r.ok).toBe(true);
   return r.data!.endpointId!;
 }
@@ -103,13 +107,21 @@ describe("webhook deliveries on the durable queue", () => {
     // The server goes away with the delivery waiting for its retry; the receiver recovers meanwhile.
     await first.stop();
     running.splice(running.indexOf(first), 1);
-    expect(await delivery(messageId)).toMatchObject({ status: "retrying", attempts: 1, last_status_code: 500 });
+    expect(await delivery(messageId)).toMatchObject({
+      status: "retrying",
+      attempts: 1,
+      last_status_code: 500,
+    });
     receiver.answer(200);
     await instance(); // the restarted server: a new queue instance on the same database
     await receiver.waitFor(2);
     await settled();
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([messageId, messageId]);
-    expect(await delivery(messageId)).toMatchObject({ status: "delivered", attempts: 2, last_status_code: 200 });
+    expect(await delivery(messageId)).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+      last_status_code: 200,
+    });
   }, 60_000);
 
   it("are delivered once each with two servers working the same queue", async () => {

@@ -171,3 +171,8 @@ export async function tenantSlug(tx: TenantTx, tenantId: string): Promise<string
   const [row] = await tx.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId));
   return row?.slug ?? null;
 }
+
+/** Endpoints the platform switched off after sustained failure (the admin banner). */
+export async function countSwitchedOff(tx: TenantTx): Promise<number> {
+  return tx.$count(webhookEndpoints, sql`${webhookEndpoints.disabledReason} is not null`);
+}

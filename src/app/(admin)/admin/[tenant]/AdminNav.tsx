@@ -10,6 +10,7 @@ const SECTIONS = [
   { path: "/embed", label: "Site & embed" },
   { path: "/conversations", label: "Conversations" },
   { path: "/usage", label: "Usage" },
+  { path: "/webhooks", label: "Webhooks" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },
   { path: "/account", label: "Account" },
