@@ -14,7 +14,7 @@ process.env.MICHI_FETCH_ALLOW_HOSTS = receiver.host;
 
 const { rowsOf } = await import("@/lib/db/client");
 const endpoints = await import("@/lib/webhooks/endpoints");
-const { sweepQuietConversations } = await import("@/lib/webhooks/quiet");
+const { pruneDeliveryLog, sweepQuietConversations } = await import("@/lib/webhooks/quiet");
 const { installWebhookQueue } = await import("@/lib/webhooks/worker");
 const { conversations, messages } = await import("@/lib/db/schema");
 type Ctx = Parameters<typeof endpoints.createWebhookEndpoint>[0];
@@ -150,5 +150,17 @@ describe("the Webhooks page's use cases", () => {
       ok: false,
       message: /Switch the endpoint on/,
     });
+
+    // The log keeps 30 days of finished deliveries.
+    await expect
+      .poll(
+        async () =>
+          (await rowsOf<{ status: string }>(t.handle.platform, sql`select status from webhook_deliveries`))[0]
+            ?.status,
+      )
+      .toBe("delivered");
+    const day = 24 * 60 * 60 * 1000;
+    expect(await pruneDeliveryLog(t.handle, new Date(Date.now() + 29 * day))).toBe(0);
+    expect(await pruneDeliveryLog(t.handle, new Date(Date.now() + 31 * day))).toBe(1);
   }, 30_000);
 });
