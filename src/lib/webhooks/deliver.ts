@@ -6,7 +6,7 @@ import {
   getEndpoint,
   recordAttempt,
   setDeliveryStatus,
-  updateEndpoint,
+  switchOffEndpoint,
 } from "../db/queries/webhooks";
 import { log } from "../log";
 import type { QueueJob } from "../queue";
@@ -68,11 +68,10 @@ export async function deliverWebhook(
       error: outcome.ok ? null : outcome.error,
     });
     if (!last) return null;
-    const current = await getEndpoint(tx, endpoint.id);
-    if (!current?.enabled) return null; // another delivery already switched it off
     const attempts = delivery.attempts + 1;
     const reason = `Switched off after ${attempts} failed attempts to deliver ${delivery.eventType} (last: ${outcome.ok ? "" : outcome.error}).`;
-    await updateEndpoint(tx, endpoint.id, { enabled: false, disabledReason: reason, disabledAt: new Date() });
+    // Conditional, so two deliveries failing for good at the same moment switch it off (and tell) once.
+    if (!(await switchOffEndpoint(tx, endpoint.id, reason))) return null;
     await audit(tx, {
       tenantId,
       actor: null,

@@ -30,6 +30,8 @@ export function webhookWorkers(db: DbHandle, deps: Partial<DeliverDeps> = {}): Q
   const delivery: QueueWorker<DeliveryJob> = {
     name: WEBHOOK_DELIVERY_QUEUE,
     policy: WEBHOOK_DELIVERY_POLICY,
+    // Up to 20 receivers at once per instance and poll: a burst of events drains in seconds, not minutes.
+    batchSize: 20,
     handler: (job) =>
       deliverWebhook(db, job, {
         poster: deps.poster ?? defaultWebhookPoster(),

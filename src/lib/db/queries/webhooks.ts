@@ -196,3 +196,13 @@ export async function deleteOldDeliveries(tx: TenantTx, before: Date): Promise<n
     .returning({ id: webhookDeliveries.id });
   return rows.length;
 }
+
+/** Switches an endpoint off with the platform's reason; false when it was off already (another run won). */
+export async function switchOffEndpoint(tx: TenantTx, id: string, reason: string): Promise<boolean> {
+  const rows = await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, disabledAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.enabled, true)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
