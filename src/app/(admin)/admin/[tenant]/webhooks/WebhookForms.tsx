@@ -139,3 +139,12 @@ export function IdButton({
     </form>
   );
 }
+
+/** What a viewer sees: hook URLs are often capabilities, so only owners and admins see or change them. */
+export function AdminsOnly() {
+  return (
+    <p role="note" className="card max-w-3xl text-sm">
+      Only owners and admins can see and change webhooks.
+    </p>
+  );
+}

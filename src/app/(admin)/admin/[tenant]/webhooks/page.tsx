@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
-import { requireTenant } from "@/lib/auth/guard";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { listEndpoints } from "@/lib/db/queries/webhooks";
 import { EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { createEndpointAction } from "./actions";
-import { AddEndpointForm } from "./WebhookForms";
+import { AddEndpointForm, AdminsOnly } from "./WebhookForms";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -13,7 +13,8 @@ const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((value) => ({ value, label: EVENT_
 
 export default async function WebhooksPage({ params }: { params: Promise<{ tenant: string }> }) {
   const { tenant: slug } = await params;
-  const ctx = await requireTenant(slug, "admin");
+  const ctx = await requireTenant(slug);
+  if (!roleAtLeast(ctx.role, "admin")) return <AdminsOnly />;
   const endpoints = await ctx.db.forTenant(ctx.tenant.id, (tx) => listEndpoints(tx));
   const s = ctx.tenant.slug;
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, PageHeader } from "@/components/ui";
-import { requireTenant } from "@/lib/auth/guard";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getEndpoint, listDeliveries } from "@/lib/db/queries/webhooks";
 import { EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { isUuid } from "@/shared/parse";
@@ -13,7 +13,7 @@ import {
   setEndpointEnabledAction,
   updateEndpointAction,
 } from "../actions";
-import { EditEndpointForm, IdButton } from "../WebhookForms";
+import { AdminsOnly, EditEndpointForm, IdButton } from "../WebhookForms";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
@@ -28,7 +28,8 @@ const STATUS_LABEL = {
 
 export default async function EndpointPage({ params }: { params: Promise<{ tenant: string; id: string }> }) {
   const { tenant: slug, id } = await params;
-  const ctx = await requireTenant(slug, "admin");
+  const ctx = await requireTenant(slug);
+  if (!roleAtLeast(ctx.role, "admin")) return <AdminsOnly />;
   if (!isUuid(id)) notFound();
   const found = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
     const endpoint = await getEndpoint(tx, id);
