@@ -43,8 +43,9 @@ export async function deliverWebhook(
   const { tenantId, deliveryId } = job.data;
   const prepared = await db.forTenant(tenantId, async (tx) => {
     const delivery = await getDelivery(tx, deliveryId);
-    // Deleted with its endpoint, or already delivered by an earlier run: nothing to do, and no retry.
-    if (!delivery || delivery.status === "delivered") return null;
+    // Deleted with its endpoint, or already delivered by an earlier run of this job: nothing to do, and no
+    // retry. A redelivery is sent anyway: the admin may click while the first attempt is still being recorded.
+    if (!delivery || (delivery.status === "delivered" && !job.data.redelivery)) return null;
     const endpoint = await getEndpoint(tx, delivery.endpointId);
     if (!endpoint) return null;
     if (!endpoint.enabled) {

@@ -211,7 +211,7 @@ export async function redeliverWebhook(ctx: TenantContext, deliveryId: string): 
     const queue = processQueue();
     if (!queue) return "no-queue" as const;
     await setDeliveryStatus(tx, deliveryId, "pending");
-    const job: DeliveryJob = { tenantId, deliveryId };
+    const job: DeliveryJob = { tenantId, deliveryId, redelivery: true };
     await (await queue).sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
     await audit(tx, {
       tenantId,
