@@ -111,24 +111,34 @@ describe("publishEvent", () => {
   });
 
   it("enqueues nothing for a write that rolls back", async () => {
-    let messageId = "";
+    let deliveryId = "";
     await expect(
       t.handle.forTenant(tenantId, async (tx) => {
-        messageId = (await publishEvent(tx, { tenantId, type: "lead.created", data: { lead: { id: "L2" } } }))
-          .messageId;
+        const r = await publishEvent(tx, { tenantId, type: "lead.created", data: { lead: { id: "L2" } } });
+        expect(r.deliveries).toBe(1); // the delivery and its job were written in this transaction…
+        const [row] = await rowsOf<{ id: string }>(
+          tx,
+          sql`select id from webhook_deliveries where message_id = ${r.messageId}`,
+        );
+        deliveryId = row!.id;
         throw new Error("the lead's own write failed");
       }),
     ).rejects.toThrow("the lead's own write failed");
-    const rows = await rowsOf(
+    // …and went with it.
+    expect(
+      await rowsOf(t.handle.platform, sql`select 1 from webhook_deliveries where id = ${deliveryId}`),
+    ).toHaveLength(0);
+    expect(
+      await rowsOf(
+        t.handle.platform,
+        sql`select 1 from pgboss.job where name = 'webhook-delivery' and data->>'deliveryId' = ${deliveryId}`,
+      ),
+    ).toHaveLength(0);
+    const committed = await rowsOf<{ n: number }>(
       t.handle.platform,
-      sql`select 1 from webhook_deliveries where message_id = ${messageId}`,
+      sql`select count(*)::int as n from pgboss.job where name = 'webhook-delivery'`,
     );
-    expect(rows).toHaveLength(0);
-    const jobs = await rowsOf(
-      t.handle.platform,
-      sql`select 1 from pgboss.job where name = 'webhook-delivery' and data->>'deliveryId' is null`,
-    );
-    expect(jobs).toHaveLength(0);
+    expect(committed[0]!.n).toBe(1); // only the first test's committed event ever reached the queue
   });
 
   it("sends nothing for an event no endpoint asked for, and refuses credentials in a payload", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import type { DbHandle, Tx } from "./client";
+import { type DbHandle, rowsOf, type Tx } from "./client";
 
 // The durable queue (pg-boss, src/lib/queue) speaks SQL through an executor it is handed. Two are offered:
 // the shared pool, and the caller's own transaction, so a job is inserted atomically with the tenant write
@@ -46,12 +46,28 @@ function bindable(v: unknown): unknown {
 
 /**
  * Lets the tenant role insert jobs (and nothing else of the queue's) from inside its own transactions. Run
- * after the queue has created its schema; idempotent.
+ * after the queue has created its schema. Instances starting together may race on the same GRANT (Postgres
+ * then reports "tuple concurrently updated"), so a failed grant counts as done when the privileges are there.
  */
 export async function grantQueueInsert(handle: DbHandle, schema: string): Promise<void> {
   const s = sql.identifier(schema);
-  await handle.platform.execute(sql`grant usage on schema ${s} to michi_tenant`);
-  await handle.platform.execute(sql`grant select on ${s}.queue to michi_tenant`);
-  // RETURNING id needs read access to that one column; job data and other queues' rows stay unreadable.
-  await handle.platform.execute(sql`grant insert, select (id) on ${s}.job to michi_tenant`);
+  const granted = async () => {
+    const [row] = await rowsOf<{ ok: boolean }>(
+      handle.platform,
+      sql`select has_schema_privilege('michi_tenant', ${schema}, 'USAGE')
+             and has_table_privilege('michi_tenant', ${`${schema}.queue`}, 'SELECT')
+             and has_table_privilege('michi_tenant', ${`${schema}.job`}, 'INSERT')
+             and has_column_privilege('michi_tenant', ${`${schema}.job`}, 'id', 'SELECT') as ok`,
+    );
+    return row?.ok === true;
+  };
+  if (await granted()) return;
+  try {
+    await handle.platform.execute(sql`grant usage on schema ${s} to michi_tenant`);
+    await handle.platform.execute(sql`grant select on ${s}.queue to michi_tenant`);
+    // RETURNING id needs read access to that one column; job data and other queues' rows stay unreadable.
+    await handle.platform.execute(sql`grant insert, select (id) on ${s}.job to michi_tenant`);
+  } catch (err) {
+    if (!(await granted())) throw err;
+  }
 }

@@ -29,6 +29,8 @@ export type QueueJob<T> = { id: string; data: T; retryCount: number; retryLimit:
 export type QueueWorker<T = unknown> = {
   name: string;
   policy: QueuePolicy;
+  /** Jobs fetched per poll and run concurrently (default 1). */
+  batchSize?: number;
   /** Throwing fails this attempt; pg-boss retries it until retryLimit. */
   handler: (job: QueueJob<T>) => Promise<void>;
 };
@@ -84,9 +86,21 @@ export async function startQueue(db: DbHandle, opts: QueueOptions): Promise<JobQ
     };
     await boss.createQueue(w.name, queue);
     await boss.updateQueue(w.name, queue); // a changed policy applies to jobs enqueued from now on
-    await boss.work<object>(w.name, { includeMetadata: true, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      await w.handler({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
+    const batchSize = w.batchSize ?? 1;
+    // pg-boss polls once per interval per worker, so jobs are fetched in batches and run side by side; each
+    // job's failure is reported on its own (a failed job then goes back for its retry), and pg-boss marks the
+    // rest complete when the batch resolves (its completion only touches jobs still active).
+    await boss.work<object>(w.name, { includeMetadata: true, batchSize }, async (jobs) => {
+      const outcomes = await Promise.allSettled(
+        jobs.map((job) =>
+          w.handler({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit }),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        if (outcome.status === "fulfilled") continue;
+        const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        await boss.fail(w.name, jobs[i]!.id, { message });
+      }
     });
   }
   let stopped = false;

@@ -6,7 +6,7 @@ import {
   getEndpoint,
   recordAttempt,
   setDeliveryStatus,
-  updateEndpoint,
+  switchOffEndpoint,
 } from "../db/queries/webhooks";
 import { log } from "../log";
 import type { QueueJob } from "../queue";
@@ -43,8 +43,9 @@ export async function deliverWebhook(
   const { tenantId, deliveryId } = job.data;
   const prepared = await db.forTenant(tenantId, async (tx) => {
     const delivery = await getDelivery(tx, deliveryId);
-    // Deleted with its endpoint, or already delivered by an earlier run: nothing to do, and no retry.
-    if (!delivery || delivery.status === "delivered") return null;
+    // Deleted with its endpoint, or already delivered by an earlier run of this job: nothing to do, and no
+    // retry. A redelivery is sent anyway: the admin may click while the first attempt is still being recorded.
+    if (!delivery || (delivery.status === "delivered" && !job.data.redelivery)) return null;
     const endpoint = await getEndpoint(tx, delivery.endpointId);
     if (!endpoint) return null;
     if (!endpoint.enabled) {
@@ -68,11 +69,10 @@ export async function deliverWebhook(
       error: outcome.ok ? null : outcome.error,
     });
     if (!last) return null;
-    const current = await getEndpoint(tx, endpoint.id);
-    if (!current?.enabled) return null; // another delivery already switched it off
     const attempts = delivery.attempts + 1;
     const reason = `Switched off after ${attempts} failed attempts to deliver ${delivery.eventType} (last: ${outcome.ok ? "" : outcome.error}).`;
-    await updateEndpoint(tx, endpoint.id, { enabled: false, disabledReason: reason, disabledAt: new Date() });
+    // Conditional, so two deliveries failing for good at the same moment switch it off (and tell) once.
+    if (!(await switchOffEndpoint(tx, endpoint.id, reason))) return null;
     await audit(tx, {
       tenantId,
       actor: null,

@@ -202,19 +202,17 @@ export async function rollWebhookSecret(ctx: TenantContext, endpointId: string):
 /** Sends a delivery again (same message id and body, a fresh signature), with a fresh set of retries. */
 export async function redeliverWebhook(ctx: TenantContext, deliveryId: string): Promise<ActionState> {
   const tenantId = ctx.tenant.id;
-  const pending = processQueue();
-  if (!pending)
-    return { ok: false, message: "Deliveries are not running on this server; try again shortly." };
-  const queue = await pending;
   const result = await ctx.db.forTenant(tenantId, async (tx) => {
     const delivery = await getDelivery(tx, deliveryId);
     if (!delivery) return "missing" as const;
     const endpoint = await getEndpoint(tx, delivery.endpointId);
     if (!endpoint) return "missing" as const;
     if (!endpoint.enabled) return "off" as const;
+    const queue = processQueue();
+    if (!queue) return "no-queue" as const;
     await setDeliveryStatus(tx, deliveryId, "pending");
-    const job: DeliveryJob = { tenantId, deliveryId };
-    await queue.sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
+    const job: DeliveryJob = { tenantId, deliveryId, redelivery: true };
+    await (await queue).sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
     await audit(tx, {
       tenantId,
       actor: ctx.user,
@@ -226,6 +224,8 @@ export async function redeliverWebhook(ctx: TenantContext, deliveryId: string): 
   });
   if (result === "missing") return notFound();
   if (result === "off") return { ok: false, message: "Switch the endpoint on before redelivering." };
+  if (result === "no-queue")
+    return { ok: false, message: "Deliveries are not running on this server; try again shortly." };
   return { ok: true, message: "Queued for delivery again." };
 }
 

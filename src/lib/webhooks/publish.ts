@@ -26,7 +26,12 @@ export type PublishedEvent = {
 };
 
 /** The job a delivery runs as; the tenant comes from the publishing transaction, never from a request. */
-export type DeliveryJob = { tenantId: string; deliveryId: string };
+export type DeliveryJob = {
+  tenantId: string;
+  deliveryId: string;
+  /** A redelivery asked for by an admin: sent even if an earlier attempt has (just) succeeded. */
+  redelivery?: boolean;
+};
 
 /**
  * Publishes a webhook event inside the caller's tenant transaction: one delivery row per enabled endpoint

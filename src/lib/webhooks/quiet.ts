@@ -1,6 +1,12 @@
 import "server-only";
 import type { DbHandle } from "../db/client";
-import { conversationsQuietBetween, tenantSlug, tenantsSubscribedTo } from "../db/queries/webhooks";
+import {
+  conversationsQuietBetween,
+  deleteOldDeliveries,
+  tenantSlug,
+  tenantsSubscribedTo,
+  tenantsWithOldDeliveries,
+} from "../db/queries/webhooks";
 import { env } from "../env";
 import { registerJob } from "../jobs";
 import { log } from "../log";
@@ -59,6 +65,21 @@ export async function sweepQuietConversations(
   return { tenants: tenantIds.length, published };
 }
 
+/**
+ * The delivery log keeps 30 days: long enough to redeliver after a receiver's outage, short enough that the
+ * lead details in old payloads do not outlive their use.
+ */
+export const DELIVERY_LOG_DAYS = 30;
+
+export async function pruneDeliveryLog(db: DbHandle, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - DELIVERY_LOG_DAYS * 24 * 60 * 60 * 1000);
+  let deleted = 0;
+  for (const tenantId of await tenantsWithOldDeliveries(db.platform, before)) {
+    deleted += await db.forTenant(tenantId, (tx) => deleteOldDeliveries(tx, before));
+  }
+  return deleted;
+}
+
 /** Registers the sweep with the process's periodic jobs (boot); it runs every half quiet period, at most a minute apart. */
 export function registerQuietSweep(db: DbHandle): void {
   const quietMs = env().MICHI_WEBHOOK_QUIET_SECONDS * 1000;
@@ -67,6 +88,13 @@ export function registerQuietSweep(db: DbHandle): void {
     everyMs: Math.max(1000, Math.min(60_000, Math.floor(quietMs / 2))),
     run: async () => {
       await sweepQuietConversations(db, { quietMs });
+    },
+  });
+  registerJob({
+    name: "webhook-log-prune",
+    everyMs: 60 * 60 * 1000,
+    run: async () => {
+      await pruneDeliveryLog(db);
     },
   });
 }

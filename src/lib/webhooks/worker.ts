@@ -12,6 +12,7 @@ import {
 import { defaultWebhookPoster } from "../security/webhook-post";
 import { type DeliverDeps, deliverWebhook } from "./deliver";
 import { WEBHOOK_DELIVERY_QUEUE } from "./events";
+import { mailDisabledNotice } from "./notice";
 import type { DeliveryJob } from "./publish";
 
 /**
@@ -29,7 +30,14 @@ export function webhookWorkers(db: DbHandle, deps: Partial<DeliverDeps> = {}): Q
   const delivery: QueueWorker<DeliveryJob> = {
     name: WEBHOOK_DELIVERY_QUEUE,
     policy: WEBHOOK_DELIVERY_POLICY,
-    handler: (job) => deliverWebhook(db, job, { poster: deps.poster ?? defaultWebhookPoster(), ...deps }),
+    // Up to 20 receivers at once per instance and poll: a burst of events drains in seconds, not minutes.
+    batchSize: 20,
+    handler: (job) =>
+      deliverWebhook(db, job, {
+        poster: deps.poster ?? defaultWebhookPoster(),
+        onDisabled: (notice) => mailDisabledNotice(db, notice),
+        ...deps,
+      }),
   };
   return [delivery as QueueWorker];
 }

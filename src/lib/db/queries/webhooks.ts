@@ -171,3 +171,38 @@ export async function tenantSlug(tx: TenantTx, tenantId: string): Promise<string
   const [row] = await tx.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId));
   return row?.slug ?? null;
 }
+
+/** Endpoints the platform switched off after sustained failure (the admin banner). */
+export async function countSwitchedOff(tx: TenantTx): Promise<number> {
+  return tx.$count(webhookEndpoints, sql`${webhookEndpoints.disabledReason} is not null`);
+}
+
+/** Platform: tenants with delivery log entries older than `before` (the log's own retention). */
+export async function tenantsWithOldDeliveries(db: Db, before: Date): Promise<string[]> {
+  const rows = await rowsOf<{ tenant_id: string }>(
+    db,
+    sql`select distinct tenant_id from webhook_deliveries where created_at < ${before.toISOString()}`,
+  );
+  return rows.map((r) => r.tenant_id);
+}
+
+/** Deletes this tenant's finished delivery log entries older than `before`; ones still in flight stay. */
+export async function deleteOldDeliveries(tx: TenantTx, before: Date): Promise<number> {
+  const rows = await tx
+    .delete(webhookDeliveries)
+    .where(
+      sql`${webhookDeliveries.createdAt} < ${before.toISOString()} and ${webhookDeliveries.status} in ('delivered', 'failed')`,
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/** Switches an endpoint off with the platform's reason; false when it was off already (another run won). */
+export async function switchOffEndpoint(tx: TenantTx, id: string, reason: string): Promise<boolean> {
+  const rows = await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, disabledAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.enabled, true)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}

@@ -12,6 +12,7 @@ const SECTIONS = [
   { path: "/inbox", label: "Inbox" },
   { path: "/unanswered", label: "Unanswered" },
   { path: "/usage", label: "Usage" },
+  { path: "/webhooks", label: "Webhooks" },
   { path: "/settings", label: "Data & retention" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },

@@ -1,8 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOutAction } from "@/app/signin/actions";
-import { requireTenant } from "@/lib/auth/guard";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { tenantsOfUser } from "@/lib/db/queries/members";
+import { countSwitchedOff } from "@/lib/db/queries/webhooks";
 import { AdminNav } from "./AdminNav";
 import { TenantSwitcher } from "./TenantSwitcher";
 
@@ -21,6 +22,10 @@ export default async function TenantLayout({
   const ctx = await requireTenant(slug);
   const mine = await tenantsOfUser(ctx.db.platform, ctx.user.id);
   const base = `/admin/${ctx.tenant.slug}`;
+  // The notice of an endpoint the platform switched off stays until someone switches it on again.
+  const hooksOff = roleAtLeast(ctx.role, "admin")
+    ? await ctx.db.forTenant(ctx.tenant.id, (tx) => countSwitchedOff(tx))
+    : 0;
   return (
     <div className="min-h-screen">
       <a
@@ -73,6 +78,15 @@ export default async function TenantLayout({
                 Choose your own password
               </Link>{" "}
               before you continue.
+            </p>
+          ) : null}
+          {hooksOff > 0 ? (
+            <p role="alert" className="card mb-4 border-danger-600 text-sm">
+              {hooksOff === 1 ? "A webhook endpoint was" : `${hooksOff} webhook endpoints were`} switched off
+              after failing for more than a day.{" "}
+              <Link href={`${base}/webhooks`} className="font-semibold underline">
+                Check your webhooks
+              </Link>
             </p>
           ) : null}
           {children}

@@ -1,0 +1,166 @@
+import { sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installTestDb } from "../support/admin-env";
+import { makeTenant, makeUser } from "../support/admin-world";
+import type { TestDb } from "../support/db";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+import { startTestWebhookQueue } from "../support/webhooks";
+
+// The Webhooks page's use cases and the conversation.finished sweep, against a real receiver.
+
+const receiver: WebhookReceiver = await startWebhookReceiver();
+process.env.MICHI_FETCH_ALLOW_HOSTS = receiver.host;
+
+const { rowsOf } = await import("@/lib/db/client");
+const endpoints = await import("@/lib/webhooks/endpoints");
+const { pruneDeliveryLog, sweepQuietConversations } = await import("@/lib/webhooks/quiet");
+const { installWebhookQueue } = await import("@/lib/webhooks/worker");
+const { conversations, messages } = await import("@/lib/db/schema");
+type Ctx = Parameters<typeof endpoints.createWebhookEndpoint>[0];
+
+let t: TestDb;
+let ctx: Ctx;
+let queue: { stop(): Promise<void> };
+
+const publicLookup = async () => [{ address: "93.184.216.34", family: 4 }];
+const privateLookup = async () => [{ address: "10.0.0.7", family: 4 }];
+
+beforeAll(async () => {
+  t = await installTestDb();
+  const owner = await makeUser(t.handle, "owner@admin-hooks.test");
+  const tenant = await makeTenant(t.handle, "admin-hooks", [[owner, "owner"]], {
+    siteDomains: ["shop.example"],
+  });
+  ctx = {
+    db: t.handle,
+    tenant,
+    role: "owner",
+    user: { id: owner.id, email: owner.email, name: "", isOperator: false, mustChangePassword: false },
+  } as Ctx;
+  queue = await startTestWebhookQueue(t.handle, receiver);
+}, 60_000);
+
+afterAll(async () => {
+  await queue?.stop();
+  installWebhookQueue(null);
+  await receiver.close();
+  await t?.close();
+});
+
+describe("endpoint URLs follow the packs' policy without the site-domain rule", () => {
+  const cases: [string, typeof publicLookup | undefined, RegExp | null][] = [
+    ["https://hooks.zapier.com/hooks/catch/1/abc/", publicLookup, null],
+    ["http://hooks.zapier.com/x", publicLookup, /https/],
+    ["https://hooks.zapier.com:8443/x", publicLookup, /Ports/],
+    ["https://127.0.0.1/x", publicLookup, /IP address/],
+    ["https://intranet.corp/x", publicLookup, /public domain/],
+    ["https://hook.example.org/x?token=1", publicLookup, /\?/],
+    ["https://rebind.example.org/x", privateLookup, /private/],
+  ];
+  for (const [url, lookup, refused] of cases) {
+    it(`${url} is ${refused ? "refused" : "accepted"}`, async () => {
+      const r = await endpoints.checkWebhookUrl(url, { allowHosts: [], lookup });
+      if (refused) expect(r).toMatchObject({ ok: false, message: expect.stringMatching(refused) });
+      // Not on the business's site domains (shop.example), and still fine; the path is kept as typed.
+      else expect(r).toEqual({ ok: true, url });
+    });
+  }
+});
+
+describe("the Webhooks page's use cases", () => {
+  it("shows the signing secret once and stores it sealed", async () => {
+    const r = await endpoints.createWebhookEndpoint(
+      ctx,
+      { url: "https://hooks.zapier.com/hooks/catch/1/abc/", description: "Zapier", events: ["lead.created"] },
+      { lookup: publicLookup },
+    );
+    expect(r.ok).toBe(true);
+    const secret = r.data!.secret!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const [row] = await rowsOf<{ secret: string }>(
+      t.handle.platform,
+      sql`select secret::text as secret from webhook_endpoints where id = ${r.data!.endpointId!}`,
+    );
+    expect(row!.secret).not.toContain(secret.slice(6));
+    const rolled = await endpoints.rollWebhookSecret(ctx, r.data!.endpointId!);
+    expect(rolled.data!.secret).not.toBe(secret);
+    const [audit] = await rowsOf<{ details: string }>(
+      t.handle.platform,
+      sql`select details::text as details from audit_log where action = 'webhook.endpoint_created'`,
+    );
+    expect(audit!.details).not.toContain(secret.slice(6));
+    await endpoints.deleteWebhookEndpoint(ctx, r.data!.endpointId!);
+  });
+
+  it("redelivers a delivery with the same message id and a fresh valid signature", async () => {
+    const created = await endpoints.createWebhookEndpoint(ctx, {
+      url: receiver.url("/redeliver"),
+      description: "",
+      events: ["conversation.finished"],
+    });
+    const secret = created.data!.secret!;
+    const tenantId = ctx.tenant.id;
+    // A conversation that went quiet 10 minutes ago, with a quiet period of 5 minutes.
+    const last = new Date(Date.now() - 10 * 60_000);
+    const conversationId = await t.handle.forTenant(tenantId, async (tx) => {
+      const [c] = await tx
+        .insert(conversations)
+        .values({
+          tenantId,
+          visitorId: "v1",
+          startedAt: new Date(last.getTime() - 60_000),
+          lastActivityAt: last,
+        })
+        .returning();
+      await tx.insert(messages).values([
+        { tenantId, conversationId: c!.id, role: "user", content: "Do you deliver?" },
+        { tenantId, conversationId: c!.id, role: "assistant", content: "Yes." },
+      ]);
+      return c!.id;
+    });
+    const sweep = await sweepQuietConversations(t.handle, { quietMs: 5 * 60_000 });
+    expect(sweep.published).toBe(1);
+    // A second sweep (or another instance's) announces nothing twice.
+    expect((await sweepQuietConversations(t.handle, { quietMs: 5 * 60_000 })).published).toBe(0);
+    const [first] = await receiver.waitFor(1);
+    const body = new Webhook(secret).verify(first!.body, first!.headers as Record<string, string>);
+    expect(body).toMatchObject({
+      type: "conversation.finished",
+      data: {
+        conversation: {
+          id: conversationId,
+          messageCount: 2,
+          lastActivityAt: last.toISOString(),
+          adminUrl: `http://localhost:3999/admin/admin-hooks/conversations/${conversationId}`,
+        },
+      },
+    });
+
+    const [d] = await rowsOf<{ id: string }>(t.handle.platform, sql`select id from webhook_deliveries`);
+    expect((await endpoints.redeliverWebhook(ctx, d!.id)).ok).toBe(true);
+    const [, again] = await receiver.waitFor(2);
+    expect(again!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
+    expect(again!.body).toBe(first!.body);
+    expect(new Webhook(secret).verify(again!.body, again!.headers as Record<string, string>)).toEqual(body);
+
+    // Switched off, it refuses to redeliver and says why.
+    await endpoints.setWebhookEndpointEnabled(ctx, created.data!.endpointId!, false);
+    expect(await endpoints.redeliverWebhook(ctx, d!.id)).toMatchObject({
+      ok: false,
+      message: /Switch the endpoint on/,
+    });
+
+    // The log keeps 30 days of finished deliveries.
+    await expect
+      .poll(
+        async () =>
+          (await rowsOf<{ status: string }>(t.handle.platform, sql`select status from webhook_deliveries`))[0]
+            ?.status,
+      )
+      .toBe("delivered");
+    const day = 24 * 60 * 60 * 1000;
+    expect(await pruneDeliveryLog(t.handle, new Date(Date.now() + 29 * day))).toBe(0);
+    expect(await pruneDeliveryLog(t.handle, new Date(Date.now() + 31 * day))).toBe(1);
+  }, 30_000);
+});
