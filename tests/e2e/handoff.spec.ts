@@ -32,9 +32,10 @@ async function signedHooks(type: string) {
   return hooks.flatMap((h) => {
     const event = new Webhook(E2E.hookSecret).verify(h.body, h.headers) as {
       type: string;
-      data: Record<string, unknown>;
+      data: { lead?: Record<string, unknown>; feedback?: Record<string, unknown> };
     };
-    return event.type === type ? [event.data] : [];
+    // Each event wraps its facts in its noun (docs/webhooks.md): { lead: {...} } or { feedback: {...} }.
+    return event.type === type ? [event.data.lead ?? event.data.feedback ?? {}] : [];
   });
 }
 

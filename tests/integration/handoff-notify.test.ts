@@ -103,7 +103,7 @@ describe("the business is told", () => {
     const [hook] = await receiver.waitFor(1);
     const event = verified(hook!);
     expect(event.type).toBe("lead.created");
-    expect(event.data).toMatchObject({ id, name: "Ana", email: "ana@example.org", kind: "lead" });
+    expect(event.data.lead).toMatchObject({ id, name: "Ana", email: "ana@example.org", kind: "lead" });
   });
 
   it("a rating: a signed feedback.created with the answer and the comment", async () => {
@@ -122,7 +122,7 @@ describe("the business is told", () => {
     const event = verified(hooks[1]!);
     expect(event).toMatchObject({
       type: "feedback.created",
-      data: { messageId: done.messageId, rating: "down", comment: "Not what I asked" },
+      data: { feedback: { messageId: done.messageId, rating: "down", comment: "Not what I asked" } },
     });
   });
 });

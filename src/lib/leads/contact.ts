@@ -68,7 +68,7 @@ export async function submitContact(
       consentText: settings.consentText,
       locale: req.lang,
     });
-    return { row, notice: await leadEvents(tx, req.tenant.id, row) };
+    return { row, notice: await leadEvents(tx, req.tenant, row) };
   });
   await leadMail(req.tenant, lead.row, lead.notice, log);
   return { lead: lead.row, confirmation: fill(s.sent, { name: req.botName }) };

@@ -15,8 +15,8 @@ import { publishEvent } from "../webhooks/publish";
 // - The mail goes after the commit (sendMail writes its Outbox record through its own connection): a mail
 //   server that is down must not lose the visitor's request. Its recipients are read in the transaction.
 
-/** What lead.created carries: the request itself, never a setting or a secret. */
-function leadPayload(lead: LeadRow) {
+/** What lead.created carries (docs/webhooks.md): the request itself, never a setting or a secret. */
+function leadPayload(lead: LeadRow, tenantSlug: string) {
   return {
     id: lead.id,
     kind: lead.kind,
@@ -28,6 +28,7 @@ function leadPayload(lead: LeadRow) {
     locale: lead.locale,
     conversationId: lead.conversationId,
     createdAt: lead.createdAt.toISOString(),
+    adminUrl: `${env().MICHI_PUBLIC_URL}/admin/${tenantSlug}/inbox`,
   };
 }
 
@@ -37,11 +38,17 @@ export type LeadNotice = { recipients: string[] };
  * In the lead's transaction: publishes lead.created and reads who is told by mail: the business's own
  * contact address (the e-mail typed into the "Looking up our details" pack) and every owner.
  */
-export async function leadEvents(tx: TenantTx, tenantId: string, lead: LeadRow): Promise<LeadNotice> {
+export async function leadEvents(
+  tx: TenantTx,
+  tenant: { id: string; slug: string },
+  lead: LeadRow,
+): Promise<LeadNotice> {
+  const tenantId = tenant.id;
   await publishEvent(tx, {
     tenantId,
     type: "lead.created",
-    data: leadPayload(lead),
+    // Wrapped in the event's noun, like conversation.finished, so receivers can add fields side by side.
+    data: { lead: leadPayload(lead, tenant.slug) },
     dedupeKey: `lead:${lead.id}`,
   });
   const info = await getPackConfig(tx, "get_business_info");
@@ -96,10 +103,13 @@ export async function feedbackEvents(
     tenantId,
     type: "feedback.created",
     data: {
-      messageId: feedback.messageId,
-      conversationId: feedback.conversationId,
-      rating: feedback.rating,
-      comment: feedback.comment,
+      feedback: {
+        messageId: feedback.messageId,
+        conversationId: feedback.conversationId,
+        rating: feedback.rating,
+        comment: feedback.comment,
+        createdAt: new Date().toISOString(),
+      },
     },
   });
 }
