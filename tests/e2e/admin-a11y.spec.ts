@@ -30,8 +30,15 @@ test("axe finds no serious or critical violation on any admin page, light and da
   const probe = await signedInContext(browser, E2E.operator);
   await probe.goto("/admin/operator");
   const href = await probe.getByRole("link", { name: "E2E Café", exact: true }).getAttribute("href");
-  await probe.context().close();
   const tenantId = href!.split("/").pop()!;
+  // The café's webhook endpoint (the world seeds one), for the endpoint page, whose segment is also [id].
+  await probe.goto(`/admin/${E2E.cafe.slug}/webhooks`);
+  const hook = await probe
+    .locator(`main a[href*="/admin/${E2E.cafe.slug}/webhooks/"]`)
+    .first()
+    .getAttribute("href");
+  const endpointId = hook!.split("/").pop()!;
+  await probe.context().close();
 
   const PARAMS: Record<string, string[]> = {
     "[tenant]": [E2E.cafe.slug],
@@ -42,7 +49,8 @@ test("axe finds no serious or critical violation on any admin page, light and da
   const urls = pageRoutes().flatMap((route) => {
     let list = [route];
     for (const segment of route.match(/\[[^\]]+\]/g) ?? []) {
-      const values = PARAMS[segment];
+      // Both a conversation and a webhook endpoint are an [id]; the route says which.
+      const values = segment === "[id]" && route.includes("/webhooks/") ? [endpointId] : PARAMS[segment];
       expect(values, `add a value for ${segment} (page ${route}) to PARAMS`).toBeDefined();
       list = list.flatMap((u) => values!.map((v) => u.replace(segment, v)));
     }

@@ -48,7 +48,7 @@ async function signIn(page: Page) {
 }
 
 async function setRequestHuman(page: Page, on: boolean) {
-  await page.goto(`/admin/${E2E.cafe.slug}/tools`);
+  await page.goto(`/admin/${E2E.cafe.slug}/tools/request_human`);
   const card = page.locator('section[data-pack="request_human"]');
   const enabled = card.getByLabel("Enabled: the bot may use this tool");
   if (on) {

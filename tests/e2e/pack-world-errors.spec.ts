@@ -12,7 +12,8 @@ import { fakeModelControl } from "../support/fake-model";
 test.describe.configure({ mode: "serial" });
 
 const model = fakeModelControl(E2E.modelUrl);
-const TOOLS = `/admin/${E2E.packs.slug}/tools`;
+// Each pack has its own page since the Tools list (issue 15); fetch_json is the one these tests configure.
+const TOOLS = `/admin/${E2E.packs.slug}/tools/fetch_json`;
 let admin: Page;
 let widget: APIRequestContext;
 
@@ -44,11 +45,10 @@ const TOOL_TIMEOUT_MS = 8000;
 
 /** What the Test panel says the model would see, for the saved settings. */
 async function testPanelResult(): Promise<string> {
-  const card = admin.locator('section[data-pack="fetch_json"]');
-  await card.getByText("Test this tool").click();
-  await card.getByLabel("Arguments the model would send (JSON)").fill("{}");
-  await card.getByRole("button", { name: "Test", exact: true }).click();
-  const pre = card.getByTestId("test-result").locator("pre");
+  // fetch_json takes no arguments from the model, so its Test panel has no fields to fill.
+  const panel = admin.getByTestId("test-panel");
+  await panel.getByRole("button", { name: "Test", exact: true }).click();
+  const pre = panel.getByTestId("test-result").locator("pre");
   await expect(pre).toBeVisible({ timeout: TOOL_TIMEOUT_MS + 10_000 });
   return (await pre.textContent()) ?? "";
 }

@@ -96,7 +96,11 @@ test("keyboard only: reach the launcher, chat, Tab stays in the panel, Escape re
   // Focus cycles inside the panel: from the message box (the last enabled control) to the first and back.
   await input.focus();
   await page.keyboard.press("Tab");
+  // The header's first control is the "More options" menu (talk to a person), then New conversation.
+  await expect(panel.getByRole("button", { name: "More options" })).toBeFocused();
+  await page.keyboard.press("Tab");
   await expect(panel.getByRole("button", { name: "New conversation" })).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
   await page.keyboard.press("Shift+Tab");
   await expect(input).toBeFocused();
   for (let i = 0; i < 8; i++) {

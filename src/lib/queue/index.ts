@@ -69,23 +69,52 @@ async function sendWith(boss: PgBoss, name: string, data: object, db?: PgBoss.Db
   return id;
 }
 
+// Any fixed number works, as long as every instance uses the same one (the migrations use 4_242_001).
+const QUEUE_INSTALL_LOCK = 4_242_002;
+
+/**
+ * Runs `fn` while holding a Postgres advisory lock on a connection of its own. pg-boss's first start creates
+ * its schema without a lock of its own, so two instances starting together on a fresh database collided on
+ * CREATE SCHEMA ("duplicate key … pg_namespace_nspname_index", seen in tests/e2e/scaling.spec.ts); with the
+ * lock, the second waits, then finds everything installed.
+ */
+async function underInstallLock<T>(db: DbHandle, fn: () => Promise<T>): Promise<T> {
+  const client = await db.raw.pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [QUEUE_INSTALL_LOCK]);
+    try {
+      return await fn();
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [QUEUE_INSTALL_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** Installs the queue's schema and queues, and starts the given workers. */
 export async function startQueue(db: DbHandle, opts: QueueOptions): Promise<JobQueue> {
   const boss = bossFor(db, opts.pollingIntervalSeconds);
   boss.on("error", (err) => log().warn({ err: { message: err.message } }, "job queue error"));
-  await boss.start();
-  await grantQueueInsert(db, QUEUE_SCHEMA);
-  for (const w of opts.workers) {
+  const queueOf = (w: QueueWorker) => {
     const p = { ...w.policy, ...opts.policies?.[w.name] };
-    const queue = {
+    return {
       name: w.name,
       retryLimit: p.retryLimit,
       retryDelay: p.retryDelaySeconds,
       retryBackoff: true,
       expireInSeconds: p.expireInSeconds,
     };
-    await boss.createQueue(w.name, queue);
-    await boss.updateQueue(w.name, queue); // a changed policy applies to jobs enqueued from now on
+  };
+  await underInstallLock(db, async () => {
+    await boss.start();
+    await grantQueueInsert(db, QUEUE_SCHEMA);
+    for (const w of opts.workers) {
+      await boss.createQueue(w.name, queueOf(w));
+      await boss.updateQueue(w.name, queueOf(w)); // a changed policy applies to jobs enqueued from now on
+    }
+  });
+  for (const w of opts.workers) {
     const batchSize = w.batchSize ?? 1;
     // pg-boss polls once per interval per worker, so jobs are fetched in batches and run side by side; each
     // job's failure is reported on its own (a failed job then goes back for its retry), and pg-boss marks the
