@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId } from "react";
+import { useCopy } from "./useCopy";
 
 /**
  * A link shown once (an invitation) with a copy button. The link sits in a read-only field so it can also be
@@ -8,16 +9,7 @@ import { useId, useState } from "react";
  */
 export function CopyLink({ link, label }: { link: string; label: string }) {
   const id = useId();
-  const [status, setStatus] = useState("");
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(link);
-      setStatus("Copied");
-    } catch {
-      setStatus("Could not copy: select the link and copy it yourself.");
-    }
-  }
+  const { status, copy } = useCopy(link, "link");
 
   return (
     <div className="space-y-2 rounded-lg border border-[var(--border)] p-3">

@@ -1,19 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useCopy } from "@/components/ui/useCopy";
 
 /** The embed snippet with a copy button; the outcome is announced in a live region. */
 export function CopySnippet({ snippet }: { snippet: string }) {
-  const [status, setStatus] = useState("");
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(snippet);
-      setStatus("Copied");
-    } catch {
-      setStatus("Could not copy: select the text and copy it yourself.");
-    }
-  }
+  const { status, copy } = useCopy(snippet, "text");
 
   return (
     <div className="space-y-2">
