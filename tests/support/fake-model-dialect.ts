@@ -28,7 +28,13 @@ export async function playDialect(
     res.end(JSON.stringify(refusal.body));
     return true;
   }
-  if (step.type === "http_error" || step.type === "stall" || step.type === "slow_text") return false;
+  if (
+    step.type === "http_error" ||
+    step.type === "stall" ||
+    step.type === "slow_text" ||
+    step.type === "hangup"
+  )
+    return false;
   // A real server cannot call tools it was not offered: the model answers in words instead.
   if (setting && step.type === "tool_calls" && !(Array.isArray(body.tools) && body.tools.length > 0)) {
     step = { type: "text", text: "I cannot look that up right now." };

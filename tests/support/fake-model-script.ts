@@ -18,6 +18,7 @@ export type Step =
   | { type: "stream_error"; text: string }
   | { type: "stall" }
   | { type: "cut"; text: string }
+  | { type: "hangup" }
   | { type: "slow_text"; text: string; chunkDelayMs: number };
 
 export type Rule = { match: string; steps: Step[] };
@@ -66,6 +67,8 @@ export const stepSchema: z.ZodType<Step> = z.discriminatedUnion("type", [
   z.object({ type: z.literal("stream_error"), text: z.string() }),
   z.object({ type: z.literal("stall") }),
   z.object({ type: z.literal("cut"), text: z.string() }),
+  /** Closes the connection without answering at all, as a keep-alive socket the server dropped. */
+  z.object({ type: z.literal("hangup") }),
   z.object({ type: z.literal("slow_text"), text: z.string(), chunkDelayMs: z.number().nonnegative() }),
 ]);
 export const rulesSchema = z.array(z.object({ match: z.string(), steps: z.array(stepSchema).min(1) }));

@@ -88,6 +88,10 @@ async function play({ res, body, step, closed }: Play) {
     sendJson(res, step.status, errBody, wait);
     return;
   }
+  if (step.type === "hangup") {
+    res.socket?.destroy();
+    return;
+  }
   if (step.type === "text" && step.delayMs) await sleep(step.delayMs);
 
   if (!stream) {

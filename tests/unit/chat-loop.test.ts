@@ -1,7 +1,7 @@
-import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatEvent } from "@/lib/chat/events";
 import { type EnabledPack, type LoopDeps, type RunTool, runLoop, type ToolRunRecord } from "@/lib/chat/loop";
+import { type ModelClient, modelClient } from "@/lib/chat/model-http";
 import { createLogger } from "@/lib/log";
 import type { ToolPack } from "@/lib/tools/contract";
 import { type FakeModel, startFakeModel } from "../support/fake-model";
@@ -10,12 +10,12 @@ import { type FakeModel, startFakeModel } from "../support/fake-model";
 // round without tools). Pack faults through the real runner are in tests/integration/chat-faults.test.ts.
 
 let fake: FakeModel;
-let client: OpenAI;
+let client: ModelClient;
 const log = createLogger(undefined, "silent");
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  client = new OpenAI({ baseURL: fake.url, apiKey: "k", maxRetries: 0 });
+  client = modelClient({ baseURL: fake.url, apiKey: "k" });
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
@@ -44,7 +44,6 @@ const record = (callId: string, packId: string, result: unknown): ToolRunRecord 
     args: {},
     result: text,
     resultChars: text.length,
-    resultTokens: Math.ceil(text.length / 4),
     durationMs: 1,
     outcome: "ok",
   };

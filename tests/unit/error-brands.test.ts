@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 import { transformSync } from "esbuild";
-import type OpenAI from "openai";
+import type { Dispatcher } from "undici";
 import { describe, expect, it, vi } from "vitest";
-import { streamCompletion } from "@/lib/chat/model";
+import { type ModelClient, streamCompletion } from "@/lib/chat/model";
 import { AppError, errorResponse, isAppError, isToolWorldError, ToolWorldError } from "@/lib/errors";
 import { createLogger } from "@/lib/log";
 import { definePack, type ToolPack } from "@/lib/tools/contract";
@@ -124,37 +124,43 @@ describe("an AppError from another copy of the module", () => {
   });
 });
 
-describe("a provider error from another copy of the SDK", () => {
-  // openai-node builds an HTTP error with a numeric status and the response headers (src/core/error.ts,
-  // APIError.generate); a connection error has neither. Built here in another realm, so no class matches.
-  const foreign = (status: number | undefined) =>
-    vm.runInNewContext(
-      "Object.assign(new Error('provider'), { status, headers: status ? new Map() : undefined })",
-      {
-        status,
+describe("a connection failure from another copy of undici", () => {
+  // undici's errors are classes of the copy that threw them (Node's bundled one, the app's, a pack's); the
+  // engine reads their `code` (undici's UND_ERR_*, the OS's E*), so one built in another realm still counts as
+  // a broken connection and is retried, and one that is no connection failure is not.
+  const foreign = (code: string) =>
+    vm.runInNewContext("Object.assign(new Error('socket'), { code })", { code }) as Error;
+  const failing = (err: Error) => {
+    let calls = 0;
+    const dispatcher = {
+      dispatch(_opts: unknown, handler: { onError(e: Error): void }) {
+        calls++;
+        queueMicrotask(() => handler.onError(err));
+        return true;
       },
-    );
-  // The engine reads the raw response (the SDK's APIPromise.asResponse), so that is where the error surfaces.
-  const clientThrowing = (err: unknown) =>
-    ({
-      chat: { completions: { create: () => ({ asResponse: () => Promise.reject(err) }) } },
-    }) as unknown as OpenAI;
-  const call = (client: OpenAI) =>
+    } as unknown as Dispatcher;
+    const client: ModelClient = { baseURL: "http://model.test/v1", apiKey: null, dispatcher };
+    return { client, calls: () => calls };
+  };
+  const call = (client: ModelClient) =>
     streamCompletion({
       client,
       model: "m",
       messages: [{ role: "user", content: "hi" }],
       maxTokens: 10,
-      timeoutMs: 2000,
-      idleTimeoutMs: 2000,
+      timeoutMs: 5000,
+      idleTimeoutMs: 5000,
       signal: new AbortController().signal,
       onDelta: () => {},
     });
 
-  it("a 429 is model_busy, a 500 model_error, no status at all interrupted", async () => {
-    expect((await call(clientThrowing(foreign(429)))).fault).toBe("model_busy");
-    expect((await call(clientThrowing(foreign(500)))).fault).toBe("model_error");
-    expect((await call(clientThrowing(foreign(undefined)))).fault).toBe("interrupted");
+  it("a dropped socket is retried, then model_error; a bad argument is not retried", async () => {
+    const dropped = failing(foreign("UND_ERR_SOCKET"));
+    expect((await call(dropped.client)).fault).toBe("model_error");
+    expect(dropped.calls()).toBe(3);
+    const bad = failing(foreign("UND_ERR_INVALID_ARG"));
+    expect((await call(bad.client)).fault).toBe("interrupted");
+    expect(bad.calls()).toBe(1);
   });
 });
 

@@ -144,7 +144,8 @@ describe("thinking and faults", () => {
 
 describe("a server that ignores stream: true", () => {
   it("answers with one whole completion, which is read like a stream", async () => {
-    const { default: OpenAI } = await import("openai");
+    const { createServer } = await import("node:http");
+    const { modelClient } = await import("@/lib/chat/model-http");
     const { streamCompletion } = await import("@/lib/chat/model-call");
     const completion = {
       id: "c1",
@@ -162,13 +163,15 @@ describe("a server that ignores stream: true", () => {
       ],
       usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
     };
-    const client = new OpenAI({
-      apiKey: "k",
-      baseURL: "http://whole.test/v1",
-      fetch: async () => Response.json(completion),
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(completion));
     });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as { port: number };
     const res = await streamCompletion({
-      client,
+      client: modelClient({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "k" }),
       model: "m",
       messages: [{ role: "user", content: "hi" }],
       maxTokens: 50,
@@ -180,5 +183,7 @@ describe("a server that ignores stream: true", () => {
     expect(res.fault).toBeNull();
     expect(res.toolCalls).toEqual([{ id: "t1", name: "lookup", arguments: "{}" }]);
     expect(res.usage).toEqual({ promptTokens: 12, completionTokens: 3 });
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   });
 });

@@ -1,5 +1,4 @@
 import "server-only";
-import type OpenAI from "openai";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
@@ -7,6 +6,7 @@ import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime
 import type { Emit } from "./events";
 import type { ModelFault, ModelMessage, ToolCall, Usage } from "./model";
 import { streamCompletion } from "./model-call";
+import type { ModelClient } from "./model-http";
 import type { Profile } from "./providers";
 
 // The tool loop of one turn. Everything it needs arrives as arguments (no module state), so concurrent turns
@@ -18,7 +18,7 @@ export type { EnabledPack, ToolRunRecord };
 export type RunTool = (input: ToolCallInput) => Promise<ToolRunRecord>;
 
 export type LoopDeps = {
-  client: OpenAI;
+  client: ModelClient;
   model: string;
   enabled: EnabledPack[];
   tools: ToolDefinition[];

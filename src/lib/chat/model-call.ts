@@ -1,13 +1,12 @@
 import "server-only";
 import { createParser } from "eventsource-parser";
-import type OpenAI from "openai";
 import type { ToolDefinition } from "../tools/contract";
 import type { ModelFault, ModelMessage, ModelResult } from "./model";
+import { type ModelAnswer, type ModelClient, postCompletion } from "./model-http";
 import {
   type Adaptation,
   adaptationFor,
   type HttpFailure,
-  httpFailure,
   isConnectionFailure,
   type Sent,
 } from "./model-refusals";
@@ -16,7 +15,7 @@ import { StreamAssembler, streamEnd } from "./stream-assembly";
 
 // One streamed model call: the request shaped by the provider's profile, a refused parameter adapted once,
 // 429/5xx retried within a short budget, and the raw event stream assembled by stream-assembly.ts.
-// Reading the SSE here (not through the SDK's iterator) is what lets a missing [DONE] and llama.cpp's
+// Reading the SSE here (not through an SDK's iterator) is what lets a missing [DONE] and llama.cpp's
 // `error:` line be seen at all.
 
 /** The most a visitor waits for 429/5xx retries in one call; a longer retry-after ends the turn at once. */
@@ -25,7 +24,7 @@ const MAX_RETRIES = 2;
 const MAX_ADAPTATIONS = 4;
 
 export type CallOptions = {
-  client: OpenAI;
+  client: ModelClient;
   model: string;
   messages: ModelMessage[];
   tools?: ToolDefinition[];
@@ -123,7 +122,7 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
   let toolsDropped: string | null = null;
   const asm = new StreamAssembler();
   try {
-    let res: Response | null = null;
+    let res: ModelAnswer | null = null;
     let waited = 0;
     let retries = 0;
     let adaptations = 0;
@@ -140,42 +139,39 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
       const body = {
         model: o.model,
         messages: outgoing(o.messages, profile.echoReasoning),
-        ...(withTools ? { tools: o.tools as OpenAI.ChatCompletionTool[] } : {}),
+        ...(withTools ? { tools: o.tools } : {}),
         [profile.outputParam]: o.maxTokens,
         stream: true as const,
         ...(profile.streamOptions ? { stream_options: { include_usage: true } } : {}),
       };
+      let f: HttpFailure;
       try {
-        res = await o.client.chat.completions
-          .create(body as OpenAI.ChatCompletionCreateParamsStreaming, {
-            signal: ctrl.signal,
-            timeout: o.timeoutMs,
-            maxRetries: 0,
-          })
-          .asResponse();
-        if (withTools) toolsAccepted(o.serverKey, o.model);
-      } catch (err) {
-        if (fault) throw err;
-        const f =
-          httpFailure(err) ??
-          (isConnectionFailure(err) ? { status: 503, text: "", retryAfterMs: null } : null);
-        if (!f) throw err;
-        const a = adaptationFor(f, sent);
-        if (a && adaptations < MAX_ADAPTATIONS) {
-          adaptations++;
-          profile = apply(a, profile, o.model, o.serverKey);
-          if (a.kind === "tools") toolsDropped = a.reason;
-          continue;
+        const answer = await postCompletion(o.client, body, ctrl.signal);
+        if (answer.kind === "answer") {
+          res = answer;
+          if (withTools) toolsAccepted(o.serverKey, o.model);
+          break;
         }
-        if (f.status !== 429 && f.status < 500) return finish(empty(faultOf(f)));
-        // 429 and 5xx: retry only when the wait fits what a visitor will sit through.
-        const wait = f.retryAfterMs ?? 250 * 2 ** retries;
-        if (retries >= MAX_RETRIES || waited + wait > RETRY_BUDGET_MS) return finish(empty(faultOf(f)));
-        retries++;
-        waited += wait;
-        await sleep(wait, ctrl.signal);
-        if (fault) return finish(empty(fault));
+        f = answer.failure;
+      } catch (err) {
+        if (fault || !isConnectionFailure(err)) throw err;
+        f = { status: 503, text: "", retryAfterMs: null };
       }
+      const a = adaptationFor(f, sent);
+      if (a && adaptations < MAX_ADAPTATIONS) {
+        adaptations++;
+        profile = apply(a, profile, o.model, o.serverKey);
+        if (a.kind === "tools") toolsDropped = a.reason;
+        continue;
+      }
+      if (f.status !== 429 && f.status < 500) return finish(empty(faultOf(f)));
+      // 429 and 5xx: retry only when the wait fits what a visitor will sit through.
+      const wait = f.retryAfterMs ?? 250 * 2 ** retries;
+      if (retries >= MAX_RETRIES || waited + wait > RETRY_BUDGET_MS) return finish(empty(faultOf(f)));
+      retries++;
+      waited += wait;
+      await sleep(wait, ctrl.signal);
+      if (fault) return finish(empty(fault));
     }
 
     armIdle();
@@ -205,19 +201,18 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
         }
       },
     });
-    if (/application\/json/i.test(res.headers.get("content-type") ?? "")) {
+    if (res.json) {
       // A server that ignores `stream: true` answers with one whole completion; it reads the same way.
-      const shown = asm.push(await res.json());
+      const shown = asm.push(await res.body.json());
       if (shown) o.onDelta(shown);
       asm.done();
-    }
-    const reader = asm.result().sawDone ? undefined : res.body?.getReader();
-    const dec = new TextDecoder();
-    while (reader) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      armIdle();
-      parser.feed(dec.decode(value, { stream: true }));
+    } else {
+      // A character split across two reads stays whole (stream: true).
+      const dec = new TextDecoder();
+      for await (const part of res.body) {
+        armIdle();
+        parser.feed(dec.decode(part as Uint8Array, { stream: true }));
+      }
     }
   } catch {
     // Aborts and broken connections land here; the assembled state says what arrived.

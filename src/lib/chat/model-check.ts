@@ -1,9 +1,9 @@
 import "server-only";
-import type OpenAI from "openai";
 import type { Env } from "../env";
 import type { ToolDefinition } from "../tools/contract";
 import { createModelClient, modelProfile, modelStatus } from "./model";
 import { streamCompletion } from "./model-call";
+import type { ModelClient } from "./model-http";
 import { learned, presetFor, providerFor } from "./providers";
 
 // "Check model" for operators (the operator page and `npm run check:model`): for each configured model, a
@@ -36,7 +36,7 @@ const CLOCK: ToolDefinition = {
   },
 };
 
-type Deps = { client?: (e: Env, model: string) => OpenAI; signal?: AbortSignal };
+type Deps = { client?: (e: Env, model: string) => ModelClient; signal?: AbortSignal };
 
 export async function checkModel(e: Env, model: string, deps: Deps = {}): Promise<ModelCheck> {
   const provider = providerFor(e, model);

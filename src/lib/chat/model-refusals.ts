@@ -6,28 +6,54 @@ import type { Profile } from "./providers";
 
 export type HttpFailure = { status: number; text: string; retryAfterMs: number | null };
 
-/** The HTTP side of an SDK error, or null when it is not an HTTP answer (network, abort, bug). */
-export function httpFailure(err: unknown): HttpFailure | null {
-  if (typeof err !== "object" || err === null) return null;
-  const e = err as { status?: unknown; message?: unknown; error?: unknown; headers?: unknown };
-  if (typeof e.status !== "number") return null;
-  const body = e.error === undefined ? "" : JSON.stringify(e.error);
-  const text = `${typeof e.message === "string" ? e.message : ""} ${body}`.slice(0, 2000);
-  return { status: e.status, text, retryAfterMs: retryAfter(e.headers) };
+/**
+ * A refusal as the server wrote it: `<status> <message> <error object>`, the words the adaptations below look
+ * for. OpenAI-style bodies carry `{"error": {...}}`; vLLM and Mistral answer `{"object":"error","message":…}`
+ * and Ollama `{"error":"…"}`, so each is read for its message. (The openai SDK read these bodies until
+ * 2026-12-01; the text is the same as its error message plus the error object.)
+ */
+export function failureFromBody(status: number, text: string, headers: unknown): HttpFailure {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  let error: unknown;
+  if (json && typeof json === "object" && !Array.isArray(json)) {
+    const j = json as Record<string, unknown>;
+    if ("error" in j) error = j.error;
+    else {
+      const m = j.message ?? j.detail;
+      error = { ...j, message: typeof m === "string" ? m : JSON.stringify(m ?? j) };
+    }
+  }
+  const em = error && typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  const msg = em
+    ? typeof em === "string"
+      ? em
+      : JSON.stringify(em)
+    : error !== undefined && error !== null
+      ? JSON.stringify(error)
+      : json === undefined
+        ? text.trim()
+        : "";
+  const message = msg ? `${status} ${msg}` : `${status} status code (no body)`;
+  const body = error === undefined ? "" : JSON.stringify(error);
+  return { status, text: `${message} ${body}`.slice(0, 2000), retryAfterMs: retryAfter(headers) };
 }
 
 /**
- * The request never got an answer because the connection failed (by name, not class: see above). Typically a
- * keep-alive socket the server closed while tools ran; worth one more try, like a 5xx.
+ * The request never got an answer because the connection failed: typically a keep-alive socket the server
+ * closed while tools ran, or a server restarting; worth one more try, like a 5xx. Recognised by undici's and
+ * the OS's error codes (never by class: see src/lib/errors.ts); a bad URL or a bug is not retried.
  */
 export function isConnectionFailure(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
-  const e = err as { status?: unknown; message?: unknown; constructor?: { name?: string } };
-  // The SDK sets no `name`; its message is stable where a bundler may have renamed the class.
-  return (
-    e.status === undefined &&
-    (e.constructor?.name === "APIConnectionError" || e.message === "Connection error.")
-  );
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== "string") return false;
+  if (code === "UND_ERR_INVALID_ARG" || code === "UND_ERR_ABORTED" || code === "ABORT_ERR") return false;
+  return code.startsWith("UND_ERR_") || /^E[A-Z_]+$/.test(code);
 }
 
 function header(headers: unknown, name: string): string | null {
@@ -123,32 +149,3 @@ export function adaptationFor(f: HttpFailure, sent: Sent): Adaptation | null {
   }
   return null;
 }
-
-/**
- * The SDK keeps only an error body's `error` member; vLLM and Mistral answer `{"object":"error","message":…}`
- * without one, so their refusal would read "400 status code (no body)". This fetch wraps such bodies in
- * `error` so the refusal's words (the parameter it names) survive.
- */
-export const keepErrorBodies: typeof fetch = async (input, init) => {
-  const res = await fetch(input, init);
-  if (res.ok) return res;
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const headers = new Headers(res.headers);
-  headers.delete("content-length");
-  headers.delete("content-encoding");
-  let body = text;
-  if (json && typeof json === "object" && !("error" in json)) {
-    const m =
-      (json as { message?: unknown; detail?: unknown }).message ?? (json as { detail?: unknown }).detail;
-    body = JSON.stringify({
-      error: { ...json, message: typeof m === "string" ? m : JSON.stringify(m ?? json) },
-    });
-  }
-  return new Response(body, { status: res.status, statusText: res.statusText, headers });
-};

@@ -1,8 +1,8 @@
 import "server-only";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { BotSettings } from "../db/schema";
 import { type Env, env } from "../env";
-import { keepErrorBodies } from "./model-refusals";
+import { type ModelClient, modelClient } from "./model-http";
 import { allowedModels, defaultProvider, type Profile, profileFor, providerFor } from "./providers";
 
 export type ModelStatus =
@@ -36,35 +36,26 @@ export function resolveModel(bot: BotSettings, models: readonly string[]): strin
   return first;
 }
 
-// Clients by provider settings, reused by every turn: an SDK client holds no per-request state, and building
-// one per turn cost allocations on every turn and kept one more object alive per held stream.
-const clients = globalThis as unknown as { __michiModelClients?: Map<string, OpenAI> };
+// Clients by provider settings, reused by every turn: each holds the keep-alive pool to its server, so the
+// rounds and turns of every visitor share warm connections.
+const clients = globalThis as unknown as { __michiModelClients?: Map<string, ModelClient> };
 
 /** A client for the provider that serves `model` (the default provider when no named one lists it). */
-export function createModelClient(e = env(), model?: string): OpenAI {
+export function createModelClient(e = env(), model?: string): ModelClient {
   const p = (model ? providerFor(e, model) : null) ?? defaultProvider(e);
   clients.__michiModelClients ??= new Map();
-  const key = JSON.stringify([p?.apiKey ?? null, p?.baseURL ?? null, e.MICHI_MODEL_TIMEOUT_MS]);
+  const key = JSON.stringify([p?.apiKey ?? null, p?.baseURL ?? null]);
   let client = clients.__michiModelClients.get(key);
   if (!client) {
-    client = newClient(p, e);
+    client = modelClient({ baseURL: p?.baseURL, apiKey: p?.apiKey });
     // A handful of providers at most; the bound only guards against a settings churn in a long-lived process.
-    if (clients.__michiModelClients.size >= 32) clients.__michiModelClients.clear();
+    if (clients.__michiModelClients.size >= 32) {
+      for (const c of clients.__michiModelClients.values()) void c.dispatcher.close();
+      clients.__michiModelClients.clear();
+    }
     clients.__michiModelClients.set(key, client);
   }
   return client;
-}
-
-function newClient(p: ReturnType<typeof defaultProvider>, e: Env): OpenAI {
-  return new OpenAI({
-    // Self-hosted OpenAI-compatible servers often need no key, but the SDK insists on one.
-    apiKey: p?.apiKey ?? "not-needed",
-    baseURL: p?.baseURL,
-    // Retries are ours (model-call.ts): capped so a long retry-after never keeps a visitor waiting.
-    maxRetries: 0,
-    timeout: e.MICHI_MODEL_TIMEOUT_MS,
-    fetch: keepErrorBodies,
-  });
 }
 
 /** The profile of the server behind `model`, and the key its learned adaptations are kept under. */
@@ -79,7 +70,7 @@ export type Usage = { promptTokens: number; completionTokens: number };
 
 /** Why a model call ended early. */
 export type ModelFault =
-  | "model_busy" // 429 after the SDK's retries
+  | "model_busy" // 429 after our retries
   | "model_error" // 5xx or another refusal after retries
   | "model_timeout" // the whole call took longer than MICHI_MODEL_TIMEOUT_MS
   | "idle_timeout" // no chunk for MICHI_MODEL_IDLE_TIMEOUT_MS
@@ -103,3 +94,4 @@ export type ModelResult = {
 };
 
 export { type CallOptions, streamCompletion } from "./model-call";
+export type { ModelClient } from "./model-http";

@@ -1,5 +1,4 @@
 import "server-only";
-import type OpenAI from "openai";
 import type { DbHandle } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
@@ -10,6 +9,7 @@ import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
 import type { ModelMessage } from "./model";
+import type { ModelClient } from "./model-http";
 import { finishTurn, type LoadEnabled, type StoreRetry } from "./persist";
 import { buildSystemPrompt } from "./prompt";
 import type { Profile } from "./providers";
@@ -27,7 +27,7 @@ export type PackDeps = {
 export type Turn = {
   db: DbHandle;
   env: Env;
-  client: OpenAI;
+  client: ModelClient;
   model: string;
   /** The model server's profile and learned-adaptation key (see providers.ts); generic when absent. */
   profile?: Profile;

@@ -1,5 +1,5 @@
 import "server-only";
-import type OpenAI from "openai";
+import type { ModelClient } from "@/lib/chat/model";
 import type { StoreRetry } from "@/lib/chat/persist";
 import type { PackDeps } from "@/lib/chat/turn";
 import type { DbHandle } from "@/lib/db";
@@ -14,7 +14,7 @@ export type WidgetDeps = {
   db: () => Promise<DbHandle>;
   env: () => Env;
   packs: PackDeps;
-  modelClient?: (e: Env, model: string) => OpenAI;
+  modelClient?: (e: Env, model: string) => ModelClient;
   /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
   storeRetry?: StoreRetry;
 };
