@@ -9,7 +9,12 @@ export type ToolRunResult = {
   /** What the model was sent: projected and capped. */
   result: string;
   resultChars: number;
-  resultTokens: number;
   durationMs: number;
   outcome: ToolOutcome;
 };
+
+/**
+ * A run as read back. `resultTokens` is the token count of `result`: stored by turns before 2026-12-01, null
+ * since then (counting on the visitor's turn cost CPU that nobody was waiting for; readers count on read).
+ */
+export type StoredToolRun = ToolRunResult & { resultTokens: number | null };

@@ -5,6 +5,7 @@ import { conversations, messages } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { exportFilename, parseExportQuery } from "@/lib/insights/export-request";
 import { CSV_COLUMNS, csvField, exportStream } from "@/lib/insights/export-stream";
+import { estimateTokens } from "@/lib/tools/tokens";
 import { freshDb, type TestDb } from "../support/db";
 import { addConversation } from "./insights-fixtures";
 
@@ -220,6 +221,39 @@ describe("export of 10,000 messages", () => {
 });
 
 describe("export format details", () => {
+  it("counts the tokens of a tool run stored without a count, as every turn since 2026-12-01 stores it", async () => {
+    const result = '{"events":[{"title":"Jazz night","startsAt":"2026-12-05T20:00:00Z"}]}';
+    const run = { packId: "fetch_json", args: {}, result, resultChars: result.length, durationMs: 9 };
+    const row = {
+      conversationId: "c",
+      conversationStartedAt: "2026-12-01T00:00:00.000000Z",
+      visitorId: "v",
+      origin: "https://shop.example",
+      pageUrl: "https://shop.example/",
+      locale: "en",
+      messageId: "m",
+      createdAt: "2026-12-01T00:00:01.000000Z",
+      role: "assistant",
+      content: "Jazz night on Saturday.",
+      status: "complete",
+      reason: null,
+      model: "m",
+      promptTokens: 1,
+      completionTokens: 1,
+      tools: [
+        { ...run, resultTokens: null, outcome: "ok" },
+        { ...run, resultTokens: 7, outcome: "ok" },
+      ],
+    } satisfies ExportRow;
+    async function* batches() {
+      yield [row];
+    }
+    const [out] = JSON.parse(await new Response(exportStream(batches(), "json")).text()) as ExportRow[];
+    // counted on read; a count stored by an older turn is kept as it was
+    expect(out?.tools.map((t) => t.resultTokens)).toEqual([estimateTokens(result), 7]);
+    expect(estimateTokens(result)).toBeGreaterThan(10);
+  });
+
   it("an empty range gives a header only, or an empty array", async () => {
     const empty = { from: new Date("2020-01-01T00:00:00Z"), until: new Date("2020-01-02T00:00:00Z") };
     const bytes = await new Response(exportStream(exportBatches(t.handle, a.id, empty), "csv")).arrayBuffer();

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ExportRow } from "../db/queries/insights-export";
 import { log } from "../log";
+import { estimateTokens } from "../tools/tokens";
 
 // Turns batches of export rows into a byte stream, one batch per chunk. The stream pulls the next batch only
 // when the reader wants more, so memory stays at about one batch however large the export is.
@@ -45,6 +46,15 @@ export function csvLine(fields: (string | number | null | undefined)[]): string 
 /** Tool calls of one answer in a cell: "pack:outcome:duration ms", separated by "; ". Full detail is in JSON. */
 function toolCell(row: ExportRow): string {
   return row.tools.map((t) => `${t.packId}:${t.outcome}:${t.durationMs}ms`).join("; ");
+}
+
+/** Runs stored since 2026-12-01 carry no token count (see StoredToolRun): the JSON export counts them here. */
+function counted(r: ExportRow): ExportRow {
+  if (r.tools.every((t) => t.resultTokens !== null)) return r;
+  return {
+    ...r,
+    tools: r.tools.map((t) => ({ ...t, resultTokens: t.resultTokens ?? estimateTokens(t.result) })),
+  };
 }
 
 export function csvRow(r: ExportRow): string {
@@ -101,7 +111,9 @@ export function exportStream(
         }
         if (format === "csv") text += next.value.map(csvRow).join("");
         else
-          text += next.value.map((r, i) => `${first && i === 0 ? "\n" : ",\n"}${JSON.stringify(r)}`).join("");
+          text += next.value
+            .map((r, i) => `${first && i === 0 ? "\n" : ",\n"}${JSON.stringify(counted(r))}`)
+            .join("");
         first = false;
         controller.enqueue(encoder.encode(text));
       },

@@ -11,6 +11,7 @@ import { openPackConfig } from "../tools/config-store";
 import type { ToolArgs, ToolPack } from "../tools/contract";
 import { ALL_PACKS, findPack } from "../tools/index";
 import { definitionFor, runToolCall } from "../tools/runtime";
+import { estimateTokens } from "../tools/tokens";
 
 export type TestPackResult = {
   result: string;
@@ -57,7 +58,7 @@ export async function testPack(
   return {
     result: record.result,
     chars: record.resultChars,
-    tokens: record.resultTokens,
+    tokens: estimateTokens(record.result),
     label: record.label,
     outcome: record.outcome,
     durationMs: record.durationMs,

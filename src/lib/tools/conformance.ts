@@ -7,6 +7,7 @@ import { registryFaults } from "./check";
 import { configSchema } from "./config";
 import type { ToolPack } from "./contract";
 import { definitionFor, runToolCall } from "./runtime";
+import { estimateTokens } from "./tokens";
 
 // The conformance kit behind `npm run check:packs`: for every registered pack, the registry rules, a source
 // scan for network clients other than getJson, and a run on the pack's declared example against canned
@@ -124,7 +125,7 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
   }
   if (faults.length === 0)
     return [
-      `example → ${record.resultChars} chars, ~${record.resultTokens} tokens, ${requested.length} request(s)`,
+      `example → ${record.resultChars} chars, ~${estimateTokens(record.result)} tokens, ${requested.length} request(s)`,
     ];
   return faults.map((f) => `FAULT ${f}`);
 }

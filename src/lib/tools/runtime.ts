@@ -4,9 +4,6 @@ import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
-import { estimateTokens } from "./tokens";
-
-export { estimateTokens } from "./tokens";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
 // chat loop gets a ToolRunRecord with a short, capped result the model can act on; this function never throws.
@@ -115,7 +112,6 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
       args,
       result: text,
       resultChars: text.length,
-      resultTokens: estimateTokens(text),
       durationMs: Math.round(performance.now() - started),
       outcome,
     };

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { ToolRunResult } from "@/shared/tool-run";
+import type { StoredToolRun } from "@/shared/tool-run";
 import type { DbHandle } from "../client";
 import { rowsOf, type TenantTx } from "../client";
 import { toolRuns } from "../schema";
@@ -26,7 +26,7 @@ export type ExportRow = {
   model: string | null;
   promptTokens: number;
   completionTokens: number;
-  tools: ToolRunResult[];
+  tools: StoredToolRun[];
 };
 
 export type ExportRange = { from: Date; until: Date };
@@ -84,7 +84,7 @@ export async function exportBatch(
             ),
           )
           .orderBy(toolRuns.createdAt, toolRuns.id);
-  const byMessage = new Map<string, ToolRunResult[]>();
+  const byMessage = new Map<string, StoredToolRun[]>();
   for (const { messageId, ...run } of runs) {
     if (!messageId) continue;
     const list = byMessage.get(messageId) ?? [];

@@ -89,7 +89,6 @@ export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<boolean
     args: r.args ?? null,
     result: r.result,
     result_chars: r.resultChars,
-    result_tokens: r.resultTokens,
     duration_ms: r.durationMs,
     outcome: r.outcome,
   }));

@@ -84,7 +84,8 @@ export const toolRuns = pgTable(
     args: jsonb("args").$type<unknown>(),
     result: text("result").notNull(),
     resultChars: integer("result_chars").notNull(),
-    resultTokens: integer("result_tokens").notNull(),
+    // Null since 2026-12-01: counted when a transcript or export is read, not on the turn (issue 17).
+    resultTokens: integer("result_tokens"),
     durationMs: integer("duration_ms").notNull(),
     outcome: text("outcome").$type<ToolOutcome>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

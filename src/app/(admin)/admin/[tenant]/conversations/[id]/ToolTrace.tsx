@@ -1,5 +1,6 @@
 import type { ToolRunRow } from "@/lib/insights/views";
 import { findPack } from "@/lib/tools/index";
+import { estimateTokens } from "@/lib/tools/tokens";
 import { formatNumber } from "../display";
 
 // One tool run as a collapsible trace. The result is shown exactly as stored: the projected, capped text the
@@ -57,7 +58,8 @@ export function ToolTrace({ run }: { run: ToolRunRow }) {
         </dd>
         <dt className="muted">Size</dt>
         <dd>
-          {formatNumber(run.resultChars)} characters, {formatNumber(run.resultTokens)} tokens
+          {formatNumber(run.resultChars)} characters,{" "}
+          {formatNumber(run.resultTokens ?? estimateTokens(run.result))} tokens
         </dd>
         <dt className="muted">Duration</dt>
         <dd>{formatNumber(run.durationMs)} ms</dd>
