@@ -94,8 +94,13 @@ export async function benchQueriesPerTurn(opts: {
     };
     const fresh = await measure(5, () => turn());
     const conv = await turn();
-    const back0 = await backendsCpuMs(db.url);
     const follow = await measure(5, () => turn(conv));
+    // Postgres's CPU over 100 turns, 5 per conversation as in the chat benchmark: /proc counts in 10 ms ticks,
+    // so 5 turns alone could only say 0, 2 or 4 ms per turn.
+    const CPU_TURNS = 100;
+    const back0 = await backendsCpuMs(db.url);
+    let current: string | undefined;
+    for (let i = 0; i < CPU_TURNS; i++) current = await turn(i % 5 === 0 ? undefined : current);
     const back1 = await backendsCpuMs(db.url);
     const perTurn = (c: ReturnType<PgProxy["counts"]>) => c.total / 5;
     const begins = [...follow.byText].filter(([k]) => /^begin/i.test(k)).reduce((a, [, v]) => a + v, 0);
@@ -107,7 +112,7 @@ export async function benchQueriesPerTurn(opts: {
       breakdown: [...follow.byText]
         .map(([k, v]) => ({ sql: k, perTurn: round(v / 5, 1) }))
         .sort((a, b) => b.perTurn - a.perTurn),
-      backendCpuMsPerTurn: back0 === null || back1 === null ? null : round((back1 - back0) / 5, 2),
+      backendCpuMsPerTurn: back0 === null || back1 === null ? null : round((back1 - back0) / CPU_TURNS, 2),
     };
     opts.log(
       `  db: ${result.followUpTurn} statements per follow-up turn (${result.transactionsPerTurn} explicit transactions), ` +

@@ -14,10 +14,11 @@ import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
-import { makeClient } from "./lib/client";
+import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
 import {
+  type App,
   freshDatabase,
   postgresUrl,
   snapshotBuild,
@@ -112,27 +113,43 @@ async function main() {
   let world: World | undefined;
   if (needsServer) world = await startWorld();
 
-  if (world && standalone && (has("chat") || has("streams") || has("tokens"))) {
-    const db = await freshDatabase("chat", serverUrl);
+  // Streams and chat each get a freshly started server and database. V8 grows its heap lazily after a load
+  // burst, so memory measured after the chat benchmark would say more about that burst than about held
+  // streams; and a server that has just held and closed 1,000 streams spends more CPU per turn for a while
+  // (2026-12-01: +20% for the framework floor, +40% for michi-chat's turn at 200 visitors, with no more live
+  // heap than before: not a leak), so a turn measured after it would say more about that step than the turn.
+  const fresh = async <T>(label: string, fn: (app: App, client: Client) => Promise<T>): Promise<T> => {
+    if (!world || !standalone) throw new Error("bench: no world or build");
+    const db = await freshDatabase(label, serverUrl);
     await seedBench(db, world.fixtureOrigin);
-    // Streams first, on a fresh server: V8 grows its heap lazily after a load burst, so memory measured after
-    // the chat benchmark would say more about that burst than about held streams.
     const app = await startApp({ standalone, db, world });
     const client = makeClient(app.url, app.origin);
     try {
-      if (has("streams")) {
-        section("live streams");
-        results.streams = await benchStreams({ app, world, client, quick: args.quick, log });
-      }
+      return await fn(app, client);
+    } finally {
+      client.close();
+      await app.stop();
+    }
+  };
+  if (world && standalone && has("streams")) {
+    section("live streams");
+    const w = world;
+    results.streams = await fresh("streams", (app, client) =>
+      benchStreams({ app, world: w, client, quick: args.quick, log }),
+    );
+  }
+  if (world && standalone && (has("chat") || has("tokens"))) {
+    const w = world;
+    await fresh("chat", async (app, client) => {
       if (has("chat")) {
         section("chat overhead per turn (michi-chat vs bare baseline)");
-        const baseline = await startBaseline(world);
+        const baseline = await startBaseline(w);
         try {
           results.chat = await benchChat({
             app,
             baselineUrl: baseline.url,
             baselinePid: baseline.child.pid,
-            world,
+            world: w,
             sessions: client,
             quick: args.quick,
             log,
@@ -143,12 +160,9 @@ async function main() {
       }
       if (has("tokens")) {
         section("tokens");
-        results.tokens = await benchTokens({ world, client, log });
+        results.tokens = await benchTokens({ world: w, client, log });
       }
-    } finally {
-      client.close();
-      await app.stop();
-    }
+    });
   }
 
   if (world && standalone && has("pglite")) {
