@@ -1,8 +1,8 @@
 import "server-only";
 import type { Profile } from "./providers";
 
-// Reading a model server's refusal. Errors are inspected by shape, never by `instanceof`: the SDK's error
-// classes may come from another bundle copy (see src/lib/errors.ts brands).
+// Reading a model server's refusal, from its status, body and headers (model-http.ts hands them over), and
+// recognising a connection failure by its code, never by `instanceof` (see src/lib/errors.ts brands).
 
 export type HttpFailure = { status: number; text: string; retryAfterMs: number | null };
 

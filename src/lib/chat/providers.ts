@@ -100,7 +100,7 @@ const HOSTS: [RegExp, PresetName][] = [
 
 export function presetFor(provider: Pick<ProviderConfig, "preset" | "baseURL">): PresetName {
   if (provider.preset) return provider.preset;
-  if (!provider.baseURL) return "openai"; // the SDK's own default is api.openai.com
+  if (!provider.baseURL) return "openai"; // no base URL means api.openai.com (model-http.ts)
   let host = "";
   try {
     host = new URL(provider.baseURL).hostname;
