@@ -1,10 +1,17 @@
--- michi_open_turn finds the visitor's conversation by its primary key alone, then compares the visitor
--- (issue 17, bench/README.md). In 0009 one UPDATE asked for `id = … AND visitor_id = …`; before autovacuum
--- had analyzed a young conversations table the planner served that from conversations_tenant_visitor_idx and
--- read every conversation of the visitor to find one, so a returning visitor's turn slowed down with each
--- conversation they had had. A primary-key lookup needs no statistics to be chosen. Same refusals, same
--- writes; CREATE OR REPLACE keeps the privileges.
-CREATE OR REPLACE FUNCTION michi_open_turn(
+-- michi_open_turn (issue 17, bench/README.md), two changes:
+-- 1. It takes the chat's rate limits first, in the same round trip: the rows and arithmetic of
+--    src/lib/db/queries/rate-limits.ts (rate-limiter-flexible's own upsert), before it enters the tenant, and
+--    refuses with the longest wait before anything of the turn is written. Null arrays: the limits were taken
+--    elsewhere (a Redis or memory store). A turn is then three statements instead of four.
+-- 2. It finds the visitor's conversation by its primary key alone, then compares the visitor. In 0009 one
+--    UPDATE asked for `id = … AND visitor_id = …`; before autovacuum had analyzed a young conversations table
+--    the planner served that from conversations_tenant_visitor_idx and read every conversation of the visitor
+--    to find one. A primary-key lookup needs no statistics to be chosen.
+-- Otherwise the same refusals and writes. The signature changes, so the function is dropped and made anew,
+-- and EXECUTE is again kept from PUBLIC (only the platform role calls it, through db.tenantCall).
+DROP FUNCTION IF EXISTS michi_open_turn(uuid, text, uuid, text, text, text, text, boolean, text, bigint, integer);
+--> statement-breakpoint
+CREATE FUNCTION michi_open_turn(
   p_tenant uuid,
   p_visitor text,
   p_conversation uuid,
@@ -15,7 +22,12 @@ CREATE OR REPLACE FUNCTION michi_open_turn(
   p_retry boolean,
   p_month text,
   p_budget bigint,
-  p_history integer
+  p_history integer,
+  p_limit_keys text[],
+  p_limit_points integer[],
+  p_limit_expire bigint[],
+  p_limit_max integer[],
+  p_now bigint
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_used bigint;
@@ -24,7 +36,26 @@ DECLARE
   v_history jsonb := '[]'::jsonb;
   v_packs jsonb;
   v_owner text;
+  v_wait integer;
 BEGIN
+  IF p_limit_keys IS NOT NULL THEN
+    -- Keys come sorted, so concurrent turns lock shared rows (the tenant's) in the same order.
+    WITH taken AS (
+      INSERT INTO rate_limits AS r (key, points, expire)
+        SELECT * FROM unnest(p_limit_keys::varchar[], p_limit_points, p_limit_expire)
+        ON CONFLICT (key) DO UPDATE SET
+          points = CASE WHEN r.expire <= p_now THEN excluded.points ELSE r.points + excluded.points END,
+          expire = CASE WHEN r.expire <= p_now THEN excluded.expire ELSE r.expire END
+        RETURNING r.key, r.points, r.expire
+    )
+    SELECT coalesce(max(CASE WHEN t.points <= m.max THEN 0
+                             ELSE greatest(1, ceil(coalesce(t.expire - p_now, 0) / 1000.0))::integer END), 0)
+      INTO v_wait
+      FROM taken t JOIN unnest(p_limit_keys, p_limit_max) AS m(key, max) ON m.key = t.key;
+    IF v_wait > 0 THEN
+      RETURN jsonb_build_object('refused', 'rate', 'retryAfterSec', v_wait);
+    END IF;
+  END IF;
   PERFORM michi_enter_tenant(p_tenant);
   IF p_budget > 0 THEN
     SELECT u.prompt_tokens + u.completion_tokens INTO v_used
@@ -62,3 +93,5 @@ BEGIN
   RETURN jsonb_build_object('conversationId', v_conversation, 'messageId', v_message,
                             'history', v_history, 'packs', v_packs);
 END $$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION michi_open_turn(uuid, text, uuid, text, text, text, text, boolean, text, bigint, integer, text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;

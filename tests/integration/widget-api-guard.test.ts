@@ -231,6 +231,8 @@ describe("limits", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(res.headers.get("access-control-expose-headers")).toMatch(/Retry-After/);
     expect((await errorOf(res)).message).toMatch(/wait a moment/);
+    // Refused before anything of the turn was written (on Postgres by the statement that opens the turn).
+    expect((await w.rows(t.id)).messages.map((m) => m.content)).not.toContain("one more");
     // Another visitor of the same tenant is not affected.
     const someoneElse = await w.token(t.widgetKey);
     const ok = await chat(t.widgetKey, { message: "hello" }, { token: someoneElse });

@@ -5,7 +5,7 @@ import { monthUsage, usageMonth } from "../db/queries/usage";
 import type { TenantRateLimits } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { limiter, takeAll } from "../security/rate-limit";
+import { type LimitRow, limiter, limitsForStatement, takeAll } from "../security/rate-limit";
 
 export type LimitSettings = {
   visitorPerMin: number;
@@ -35,13 +35,15 @@ export function limitSettings(e: EnvLimits, own: TenantRateLimits | null | undef
 
 const BUSY = "You're sending messages a little fast. Please wait a moment and try again.";
 
-/** Takes one point per visitor, per IP and per tenant; refuses with 429 and the longest wait. */
-export async function takeRatePoints(
-  s: LimitSettings,
-  keys: { tenantId: string; visitorId: string; ip: string },
-): Promise<void> {
-  // One statement for the three on Postgres (takeAll): the hot path pays one round trip for its limits.
-  const wait = await takeAll([
+/** The refusal a visitor sees when a limit is reached, with the longest wait of the limits. */
+export function rateLimited(retryAfterSec: number): AppError {
+  return new AppError("rate_limited", BUSY, { retryAfterSec });
+}
+
+type ChatKeys = { tenantId: string; visitorId: string; ip: string };
+
+function chatLimiters(s: LimitSettings, keys: ChatKeys) {
+  return [
     {
       spec: { keyPrefix: "chat_visitor", points: s.visitorPerMin, durationSec: 60 },
       key: `${keys.tenantId}:${keys.visitorId}`,
@@ -51,16 +53,32 @@ export async function takeRatePoints(
       key: `${keys.tenantId}:${keys.ip}`,
     },
     { spec: { keyPrefix: "chat_tenant", points: s.tenantPerMin, durationSec: 60 }, key: keys.tenantId },
-  ]);
-  if (wait) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
+  ];
 }
+
+/** Takes one point per visitor, per IP and per tenant; refuses with 429 and the longest wait. */
+export async function takeRatePoints(s: LimitSettings, keys: ChatKeys): Promise<void> {
+  // One statement for the three on Postgres (takeAll).
+  const wait = await takeAll(chatLimiters(s, keys));
+  if (wait) throw rateLimited(wait);
+}
+
+/**
+ * The chat's limits as rows for the statement that opens the turn (michi_open_turn takes them first, in the
+ * same round trip), or null when the store cannot take them there (Redis, memory): then takeRatePoints.
+ */
+export function ratePointsForTurn(s: LimitSettings, keys: ChatKeys): Promise<TurnLimits | null> {
+  return limitsForStatement(chatLimiters(s, keys));
+}
+
+export type TurnLimits = { rows: LimitRow[]; now: number };
 
 /** Session tokens are cheap to ask for; bound them per IP so they cannot be minted in bulk. */
 export async function takeSessionPoint(s: LimitSettings, tenantId: string, ip: string): Promise<void> {
   const wait = await limiter({ keyPrefix: "widget_session_ip", points: s.ipPerMin, durationSec: 60 }).take(
     `${tenantId}:${ip}`,
   );
-  if (wait) throw new AppError("rate_limited", BUSY, { retryAfterSec: wait });
+  if (wait) throw rateLimited(wait);
 }
 
 // Open streams per tenant. This counter is per process: with several instances the cap applies to each one

@@ -7,7 +7,7 @@ import { usageMonth } from "../db/queries/usage";
 import type { MessageStatus } from "../db/schema";
 import { AppError, isAppError } from "../errors";
 import { boundHistory, type HistoryMessage, type StoredMessage } from "./history";
-import { budgetExhausted } from "./limits";
+import { budgetExhausted, rateLimited, type TurnLimits } from "./limits";
 import type { EnabledPack } from "./loop";
 
 // A turn touches the database twice, each time in one statement (one round trip): before the model is called
@@ -49,7 +49,7 @@ export type TurnOpen = TurnStart & { enabled: EnabledPack[] };
 export type LoadEnabled = (rows: OpenedPackRow[], tenantId: string) => EnabledPack[] | Promise<EnabledPack[]>;
 
 /**
- * Opens a turn in one statement: the month's budget, the visitor's conversation (or a new one), the history,
+ * Opens a turn in one statement: the rate limits when they can ride along (`limits`), the month's budget, the visitor's conversation (or a new one), the history,
  * the visitor's message and the enabled packs (npm run bench: one round trip instead of nine). `budget` is the
  * setting in force, from the tenant row the guard loaded (0 = no budget). `admit` runs first: the handler
  * reserves the stream slot there, and releases it when this throws. Every refusal (slot, budget, foreign
@@ -57,7 +57,7 @@ export type LoadEnabled = (rows: OpenedPackRow[], tenantId: string) => EnabledPa
  */
 export async function openTurn(
   db: DbHandle,
-  input: VisitorMessage & { budget: number; now?: Date },
+  input: VisitorMessage & { budget: number; now?: Date; limits?: TurnLimits | null },
   steps: { admit: () => void; loadEnabled: LoadEnabled },
 ): Promise<TurnOpen> {
   steps.admit();
@@ -75,11 +75,13 @@ export async function openTurn(
       month: usageMonth(input.now),
       budget: input.budget,
       historyRows: HISTORY_ROWS,
+      limits: input.limits ?? null,
     });
   } catch (err) {
     if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
+  if (row.refused === "rate") throw rateLimited(row.retryAfterSec);
   if (row.refused !== undefined) {
     // Someone else's conversation looks exactly like a missing one.
     throw row.refused === "budget"

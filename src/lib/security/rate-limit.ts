@@ -154,6 +154,35 @@ export function limiter(spec: LimiterSpec): Limiter {
  * as rate-limiter-flexible's own upsert (lib/RateLimiterPostgres.js, _upsert), so both count together.
  * Elsewhere each limiter is taken as usual, all at once.
  */
+/** A row per limiter for one statement: the key, the points taken, its window's end and the limit. */
+export type LimitRow = { key: string; points: number; expire: number | null; limit: number };
+
+function limitRows(items: { spec: LimiterSpec; key: string; cost?: number }[], now = Date.now()) {
+  // Sorted by key: concurrent statements then lock shared rows in the same order and cannot deadlock.
+  const rows: LimitRow[] = items
+    .map((i) => ({
+      key: `${i.spec.keyPrefix}:${i.key}`,
+      points: i.cost ?? 1,
+      expire: i.spec.durationSec > 0 ? now + i.spec.durationSec * 1000 : null,
+      limit: i.spec.points,
+    }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { rows, now };
+}
+
+/**
+ * The limiters as rows another statement can take in the same round trip (the chat's michi_open_turn does,
+ * with the arithmetic of takePoints), or null when they cannot ride along: a store other than Postgres, or a
+ * limiter with a block duration. Then the caller takes them with takeAll.
+ */
+export async function limitsForStatement(
+  items: { spec: LimiterSpec; key: string; cost?: number }[],
+): Promise<{ rows: LimitRow[]; now: number } | null> {
+  const store = await storeOptions();
+  if (store.kind !== "postgres" || items.some((i) => (i.spec.blockDurationSec ?? 0) > 0)) return null;
+  return limitRows(items);
+}
+
 export async function takeAll(
   items: { spec: LimiterSpec; key: string; cost?: number }[],
 ): Promise<number | null> {
@@ -163,16 +192,7 @@ export async function takeAll(
     const wait = Math.max(0, ...waits.map((w) => w ?? 0));
     return wait > 0 ? wait : null;
   }
-  const now = Date.now();
-  // Sorted by key: concurrent statements then lock shared rows in the same order and cannot deadlock.
-  const rows = items
-    .map((i) => ({
-      key: `${i.spec.keyPrefix}:${i.key}`,
-      points: i.cost ?? 1,
-      expire: i.spec.durationSec > 0 ? now + i.spec.durationSec * 1000 : null,
-      limit: i.spec.points,
-    }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const { rows, now } = limitRows(items);
   const taken = await takePoints(store.client as Parameters<typeof takePoints>[0], rows, now);
   let wait = 0;
   for (const row of taken) {

@@ -1,6 +1,12 @@
 import "server-only";
 import { eventStream, SSE_HEADERS } from "@/lib/chat/events";
-import { acquireStreamSlot, limitSettings, takeRatePoints, takeSessionPoint } from "@/lib/chat/limits";
+import {
+  acquireStreamSlot,
+  limitSettings,
+  ratePointsForTurn,
+  takeRatePoints,
+  takeSessionPoint,
+} from "@/lib/chat/limits";
 import { createModelClient, modelProfile, modelStatus, resolveModel } from "@/lib/chat/model";
 import { openTurn } from "@/lib/chat/persist";
 import { executeTurn } from "@/lib/chat/turn";
@@ -27,8 +33,9 @@ import {
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. Order of checks: key → origin → tenant status → token →
-// limits → body (capped while streaming) → model → budget → stream slot → packs → the visitor's message is
-// stored → the stream starts (budget to message in one transaction, see openTurn).
+// body (capped while streaming) → model → stream slot → limits → budget → the visitor's conversation → the
+// visitor's message is stored → packs → the stream starts (limits to message in one statement on Postgres,
+// see openTurn; with another limits store, or a refused body, the limits are taken on their own).
 
 type Found = { tenant: WidgetTenant; origin: string; cors: Record<string, string> };
 
@@ -98,15 +105,28 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
     cors = found.cors;
     assertActive(tenant);
     const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
-    // The limits come before the body is read, so a flood of (oversized) bodies costs a point each.
+    // Every request the guard let through costs a point, whatever its body. On Postgres the points ride
+    // along with the statement that opens the turn (one round trip fewer); a request refused before that
+    // statement (a bad or oversized body, no model) takes them on its own, as does a store that cannot join
+    // the statement (Redis, memory), so a flood of bad bodies still costs a point each.
     const settings = limitSettings(e, tenant.rateLimits);
-    const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
-    await dbStep(() => takeRatePoints(settings, { tenantId: tenant.id, visitorId: visitor.visitorId, ip }));
-    const body = await parseChatBody(req);
-
+    const keys = {
+      tenantId: tenant.id,
+      visitorId: visitor.visitorId,
+      ip: clientIp(req.headers, e.MICHI_TRUST_PROXY),
+    };
+    const inTurn = await ratePointsForTurn(settings, keys);
+    if (!inTurn) await dbStep(() => takeRatePoints(settings, keys));
     const status = modelStatus(e);
-    if (!status.configured) {
-      throw new AppError("model_not_configured", "The chat assistant is not available right now.");
+    let body: Awaited<ReturnType<typeof parseChatBody>>;
+    try {
+      body = await parseChatBody(req);
+      if (!status.configured) {
+        throw new AppError("model_not_configured", "The chat assistant is not available right now.");
+      }
+    } catch (err) {
+      if (inTurn) await dbStep(() => takeRatePoints(settings, keys));
+      throw err;
     }
     const lang = pickLang(body.lang, tenant.bot.language);
     const start = await openTurn(
@@ -122,6 +142,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
         retryOf: body.retryOf,
         historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
         budget: tenant.monthlyTokenBudget ?? e.MICHI_DEFAULT_MONTHLY_TOKENS,
+        limits: inTurn,
       },
       {
         admit: () => {

@@ -21,6 +21,14 @@ export type OpenTurnInput = {
   /** 0 = no budget. */
   budget: number;
   historyRows: number;
+  /**
+   * Rate-limit rows to take first, in the same statement (drizzle/0011): keys sorted, each with the points
+   * to add, its window's end and its limit; `now` decides which windows have ended. Null: taken elsewhere.
+   */
+  limits: {
+    rows: { key: string; points: number; expire: number | null; limit: number }[];
+    now: number;
+  } | null;
 };
 
 export type OpenedPackRow = {
@@ -39,6 +47,7 @@ export type OpenedHistoryRow = {
 
 export type OpenTurnRow =
   | { refused: "budget" | "not_found" }
+  | { refused: "rate"; retryAfterSec: number }
   | {
       refused?: undefined;
       conversationId: string;
@@ -62,6 +71,11 @@ export function openTurnRow(db: DbHandle, i: OpenTurnInput): Promise<OpenTurnRow
     i.month,
     i.budget,
     i.historyRows,
+    i.limits ? i.limits.rows.map((r) => r.key) : null,
+    i.limits ? i.limits.rows.map((r) => r.points) : null,
+    i.limits ? i.limits.rows.map((r) => r.expire) : null,
+    i.limits ? i.limits.rows.map((r) => r.limit) : null,
+    i.limits ? i.limits.now : null,
   ]);
 }
 
