@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type MdElement, type MdNode, parseMarkdown, plainText, safeHref } from "@/widget/markdown";
+import { type MdElement, type MdNode, parseMarkdown, safeHref } from "@/widget/markdown";
+import { plainText } from "@/widget/markdown-text";
 
 // The panel renders this tree with Preact: strings become text nodes, tags come from the closed MdTag list.
 // So safety means: no tag outside the list, no attribute besides an https href, and hostile input survives

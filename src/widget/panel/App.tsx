@@ -3,9 +3,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { fill } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
+import { AnswerExtras } from "./AnswerExtras";
 import type { Bridge } from "./bridge";
 import { trapTab } from "./focus";
-import { AnswerExtras, HandoffMenu, MenuContactForm } from "./Handoff";
+import { HandoffMenu, MenuContactForm } from "./Handoff";
 import { Markdown } from "./Markdown";
 import type { Session } from "./session";
 import { errorText, type Msg, useChat } from "./useChat";

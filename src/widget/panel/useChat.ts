@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { codeMessage } from "../i18n";
-import { parseMarkdown, plainText } from "../markdown";
+import { parseMarkdown } from "../markdown";
+import { plainText } from "../markdown-text";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
 import { type ChipState, HttpError, httpError, postStream } from "./sse";
