@@ -33,6 +33,7 @@ const CACHES = [
   "__michiFetcher",
   "__michiStreams",
   "__michiLog",
+  "__michiKnownTenants",
 ];
 
 export type ChatWorld = {

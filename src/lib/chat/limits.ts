@@ -40,7 +40,7 @@ export function rateLimited(retryAfterSec: number): AppError {
   return new AppError("rate_limited", BUSY, { retryAfterSec });
 }
 
-type ChatKeys = { tenantId: string; visitorId: string; ip: string };
+export type ChatKeys = { tenantId: string; visitorId: string; ip: string };
 
 function chatLimiters(s: LimitSettings, keys: ChatKeys) {
   return [

@@ -30,6 +30,21 @@ export function dbUnavailable(): AppError {
   return new AppError("db_unavailable", "The chat is unavailable right now. Please try again in a moment.");
 }
 
+/**
+ * The remembered tenant row the caller checked is no longer the current one: nothing was taken or written.
+ * The chat handler then reads the tenant, guards again and opens the turn without a remembered row, so this
+ * never reaches a visitor.
+ */
+function tenantChanged(): AppError {
+  return new AppError("conflict", "This chat's settings just changed. Please send your message again.", {
+    tenantChanged: true,
+  });
+}
+
+export function isTenantChanged(err: unknown): boolean {
+  return isAppError(err) && err.details?.tenantChanged === true;
+}
+
 type VisitorMessage = {
   tenantId: string;
   visitorId: string;
@@ -57,7 +72,13 @@ export type LoadEnabled = (rows: OpenedPackRow[], tenantId: string) => EnabledPa
  */
 export async function openTurn(
   db: DbHandle,
-  input: VisitorMessage & { budget: number; now?: Date; limits?: TurnLimits | null },
+  input: VisitorMessage & {
+    budget: number;
+    now?: Date;
+    limits?: TurnLimits | null;
+    /** The version of a remembered tenant row the caller's checks used (known-tenants.ts); null: just read. */
+    seen?: string | null;
+  },
   steps: { admit: () => void; loadEnabled: LoadEnabled },
 ): Promise<TurnOpen> {
   steps.admit();
@@ -76,12 +97,14 @@ export async function openTurn(
       budget: input.budget,
       historyRows: HISTORY_ROWS,
       limits: input.limits ?? null,
+      seen: input.seen ?? null,
     });
   } catch (err) {
     if (isAppError(err)) throw err;
     throw Object.assign(dbUnavailable(), { cause: err });
   }
   if (row.refused === "rate") throw rateLimited(row.retryAfterSec);
+  if (row.refused === "stale") throw tenantChanged();
   if (row.refused !== undefined) {
     // Someone else's conversation looks exactly like a missing one.
     throw row.refused === "budget"

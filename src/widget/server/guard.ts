@@ -28,12 +28,20 @@ export async function dbStep<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export async function tenantForKey(db: DbHandle, key: string): Promise<WidgetTenant> {
+  return (await readTenantForKey(db, key)).tenant;
+}
+
+/** The tenant of a widget key as just read, with the version of its row (`seen`, see known-tenants.ts). */
+export async function readTenantForKey(
+  db: DbHandle,
+  key: string,
+): Promise<{ tenant: WidgetTenant; seen: string }> {
   const notFound = new AppError("not_found", "This chat is not available.");
   if (!KEY_RE.test(key)) throw notFound;
-  const tenant = await dbStep(() => findTenantByWidgetKey(db.platform, key, { named: db.kind === "pg" }));
-  if (!tenant) throw notFound;
-  noteTenant(tenant.id);
-  return tenant;
+  const found = await dbStep(() => findTenantByWidgetKey(db.platform, key, { named: db.kind === "pg" }));
+  if (!found) throw notFound;
+  noteTenant(found.tenant.id);
+  return found;
 }
 
 export function assertActive(tenant: WidgetTenant): void {

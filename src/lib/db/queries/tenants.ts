@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db, DbHandle, TenantTx } from "../client";
 import { type BotSettings, tenants } from "../schema";
 
@@ -59,12 +59,15 @@ export async function findTenantBySlug(db: Db, slug: string) {
 }
 
 function tenantByKeyQuery(db: Db, named: boolean) {
-  return db
-    .select()
-    .from(tenants)
-    .where(eq(tenants.widgetKey, sql.placeholder("key")))
-    .limit(1)
-    .prepare(named ? "michi_tenant_by_widget_key" : "");
+  return (
+    db
+      // xmin: the row version, which every UPDATE replaces (see michi_open_turn_as_seen, drizzle/0012).
+      .select({ ...getTableColumns(tenants), seen: sql<string>`${tenants}.xmin::text` })
+      .from(tenants)
+      .where(eq(tenants.widgetKey, sql.placeholder("key")))
+      .limit(1)
+      .prepare(named ? "michi_tenant_by_widget_key" : "")
+  );
 }
 
 // Built once per database handle: every widget request runs it, and drizzle would otherwise build the SQL
@@ -73,8 +76,15 @@ function tenantByKeyQuery(db: Db, named: boolean) {
 // per connection.
 const byKey = new WeakMap<Db, Map<boolean, ReturnType<typeof tenantByKeyQuery>>>();
 
-/** Platform path: the widget's public key is the only thing a visitor presents. */
-export async function findTenantByWidgetKey(db: Db, key: string, opts: { named?: boolean } = {}) {
+/**
+ * Platform path: the widget's public key is the only thing a visitor presents. `seen` names the version of
+ * the row that was read, so a later statement can tell whether it is still the current one.
+ */
+export async function findTenantByWidgetKey(
+  db: Db,
+  key: string,
+  opts: { named?: boolean } = {},
+): Promise<{ tenant: TenantRow; seen: string } | null> {
   const named = opts.named ?? false;
   let forDb = byKey.get(db);
   if (!forDb) {
@@ -87,7 +97,9 @@ export async function findTenantByWidgetKey(db: Db, key: string, opts: { named?:
     forDb.set(named, q);
   }
   const [row] = await q.execute({ key });
-  return row ?? null;
+  if (!row) return null;
+  const { seen, ...tenant } = row;
+  return { tenant, seen };
 }
 
 /** Platform path: the widget was loaded from the tenant's own site; recorded at most once an hour. */

@@ -29,6 +29,11 @@ export type OpenTurnInput = {
     rows: { key: string; points: number; expire: number | null; limit: number }[];
     now: number;
   } | null;
+  /**
+   * The version (xmin) of the tenant row the caller's checks used, when that row was remembered rather than
+   * read for this request: the statement then refuses with 'stale' unless it is still the current row.
+   */
+  seen?: string | null;
 };
 
 export type OpenedPackRow = {
@@ -46,7 +51,7 @@ export type OpenedHistoryRow = {
 };
 
 export type OpenTurnRow =
-  | { refused: "budget" | "not_found" }
+  | { refused: "budget" | "not_found" | "stale" }
   | { refused: "rate"; retryAfterSec: number }
   | {
       refused?: undefined;
@@ -60,7 +65,7 @@ export type OpenTurnRow =
     };
 
 export function openTurnRow(db: DbHandle, i: OpenTurnInput): Promise<OpenTurnRow> {
-  return db.tenantCall<OpenTurnRow>("michi_open_turn", i.tenantId, [
+  const args = [
     i.visitorId,
     i.conversationId ?? null,
     i.origin,
@@ -76,7 +81,10 @@ export function openTurnRow(db: DbHandle, i: OpenTurnInput): Promise<OpenTurnRow
     i.limits ? i.limits.rows.map((r) => r.expire) : null,
     i.limits ? i.limits.rows.map((r) => r.limit) : null,
     i.limits ? i.limits.now : null,
-  ]);
+  ];
+  return i.seen
+    ? db.tenantCall<OpenTurnRow>("michi_open_turn_as_seen", i.tenantId, [i.seen, ...args])
+    : db.tenantCall<OpenTurnRow>("michi_open_turn", i.tenantId, args);
 }
 
 export type FinishTurnInput = {
