@@ -32,4 +32,5 @@ VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "michi-server.mjs"]
+# The flags of scripts/server-flags.mjs (tests/unit/server-flags.test.ts keeps them equal).
+CMD ["node", "--max-semi-space-size=32", "michi-server.mjs"]

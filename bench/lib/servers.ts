@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
 import { onLowPort } from "../../tests/support/ports";
 import { type PgProxy, startPgProxy } from "./pg-proxy";
 import { onCleanup, ROOT, readyMessage, rssKb, sleep, spawnTracked, stopChild } from "./procs";
@@ -210,7 +211,8 @@ async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
   const child = spawnTracked(path.join(opts.standalone, "michi-server.mjs"), [], {
     cwd: opts.standalone,
     env,
-    nodeArgs: [...(opts.nodeArgs ?? []), "--import", PROBE],
+    // The production server's own flags first (scripts/server-flags.mjs), so the benchmark measures what runs.
+    nodeArgs: [...SERVER_NODE_FLAGS, ...(opts.nodeArgs ?? []), "--import", PROBE],
     stdio: ["ignore", out, out, "ipc"],
   });
   try {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
 import { onLowPort } from "./ports";
 
 // Starts the production standalone server (the artifact Docker ships) for e2e tests, on a port below the
@@ -21,7 +22,7 @@ export async function startStandalone(opts: {
     (port) =>
       new Promise<Standalone>((resolve, reject) => {
         let logs = "";
-        const child = spawn(process.execPath, [STANDALONE_SERVER], {
+        const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, STANDALONE_SERVER], {
           env: { ...opts.env(port), PORT: String(port), HOSTNAME: "127.0.0.1" },
           cwd: path.dirname(STANDALONE_SERVER),
           stdio: ["ignore", "pipe", "pipe", "ipc"],
