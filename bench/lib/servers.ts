@@ -36,7 +36,8 @@ export async function startBaseline(world: World): Promise<{ url: string; child:
   const child = spawnTracked(
     path.join(ROOT, "bench/lib/baseline.ts"),
     [world.modelUrl, world.caFile, `${world.fixtureOrigin}/api/events.json`],
-    { ts: true, stdio: ["ignore", "inherit", "inherit", "ipc"] },
+    // The same Node flags as michi-chat's server, so a flag's gain is not counted against a baseline without it.
+    { ts: true, nodeArgs: [...SERVER_NODE_FLAGS], stdio: ["ignore", "inherit", "inherit", "ipc"] },
   );
   const { port } = await readyMessage<{ port: number }>(child, "the baseline server");
   return { url: `http://127.0.0.1:${port}`, child };
