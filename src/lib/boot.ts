@@ -47,7 +47,11 @@ async function run(): Promise<void> {
       "",
     ];
     if (!e.isProduction || seeded.generatedPassword) console.log(lines.join("\n"));
-    else log().info({ applied }, "michi-chat ready");
+    else {
+      log().info({ applied }, "michi-chat ready");
+      // Lines are gathered before they are written (src/lib/log.ts); this one is awaited by operators.
+      log().flush();
+    }
   } catch (err) {
     if (isEnvError(err)) console.error(`\n${err.message}\n`);
     else

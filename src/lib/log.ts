@@ -37,11 +37,17 @@ export function createLogger(destination?: pino.DestinationStream, level?: strin
   );
 }
 
+/**
+ * Where the server's lines go (scripts/serve.mjs uses the same settings for its access lines): stdout, written
+ * asynchronously so a line never blocks the event loop on a slow pipe or terminal. Lines are gathered up to
+ * 4 KB, or for at most half a second, and written together: a chat turn logs two lines, and writing each on
+ * its own cost a thread-pool round trip apiece (measured in bench/README.md, issue 17). pino writes what is
+ * still gathered when the process exits; start-up and shutdown lines are flushed at once.
+ */
+const LOG_DESTINATION = { dest: 1, sync: false, minLength: 4096, periodicFlush: 500 } as const;
+
 export function log(): pino.Logger {
-  // Asynchronous writes to stdout: a log line never blocks the event loop on a slow pipe or terminal, and
-  // pino flushes what is pending when the process exits (its exit handler on SonicBoom). No minimum length,
-  // so a quiet server's lines still appear at once.
-  g.__michiLog ??= createLogger(pino.destination({ dest: 1, sync: false }));
+  g.__michiLog ??= createLogger(pino.destination(LOG_DESTINATION));
   return g.__michiLog;
 }
 
