@@ -127,6 +127,34 @@ export async function measureLevel(opts: {
   }
 }
 
+/**
+ * Brings a side's server to its steady state before any level is measured: V8 optimises a turn's code only
+ * after it ran many times, and michi-chat's turn runs far more distinct code than the baseline's. Measured
+ * on a fresh server, its CPU per turn at 1 visitor kept falling for the first ~3,000 turns (6.7 ms in the
+ * first 3 s, 2.4-3.0 ms after 15 s), which the old 1.5 s warm-up of the first level did not reach. Every side
+ * gets the same number of turns, at 10 visitors, whatever its speed.
+ */
+export async function warmUpSide(side: Side, world: World, turns: number): Promise<void> {
+  const model = fakeModelControl(world.modelUrl);
+  await model.reset();
+  await model.setRules(CHAT_RULES);
+  const client = side.newClient();
+  const deadline = performance.now() + 60_000;
+  let done = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, v) => {
+        for (let n = 0; done < turns && performance.now() < deadline; n++) {
+          await side.turn(client, v, n);
+          done++;
+        }
+      }),
+    );
+  } finally {
+    client.close();
+  }
+}
+
 export function describeLevel(name: string, r: Measured): string {
   const loop = r.loopDelayMs ? `, loop delay p50 ${r.loopDelayMs.p50} p99 ${r.loopDelayMs.p99} ms` : "";
   return (
@@ -170,6 +198,8 @@ export async function visitorTokens(client: Client, key: string, n: number, have
 }
 
 export const CHAT_LEVELS = [1, 50, 100, 200];
+/** Turns each side serves before the first level (see warmUpSide). */
+export const WARM_UP_TURNS = 3000;
 
 export async function benchChat(opts: {
   app: App;
@@ -206,6 +236,7 @@ export async function benchChat(opts: {
     return r;
   };
 
+  for (const side of [baseline, floor, ours]) await warmUpSide(side, opts.world, opts.quick ? 500 : WARM_UP_TURNS);
   const out: ChatLevel[] = [];
   for (const [i, concurrency] of levels.entries()) {
     // Rotate which side goes first so a drifting machine load does not always favour the same one.
