@@ -5,6 +5,7 @@
 // --max-semi-space-size=32: V8's young generation may grow to 2 × 32 MB instead of 2 × 16 MB. A chat turn
 // allocates a lot of short-lived objects (request, web streams, SSE events, SQL rows); with the larger nursery
 // fewer of them survive long enough to be copied, and scavenges run half as often. Measured on the benchmark's
-// turn at 200 visitors, side by side on one database: about 7% less CPU per turn and 9% more turns per second
-// (bench/README.md, issue 17). It only grows under allocation pressure, so an idle server keeps its size.
+// turn at 200 visitors, two servers side by side on one database in interleaved slices: 5-9% less CPU per turn
+// (bench/README.md, issue 17). 64 MB gained little more and held 1,000 streams in ~370 MB instead of ~330, too
+// close to the 400 MB budget. The nursery only grows under allocation pressure: an idle server keeps its size.
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"];

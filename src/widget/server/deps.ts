@@ -21,12 +21,20 @@ export type WidgetDeps = {
 
 export type WidgetStoreDeps = Pick<WidgetDeps, "db" | "env">;
 
-/** The production wiring: the process database, the parsed environment and the registered packs. */
-export async function defaultWidgetDeps(): Promise<WidgetDeps> {
-  const [{ getDb }, { env }, { platformPacks }] = await Promise.all([
-    import("@/lib/db"),
-    import("@/lib/env"),
-    import("@/lib/chat/packs"),
-  ]);
-  return { db: getDb, env, packs: platformPacks };
+let wiring: Promise<WidgetDeps> | undefined;
+
+/**
+ * The production wiring: the process database, the parsed environment and the registered packs. Built once:
+ * `db` and `env` are functions that read the process's current handle and settings on every call, so the
+ * object itself never goes stale, and a widget request no longer pays three module imports.
+ */
+export function defaultWidgetDeps(): Promise<WidgetDeps> {
+  wiring ??= Promise.all([import("@/lib/db"), import("@/lib/env"), import("@/lib/chat/packs")]).then(
+    ([{ getDb }, { env }, { platformPacks }]) => ({ db: getDb, env, packs: platformPacks }),
+    (err) => {
+      wiring = undefined;
+      throw err;
+    },
+  );
+  return wiring;
 }
