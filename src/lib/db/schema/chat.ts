@@ -60,7 +60,8 @@ export const messages = pgTable(
     contentSearch: text("content_search").generatedAlwaysAs(sql`michi_search_fold(content)`),
   },
   (t) => [
-    index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt),
+    // With the id: the history is read newest first by (created_at, id), see drizzle/0013.
+    index("messages_tenant_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt, t.id),
     index("messages_tenant_created_idx").on(t.tenantId, t.createdAt),
     // Substring search of the admin conversation list (drizzle/0005_search_trigram.sql): trigrams of the
     // folded text.
