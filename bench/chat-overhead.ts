@@ -64,6 +64,12 @@ export type ChatResult = {
   cpuVsFloor: number | null;
   /** michi-chat's turn latency minus the floor's, at 1 visitor. */
   overheadVsFloorP50Ms: number;
+  /**
+   * The same baseline started with the production server's Node flags (scripts/server-flags.mjs), measured at
+   * the highest concurrency only: michi-chat's throughput against it, so a flag's gain is not read as the
+   * platform's.
+   */
+  flaggedBaseline: { turnsPerSecond: number; cpuMsPerTurn: number | null; throughputRatio: number } | null;
 };
 
 /** One side of the comparison: a server, how to open a fresh client to it, and one turn of a visitor. */
@@ -205,6 +211,7 @@ export async function benchChat(opts: {
   app: App;
   baselineUrl: string;
   baselinePid: number | undefined;
+  flaggedBaseline?: { url: string; pid: number | undefined };
   world: World;
   sessions: Client;
   quick: boolean;
@@ -236,7 +243,18 @@ export async function benchChat(opts: {
     return r;
   };
 
-  for (const side of [baseline, floor, ours]) await warmUpSide(side, opts.world, opts.quick ? 500 : WARM_UP_TURNS);
+  const fb = opts.flaggedBaseline;
+  const flagged: Side | null = fb
+    ? {
+        name: "baseline+flags",
+        pid: fb.pid,
+        newClient: () => makeClient(fb.url, fb.url),
+        turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
+      }
+    : null;
+  for (const side of [baseline, floor, ours, ...(flagged ? [flagged] : [])]) {
+    await warmUpSide(side, opts.world, opts.quick ? 500 : WARM_UP_TURNS);
+  }
   const out: ChatLevel[] = [];
   for (const [i, concurrency] of levels.entries()) {
     // Rotate which side goes first so a drifting machine load does not always favour the same one.
@@ -261,6 +279,7 @@ export async function benchChat(opts: {
   }
   const first = out[0]!;
   const top = out[out.length - 1]!;
+  const flaggedTop = flagged ? await run(flagged, top.concurrency) : null;
   return {
     levels: out,
     overheadP50Ms: first.overheadP50Ms,
@@ -278,5 +297,12 @@ export async function benchChat(opts: {
         ? round(top.ours.cpuMsPerTurn / top.floor.cpuMsPerTurn, 2)
         : null,
     overheadVsFloorP50Ms: round(first.ours.latencyMs.p50 - first.floor.latencyMs.p50),
+    flaggedBaseline: flaggedTop
+      ? {
+          turnsPerSecond: round(flaggedTop.turnsPerSecond),
+          cpuMsPerTurn: flaggedTop.cpuMsPerTurn,
+          throughputRatio: round(top.ours.turnsPerSecond / flaggedTop.turnsPerSecond, 3),
+        }
+      : null,
   };
 }

@@ -41,6 +41,14 @@ export function printSummary(r: Results): void {
     ]);
     rows.push(["chat.baselineTurnsPerSecond", fmt(c.baselineTurnsPerSecond), "bare Node server, same turn"]);
     rows.push(["chat.throughputRatio", fmt(c.throughputRatio, "", 3), "michi / baseline"]);
+    if (c.flaggedBaseline) {
+      rows.push([
+        "chat.flaggedBaseline.throughputRatio",
+        fmt(c.flaggedBaseline.throughputRatio, "", 3),
+        `michi / the baseline with the server's Node flags: ${fmt(c.flaggedBaseline.turnsPerSecond)} turns/s, ` +
+          `${fmt(c.flaggedBaseline.cpuMsPerTurn, " ms", 2)} CPU/turn`,
+      ]);
+    }
     rows.push([
       "chat.cpuMsPerTurn",
       fmt(c.cpuMsPerTurn, " ms", 2),

@@ -144,11 +144,13 @@ async function main() {
       if (has("chat")) {
         section("chat overhead per turn (michi-chat vs bare baseline)");
         const baseline = await startBaseline(w);
+        const flagged = await startBaseline(w, { serverFlags: true });
         try {
           results.chat = await benchChat({
             app,
             baselineUrl: baseline.url,
             baselinePid: baseline.child.pid,
+            flaggedBaseline: { url: flagged.url, pid: flagged.child.pid },
             world: w,
             sessions: client,
             quick: args.quick,
@@ -156,6 +158,7 @@ async function main() {
           });
         } finally {
           await stopChild(baseline.child);
+          await stopChild(flagged.child);
         }
       }
       if (has("tokens")) {

@@ -32,12 +32,22 @@ export async function startWorld(): Promise<World> {
   return { ...info, child };
 }
 
-export async function startBaseline(world: World): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * The bare baseline server: with Node's defaults (the yardstick of issue 17), or with `serverFlags`, the
+ * production server's own Node flags, so that a flag's gain can be told apart from the platform's.
+ */
+export async function startBaseline(
+  world: World,
+  opts: { serverFlags?: boolean } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawnTracked(
     path.join(ROOT, "bench/lib/baseline.ts"),
     [world.modelUrl, world.caFile, `${world.fixtureOrigin}/api/events.json`],
-    // The same Node flags as michi-chat's server, so a flag's gain is not counted against a baseline without it.
-    { ts: true, nodeArgs: [...SERVER_NODE_FLAGS], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+    {
+      ts: true,
+      nodeArgs: opts.serverFlags ? [...SERVER_NODE_FLAGS] : [],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
   );
   const { port } = await readyMessage<{ port: number }>(child, "the baseline server");
   return { url: `http://127.0.0.1:${port}`, child };
