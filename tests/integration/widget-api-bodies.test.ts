@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chatPost } from "@/app/api/widget/[key]/chat/route";
-import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
+import { type ChatWorld, errorOf, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
 import { lazyBody } from "../support/lazy-body";
 
 // Issue 13, finding 5: the chat body is capped while it streams, and the limits come before the body.
@@ -16,8 +16,6 @@ afterAll(() => w?.close());
 beforeEach(() => w.fake.reset());
 
 const params = (key: string) => ({ params: Promise.resolve({ key }) });
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; message: string } }).error;
 
 const endlessBody = (total: number) => lazyBody(total, 16 * 1024);
 

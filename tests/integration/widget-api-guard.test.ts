@@ -1,11 +1,19 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OPTIONS as chatOptions, POST as chatPost } from "@/app/api/widget/[key]/chat/route";
+import { OPTIONS as chatOptions } from "@/app/api/widget/[key]/chat/route";
 import { budgetStatus } from "@/lib/chat/limits";
 import { addUsage, usageMonth } from "@/lib/db/queries/usage";
 import { conversations, tenants } from "@/lib/db/schema";
 import { signVisitorToken, verifyVisitorToken } from "@/lib/security/visitor-token";
-import { type ChatWorld, PLATFORM, readEvents, SITE, startChatWorld, textOf } from "../support/chat-world";
+import {
+  type ChatWorld,
+  errorOf,
+  PLATFORM,
+  readEvents,
+  SITE,
+  startChatWorld,
+  textOf,
+} from "../support/chat-world";
 
 // Everything the widget endpoints refuse before a stream starts, and the session endpoint.
 
@@ -22,10 +30,7 @@ afterAll(() => w?.close());
 beforeEach(() => w.fake.reset());
 
 const params = (key: string) => ({ params: Promise.resolve({ key }) });
-const chat = (key: string, body: unknown, opts: Parameters<ChatWorld["chatRequest"]>[2] = {}) =>
-  chatPost(w.chatRequest(key, body, opts), params(key));
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; message: string } }).error;
+const chat = (...a: Parameters<ChatWorld["chat"]>) => w.chat(...a);
 
 describe("session endpoint", () => {
   it("issues a token bound to the tenant, renewable with the same visitor id", async () => {

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as chatPost } from "@/app/api/widget/[key]/chat/route";
-import { type ChatWorld, readEvents, startChatWorld, textOf } from "../support/chat-world";
+import { type ChatWorld, errorOf, readEvents, startChatWorld, textOf } from "../support/chat-world";
 
 // The chat endpoint remembers the tenant row it read for a widget key, so a turn does not read it again
 // before it opens; the statement that opens the turn confirms the row is still current
@@ -16,11 +15,7 @@ beforeAll(async () => {
 afterAll(() => w?.close());
 beforeEach(() => w.fake.reset());
 
-const params = (key: string) => ({ params: Promise.resolve({ key }) });
-const chat = (key: string, body: unknown, opts: Parameters<ChatWorld["chatRequest"]>[2] = {}) =>
-  chatPost(w.chatRequest(key, body, opts), params(key));
-const errorOf = async (res: Response) =>
-  ((await res.json()) as { error: { code: string; message: string } }).error;
+const chat = (...a: Parameters<ChatWorld["chat"]>) => w.chat(...a);
 
 /** A tenant with one answered turn behind it, so the endpoint holds its row. */
 async function warmTenant(opts: Parameters<ChatWorld["tenant"]>[0] = {}) {

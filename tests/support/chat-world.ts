@@ -45,6 +45,8 @@ export type ChatWorld = {
   session(key: string, opts?: { origin?: string | null; token?: string }): Promise<Response>;
   token(key: string, origin?: string): Promise<string>;
   chatRequest(key: string, body: unknown, opts?: ChatOpts): Request;
+  /** The chat route's POST handler with chatRequest's request. */
+  chat(key: string, body: unknown, opts?: ChatOpts): Promise<Response>;
   rows(tenantId: string): Promise<Rows>;
   close(): Promise<void>;
 };
@@ -75,6 +77,10 @@ export async function readEvents(res: Response): Promise<SseEvent[]> {
   }
   return out;
 }
+
+/** The error of a refused widget request's JSON body. */
+export const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; message: string } }).error;
 
 export const textOf = (events: SseEvent[]) =>
   events
@@ -171,6 +177,10 @@ export async function startChatWorld(extra: Record<string, string> = {}): Promis
         body: opts.raw ? (body as string) : JSON.stringify(body),
         signal: opts.signal,
       });
+    },
+    async chat(key, body, opts = {}) {
+      const { POST } = await import("@/app/api/widget/[key]/chat/route");
+      return POST(world.chatRequest(key, body, opts), { params: Promise.resolve({ key }) });
     },
     rows: (tenantId) => readRows(t.handle, tenantId),
     async close() {
