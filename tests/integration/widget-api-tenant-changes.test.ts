@@ -108,6 +108,8 @@ describe("a tenant changed between two turns", () => {
     );
     const rotated = await chat(t.widgetKey, { message: "with the old key" }, { token });
     expect(rotated.status).toBe(404);
+    // As for any unknown key: the remembered row's allowed origin is not vouched for any more.
+    expect(rotated.headers.get("access-control-allow-origin")).toBeNull();
     const stored = await contents(t.id);
     expect(stored).not.toContain("over budget");
     expect(stored).not.toContain("with the old key");

@@ -121,14 +121,15 @@ function checkChat(
   onCors: (cors: Record<string, string>) => void,
 ): Omit<ChatGuard, "seen"> {
   const origin = allowedOrigin(req, tenant, e.MICHI_PUBLIC_URL);
+  const cors = corsHeaders(origin);
   // Refusals past this point carry the headers that let the widget read them.
-  onCors(corsHeaders(origin));
+  onCors(cors);
   assertActive(tenant);
   const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
   return {
     tenant,
     origin,
-    cors: corsHeaders(origin),
+    cors,
     visitor,
     settings: limitSettings(e, tenant.rateLimits),
     keys: {
@@ -161,6 +162,8 @@ async function guardChat(
       forgetTenant(db, key);
     }
   }
+  // Decided again on the row as it is now, headers included: a key that no longer exists gets none.
+  opts.onCors(corsHeaders(null));
   const read = await readTenantForKey(db, key);
   rememberTenant(db, key, read);
   return { ...checkChat(req, read.tenant, e, opts.onCors), seen: null };
