@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   bearerToken,
@@ -48,6 +49,24 @@ describe("visitor tokens", () => {
       ok: false,
       reason: "malformed",
     });
+  });
+
+  it("are refused as malformed when a validly signed payload is not a token's shape", () => {
+    // Signed the way signVisitorToken signs (HKDF of the secret, HMAC-SHA256 over the body): only the
+    // payload's shape is wrong, so nothing but the shape check can refuse it.
+    const key = Buffer.from(hkdfSync("sha256", secret, "michi-chat", "visitor-token", 32));
+    const signed = (payload: unknown) => {
+      const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+      return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
+    };
+    const good = { v: 1, t: tenantA, vid: "abcdefghijklmnop", exp: t0.getTime() / 1000 + 60 };
+    expect(verifyVisitorToken(secret, signed(good), tenantA, t0)).toMatchObject({ ok: true });
+    for (const bad of [null, { ...good, v: 2 }, { ...good, vid: 7 }, { ...good, exp: "soon" }]) {
+      expect(verifyVisitorToken(secret, signed(bad), tenantA, t0)).toMatchObject({
+        ok: false,
+        reason: "malformed",
+      });
+    }
   });
 
   it("give a fresh visitor id each time, kept when renewing a valid or recently expired token", () => {
