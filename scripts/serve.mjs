@@ -6,13 +6,17 @@
 //  - a request id and one structured access-log line per request (tenant id when a guard resolved one);
 //  - graceful shutdown: on SIGTERM stop accepting, let running chat streams finish up to a deadline, then close
 //    the database pool;
-//  - start-up before the first request: configuration errors stop the process instead of the first visitor.
+//  - start-up before the first request: configuration errors stop the process instead of the first visitor;
+//  - a visitor's token and chat requests handed to their route handlers without Next's request pipeline
+//    (direct-routes.mjs, copied beside this file): they are most of the traffic, and Next's pipeline cost as
+//    much CPU per chat turn as the platform's own work.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { loadDirectRoutes, serveDirect } from "./direct-routes.mjs";
 
 const dir = import.meta.dirname;
 process.env.NODE_ENV = "production";
@@ -50,6 +54,8 @@ const handle = app.getRequestHandler();
 await app.prepare();
 // prepare() runs the instrumentation hook, which starts src/lib/boot.ts; accept traffic once it is done.
 await globalThis.__michiBoot;
+// After prepare(): Next's require hooks are in place, and the route modules are the very ones Next loads.
+const direct = loadDirectRoutes(dir, require);
 
 let active = 0;
 let streams = 0;
@@ -96,7 +102,8 @@ const server = http.createServer((req, res) => {
     return origWriteHead.apply(this, args);
   };
   requestContext.run(ctx, () => {
-    handle(req, res).catch((err) => {
+    const route = direct.match(req);
+    (route ? serveDirect(req, res, route) : handle(req, res)).catch((err) => {
       log.error({ reqId: id, err: { message: err?.message, stack: err?.stack } }, "unhandled request error");
       if (!res.headersSent) res.writeHead(500).end();
     });

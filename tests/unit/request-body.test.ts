@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { POST as nextAuthPost } from "@/app/api/auth/[...nextauth]/route";
+import { withCappedBody } from "@/lib/auth/capped-request";
 import { isAppError } from "@/lib/errors";
-import { readCappedText, withCappedBody } from "@/lib/security/body";
+import { readCappedText } from "@/lib/security/body";
 import { lazyBody } from "../support/lazy-body";
 
 // Bodies are counted while they stream: a chunked upload has no Content-Length to check up front.

@@ -1,5 +1,4 @@
 import "server-only";
-import { NextRequest } from "next/server";
 import { AppError } from "../errors";
 
 // Request bodies are read through this cap, never with `req.text()`: a chunked body carries no
@@ -41,16 +40,4 @@ export async function readCappedText(req: Request, maxBytes: number): Promise<st
     reader.releaseLock();
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-/**
- * A copy of `req` whose body was read under the cap, for handlers that read it themselves. It is a
- * NextRequest because next-auth's route handler reads `req.nextUrl`.
- */
-export async function withCappedBody(req: Request, maxBytes: number): Promise<NextRequest> {
-  const method = req.method.toUpperCase();
-  if (method === "GET" || method === "HEAD")
-    return "nextUrl" in req ? (req as NextRequest) : new NextRequest(req);
-  const body = await readCappedText(req, maxBytes);
-  return new NextRequest(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
 }

@@ -1,7 +1,7 @@
 import NextAuth from "next-auth";
+import { withCappedBody } from "@/lib/auth/capped-request";
 import { authOptions } from "@/lib/auth/options";
 import { errorResponse } from "@/lib/errors";
-import { withCappedBody } from "@/lib/security/body";
 
 // next-auth's endpoints: OAuth redirects and callbacks, the credentials callback, csrf, session, sign-out.
 // Their POST bodies are a few form fields; next-auth would read any size, so the body is capped first.
