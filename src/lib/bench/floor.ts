@@ -6,9 +6,10 @@ import type { Env } from "../env";
 
 // The benchmark's framework floor (issue 17): the same turn as the bench's bare Node baseline (two streamed
 // completions from the model server, one https fetch of the tenant's site, SSE back), run inside this very
-// production server as an ordinary route handler, with no guard, database, limits, projection or logging. What
-// it costs above the bare baseline is Next's own request handling and web streams; what a real turn costs
-// above it is the platform's work. The route answers 404 unless MICHI_BENCH_FLOOR_URL is set, which only the
+// production server as an ordinary route handler, with no guard, database, limits, projection or logging. The
+// server hands it its requests the way it hands the chat's (scripts/direct-routes.mjs), so what it costs above
+// the bare baseline is the server's own request handling and web streams; what a real turn costs above it is
+// the platform's work. The route answers 404 unless MICHI_BENCH_FLOOR_URL is set, which only the
 // benchmark does (bench/lib/servers.ts); it reads nothing and writes nothing of any tenant.
 
 const TOOL = {
