@@ -3,7 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { isAppError } from "@/lib/errors";
+import { readCappedText } from "@/lib/security/body";
 import { compileRoute, DIRECT_ROUTES, directRoutes, serveDirect } from "../../scripts/direct-routes.mjs";
+import { lazyBody } from "../support/lazy-body";
 
 // The production server hands a visitor's token and chat requests to their route handlers itself
 // (scripts/direct-routes.mjs). What Next did for them has to hold without Next: the request as the handler
@@ -156,6 +159,24 @@ describe("serving a matched request", () => {
       peer: "10.0.0.9",
       accept: "ja",
     });
+  });
+
+  it("lets a handler refuse an oversized chunked upload and still answer 413, without reading the rest", async () => {
+    const { url } = await serve(async (req) => {
+      try {
+        await readCappedText(req, 16 * 1024);
+        return new Response("read it all", { status: 200 });
+      } catch (err) {
+        return Response.json({ refused: isAppError(err) ? err.code : String(err) }, { status: 413 });
+      }
+    });
+    const body = lazyBody(50 * 1024 * 1024);
+    const res = await fetch(url, { method: "POST", body: body.stream, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ refused: "payload_too_large" });
+    // The rest is never read: what the client got rid of is what the sockets on both ends could buffer.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(body.pulled()).toBeLessThan(16 * 1024 * 1024);
   });
 
   it("streams each chunk as the handler produces it", async () => {
