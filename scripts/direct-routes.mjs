@@ -10,7 +10,6 @@
 // of Next's request scope (cookies(), headers(), after(), redirect(), the fetch cache):
 // tests/unit/direct-routes.test.ts checks that the widget server code imports nothing from Next.
 import path from "node:path";
-import { Readable } from "node:stream";
 
 /**
  * App Router paths whose route modules the production server calls directly: the two requests every visitor
@@ -96,7 +95,9 @@ function toRequest(req, signal) {
   return new Request(new URL(req.url ?? "/", base), {
     method: req.method,
     headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
+    // The Node request itself, as Next passes it: read only if the handler reads the body, so that an unread
+    // body is discarded by Node after the response and the connection stays usable for the next request.
+    body: hasBody ? req : undefined,
     duplex: "half",
     signal,
   });

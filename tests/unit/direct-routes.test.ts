@@ -179,6 +179,40 @@ describe("serving a matched request", () => {
     expect(body.pulled()).toBeLessThan(16 * 1024 * 1024);
   });
 
+  it("keeps a visitor's connection usable after a refusal that left the body unread or half read", async () => {
+    const { url } = await serve(async (req) => {
+      if (new URL(req.url).searchParams.has("unknown")) return new Response("no such chat", { status: 404 });
+      try {
+        return new Response(await readCappedText(req, 16 * 1024));
+      } catch {
+        return new Response("too large", { status: 413 });
+      }
+    });
+    // One keep-alive connection, as a browser reuses it for the visitor's next request.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (query: string, size: number) =>
+      new Promise<string>((resolve, reject) => {
+        const req = http.request(`${url}${query}`, { method: "POST", agent, timeout: 4_000 }, (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on("end", () => resolve(`${res.statusCode} ${text.slice(0, 20)}`));
+        });
+        req.on("timeout", () => req.destroy(new Error(`no answer to ${query}`)));
+        req.on("error", reject);
+        req.end(Buffer.alloc(size, 0x61));
+      });
+    try {
+      expect(await send("?unknown", 1024 * 1024)).toBe("404 no such chat");
+      expect(await send("", 10)).toBe("200 aaaaaaaaaa");
+      expect(await send("", 1024 * 1024)).toBe("413 too large");
+      expect(await send("", 10)).toBe("200 aaaaaaaaaa");
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("streams each chunk as the handler produces it", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => {
