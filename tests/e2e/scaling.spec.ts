@@ -1,10 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createEmptyDatabase } from "../support/db";
 import { E2E } from "../support/e2e-env";
-import { startStandalone } from "../support/standalone";
+import { instanceEnv, startStandalone } from "../support/standalone";
 
 // Two production instances behind an imaginary load balancer, on one fresh Postgres database.
 const PUBLIC = "http://michi.test";
@@ -21,22 +20,17 @@ test.describe("two instances on one Postgres", () => {
 
   test.beforeAll(async () => {
     database = await createEmptyDatabase("michi_scale");
-    const shared: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: "production",
-      HOSTNAME: "127.0.0.1",
-      DATABASE_URL: database.url,
-      MICHI_PUBLIC_URL: PUBLIC,
-      MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
-      MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
-      MICHI_ADMIN_PASSWORD: "scale-operator-password",
-      OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
-      OPENAI_API_KEY: "e2e",
-      MICHI_MODELS: "fake-small",
-      MICHI_RATE_VISITOR_PER_MIN: "3",
-      MICHI_DEMO: "true", // the instances chat through the demo tenant's widget key
-      MICHI_LOG_LEVEL: "info",
-    };
+    const shared = instanceEnv({
+      publicUrl: PUBLIC,
+      modelUrl: E2E.modelUrl,
+      database: { url: database.url },
+      extra: {
+        HOSTNAME: "127.0.0.1",
+        MICHI_ADMIN_PASSWORD: "scale-operator-password",
+        MICHI_RATE_VISITOR_PER_MIN: "3",
+        MICHI_LOG_LEVEL: "info",
+      },
+    });
     // Started at the same moment, on an empty database.
     const started = await Promise.all([0, 1].map(() => startStandalone({ env: () => shared })));
     for (const [i, one] of started.entries()) {

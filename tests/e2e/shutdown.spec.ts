@@ -1,11 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { startStandalone } from "../support/standalone";
+import { instanceEnv, startStandalone } from "../support/standalone";
 
 // SIGTERM on a production instance: running chats finish, new connections are refused, the process exits 0.
 let BASE = "";
@@ -20,24 +19,13 @@ let logs: () => string = () => "";
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "michi-shutdown-"));
   const started = await startStandalone({
-    env: (port) => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        NODE_ENV: "production",
-        MICHI_DATA_DIR: dataDir,
-        MICHI_PUBLIC_URL: `http://localhost:${port}`,
-        MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
-        MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
-        MICHI_ADMIN_PASSWORD: "shutdown-operator-password",
-        OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
-        OPENAI_API_KEY: "e2e",
-        MICHI_MODELS: "fake-small",
-        MICHI_SHUTDOWN_GRACE_MS: "20000",
-        MICHI_DEMO: "true", // the test chats through the demo page's widget key
-      };
-      delete env.DATABASE_URL; // its own embedded database
-      return env;
-    },
+    env: (port) =>
+      instanceEnv({
+        publicUrl: `http://localhost:${port}`,
+        modelUrl: E2E.modelUrl,
+        database: { embedded: dataDir },
+        extra: { MICHI_ADMIN_PASSWORD: "shutdown-operator-password", MICHI_SHUTDOWN_GRACE_MS: "20000" },
+      }),
   });
   child = started.child;
   logs = started.logs;

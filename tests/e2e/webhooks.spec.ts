@@ -1,12 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { E2E } from "../support/e2e-env";
-import { startStandalone } from "../support/standalone";
+import { instanceEnv, startStandalone } from "../support/standalone";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 // Signed webhooks end to end, on a production server of its own (embedded database, so the queue runs
@@ -28,29 +27,20 @@ test.beforeAll(async () => {
   const caFile = path.join(dataDir, "receiver-ca.pem");
   writeFileSync(caFile, receiver.caPem);
   const started = await startStandalone({
-    env: (port) => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        NODE_ENV: "production",
-        MICHI_DATA_DIR: dataDir,
-        MICHI_PUBLIC_URL: `http://localhost:${port}`,
-        MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
-        MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
-        MICHI_ADMIN_EMAIL: E2E.operator.email,
-        MICHI_ADMIN_PASSWORD: E2E.operator.password,
-        OPENAI_BASE_URL: `${E2E.modelUrl}/v1`,
-        OPENAI_API_KEY: "e2e",
-        MICHI_MODELS: "fake-small",
-        MICHI_DEMO: "true", // the operator owns the demo business
-        MICHI_FETCH_ALLOW_HOSTS: receiver.host,
-        MICHI_FETCH_EXTRA_CA: caFile,
-        MICHI_WEBHOOK_QUIET_SECONDS: "2",
-        MICHI_MAIL_OUTBOX: "true",
-      };
-      delete env.DATABASE_URL;
-      delete env.MICHI_E2E_WORLD;
-      return env;
-    },
+    env: (port) =>
+      instanceEnv({
+        publicUrl: `http://localhost:${port}`,
+        modelUrl: E2E.modelUrl,
+        database: { embedded: dataDir },
+        extra: {
+          MICHI_ADMIN_EMAIL: E2E.operator.email,
+          MICHI_ADMIN_PASSWORD: E2E.operator.password, // the operator owns the demo business
+          MICHI_FETCH_ALLOW_HOSTS: receiver.host,
+          MICHI_FETCH_EXTRA_CA: caFile,
+          MICHI_WEBHOOK_QUIET_SECONDS: "2",
+          MICHI_MAIL_OUTBOX: "true",
+        },
+      }),
   });
   child = started.child;
   PUBLIC = `http://localhost:${started.port}`;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
 import { onLowPort } from "./ports";
@@ -10,6 +11,37 @@ import { onLowPort } from "./ports";
 export const STANDALONE_SERVER = path.resolve(import.meta.dirname, "../../.next/standalone/michi-server.mjs");
 
 export type Standalone = { child: ChildProcess; port: number; logs(): string };
+
+/**
+ * The environment of a production instance of its own that a spec starts (the shutdown, webhook and scaling
+ * specs): fresh secrets, the world's fake model, the demo tenant (the specs chat through its widget key).
+ * `database` "embedded" gives it its own PGlite in `dataDir`; otherwise it keeps the given DATABASE_URL.
+ */
+export function instanceEnv(opts: {
+  publicUrl: string;
+  modelUrl: string;
+  database: { embedded: string } | { url: string };
+  extra?: Record<string, string>;
+}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    MICHI_PUBLIC_URL: opts.publicUrl,
+    MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+    MICHI_AUTH_SECRET: randomBytes(32).toString("base64"),
+    OPENAI_BASE_URL: `${opts.modelUrl}/v1`,
+    OPENAI_API_KEY: "e2e",
+    MICHI_MODELS: "fake-small",
+    MICHI_DEMO: "true",
+    ...opts.extra,
+  };
+  delete env.MICHI_E2E_WORLD; // the world's own addresses; this instance is not the world's app
+  if ("embedded" in opts.database) {
+    env.MICHI_DATA_DIR = opts.database.embedded;
+    delete env.DATABASE_URL;
+  } else env.DATABASE_URL = opts.database.url;
+  return env;
+}
 
 export async function startStandalone(opts: {
   /** The server's environment for a given port (PORT and HOSTNAME are set here). */
