@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Card, PageHeader } from "@/components/ui";
+import { Card, FilterActions, InputField, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import {
   type ListFilters,
@@ -138,33 +138,16 @@ export default async function ConversationsPage({
             </select>
           </div>
           <RatingFilter value={filters.rating ?? ""} />
-          <div>
-            <label className="label" htmlFor="f-q">
-              Search messages
-            </label>
-            <input
-              id="f-q"
-              className="input"
-              type="search"
-              name="q"
-              maxLength={200}
-              defaultValue={filters.q ?? ""}
-              aria-describedby="f-q-help"
-            />
-            <p id="f-q-help" className="help">
-              Any part of a word, accents ignored; "quotes" for a phrase, -word to leave out.
-            </p>
-          </div>
-          <div className="flex items-end gap-2 pb-6">
-            <button type="submit" className="btn">
-              Apply
-            </button>
-            {filtered ? (
-              <Link className="btn btn-secondary" href={base}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <InputField
+            id="f-q"
+            label="Search messages"
+            help={'Any part of a word, accents ignored; "quotes" for a phrase, -word to leave out.'}
+            type="search"
+            name="q"
+            maxLength={200}
+            defaultValue={filters.q ?? ""}
+          />
+          <FilterActions clearHref={base} filtered={filtered} />
         </form>
         {canExport ? (
           <p className="help">

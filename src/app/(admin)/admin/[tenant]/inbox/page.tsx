@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Card, PageHeader } from "@/components/ui";
+import { Card, FilterActions, InputField, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { type InboxFilters, listLeads, visibleConversations } from "@/lib/db/queries/leads";
 import { When } from "../conversations/display";
@@ -103,33 +103,16 @@ export default async function InboxPage({
               <option value="handoff">{KIND_LABEL.handoff}</option>
             </select>
           </div>
-          <div>
-            <label className="label" htmlFor="i-q">
-              Search
-            </label>
-            <input
-              id="i-q"
-              className="input"
-              type="search"
-              name="q"
-              maxLength={200}
-              defaultValue={filters.q}
-              aria-describedby="i-q-help"
-            />
-            <p id="i-q-help" className="help">
-              Name, e-mail, phone or message.
-            </p>
-          </div>
-          <div className="flex items-end gap-2 pb-6">
-            <button type="submit" className="btn">
-              Apply
-            </button>
-            {filtered ? (
-              <Link className="btn btn-secondary" href={base}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <InputField
+            id="i-q"
+            label="Search"
+            help="Name, e-mail, phone or message."
+            type="search"
+            name="q"
+            maxLength={200}
+            defaultValue={filters.q}
+          />
+          <FilterActions clearHref={base} filtered={filtered} />
         </form>
         {canEdit ? (
           <p className="help">
