@@ -1,14 +1,14 @@
-// The widget API, served by the production server without Next's request pipeline (issue 17, bench/README.md).
-// For a chat turn Next's pipeline cost about 1 ms of CPU, as much as the whole platform's own work: routing,
-// the route module's request scope, a NextRequest and a web-stream pipe of the response. Measured side by side
-// at 200 visitors, calling the same compiled handlers directly took 40% less CPU per turn.
+// A visitor's token and chat requests, served by the production server without Next's request pipeline (issue
+// 17, bench/README.md). For a chat turn Next's pipeline cost about 1 ms of CPU, as much as the whole platform's
+// own work: the route module's request scope, a NextRequest and a web-stream pipe of the response. Measured
+// side by side at 200 visitors, calling the same compiled handlers directly took 40% less CPU per turn.
 //
 // The handlers stay ordinary App Router route handlers (src/app/api/widget/...), bundled by `next build`; this
 // only calls the functions the compiled route module exports, with a standard Request, and writes their
 // standard Response. `npm run dev`, and any request this does not match exactly (another method, a trailing
 // slash, a malformed escape), still goes through Next. A route belongs here only if its handler needs nothing
 // of Next's request scope (cookies(), headers(), after(), redirect(), the fetch cache):
-// tests/unit/direct-routes.test.ts checks that the widget server code imports nothing from Next.
+// tests/unit/direct-routes.test.ts fails when anything these routes import reaches Next or next-auth.
 import path from "node:path";
 
 /**
