@@ -15,7 +15,7 @@ export type Standalone = { child: ChildProcess; port: number; logs(): string };
 /**
  * The environment of a production instance of its own that a spec starts (the shutdown, webhook and scaling
  * specs): fresh secrets, the world's fake model, the demo tenant (the specs chat through its widget key).
- * `database` "embedded" gives it its own PGlite in `dataDir`; otherwise it keeps the given DATABASE_URL.
+ * `database`: `{ embedded: dir }` gives it its own PGlite in that folder, `{ url }` that Postgres database.
  */
 export function instanceEnv(opts: {
   publicUrl: string;
