@@ -1,7 +1,7 @@
 import "server-only";
 import { createParser } from "eventsource-parser";
 import type { ToolDefinition } from "../tools/contract";
-import type { ModelFault, ModelMessage, ModelResult } from "./model";
+import type { ModelFault, ModelMessage, ModelResult } from "./model-types";
 import { type ModelAnswer, type ModelClient, postCompletion } from "./model-http";
 import {
   type Adaptation,

@@ -8,7 +8,7 @@ import type { Emit } from "./events";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
-import type { ModelMessage } from "./model";
+import type { ModelMessage } from "./model-types";
 import type { ModelClient } from "./model-http";
 import { finishTurn, type LoadEnabled, type StoreRetry } from "./persist";
 import { buildSystemPrompt } from "./prompt";
