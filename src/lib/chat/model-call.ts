@@ -1,7 +1,6 @@
 import "server-only";
 import { createParser } from "eventsource-parser";
 import type { ToolDefinition } from "../tools/contract";
-import type { ModelFault, ModelMessage, ModelResult } from "./model-types";
 import { type ModelAnswer, type ModelClient, postCompletion } from "./model-http";
 import {
   type Adaptation,
@@ -10,6 +9,7 @@ import {
   isConnectionFailure,
   type Sent,
 } from "./model-refusals";
+import type { ModelFault, ModelMessage, ModelResult } from "./model-types";
 import { learned, type Profile, toolsAccepted } from "./providers";
 import { StreamAssembler, streamEnd } from "./stream-assembly";
 
