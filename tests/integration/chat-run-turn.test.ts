@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatEvent } from "@/lib/chat/events";
+import type { ChatEvent } from "@/shared/chat-events";
 import { platformPacks } from "@/lib/chat/packs";
 import { runTurn, startTurn, type TurnDeps, type TurnInput, type TurnSink } from "@/lib/chat/run-turn";
 import { env } from "@/lib/env";

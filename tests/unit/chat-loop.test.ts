@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatEvent } from "@/lib/chat/events";
+import type { ChatEvent } from "@/shared/chat-events";
 import { type EnabledPack, type LoopDeps, type RunTool, runLoop, type ToolRunRecord } from "@/lib/chat/loop";
 import { type ModelClient, modelClient } from "@/lib/chat/model-http";
 import { createLogger } from "@/lib/log";

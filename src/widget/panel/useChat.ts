@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { ChatEvent, ChipState } from "@/shared/chat-events";
 import { codeMessage } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import { plainText } from "../markdown-text";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
-import { type ChipState, HttpError, httpError, postStream } from "./sse";
+import { HttpError, httpError, postStream } from "./sse";
 
 export type Chip = { id: string; label: string; state: ChipState };
 export type Msg = {
@@ -116,26 +117,58 @@ async function withToken<T>(session: Session, fn: (token: string) => Promise<T>)
   }
 }
 
-export function useChat(
-  cfg: PanelConfig,
-  session: Session,
-  announce: (text: string) => void,
-  /** Called when a reply settles (answer or error), so the launcher can show an unread mark. */
-  onSettled: () => void,
-) {
-  const [msgs, setMsgs] = useState<Msg[]>([]);
-  const [busy, setBusy] = useState(false);
+/** The request of one turn: the visitor's words, or the stored question a Retry answers again by its id. */
+function chatBody(cfg: PanelConfig, session: Session, prompt: string, question: string | undefined) {
+  return {
+    conversationId: session.conversationId(),
+    ...(question ? { retryOf: question } : { message: prompt }),
+    lang: cfg.lang,
+    pageUrl: cfg.pageUrl || undefined,
+  };
+}
+
+/** A reply after one event of its stream. */
+export function applyEvent(m: Msg, e: ChatEvent): Msg {
+  switch (e.type) {
+    case "start":
+      return { ...m, question: e.data.visitorMessageId };
+    case "delta":
+      return { ...m, text: m.text + e.data.text };
+    case "chip": {
+      const { callId, label, state } = e.data;
+      const chips = m.chips.some((c) => c.id === callId)
+        ? m.chips.map((c) => (c.id === callId ? { ...c, state } : c))
+        : [...m.chips, { id: callId, label, state }];
+      return { ...m, chips };
+    }
+    case "handoff":
+      return { ...m, form: true };
+    case "done":
+      return { ...m, status: "done", serverId: e.data.messageId || undefined };
+    case "error":
+      // A partial or failed answer the server stored keeps its id, as the same answer restored after a reload.
+      return { ...m, status: "error", error: e.data.code, serverId: e.data.messageId ?? m.serverId };
+  }
+}
+
+/** The conversation a stream event names: kept at once, so a reload or a link followed mid-answer finds it. */
+function conversationOf(e: ChatEvent): string | undefined {
+  return e.type === "start" || e.type === "done" || e.type === "error" ? e.data.conversationId : undefined;
+}
+
+/** Why a stream that ended without `done` or `error` failed, or null when nothing should be shown. */
+function failureOf(err: unknown, signal: AbortSignal, settled: boolean): string | null {
+  // Stopped by the visitor: what arrived stays, marked as stopped (the server stores it the same way, as a
+  // partial or failed answer whose reason is "disconnected"), and Retry can ask again.
+  if (signal.aborted) return signal.reason === STOP && !settled ? "disconnected" : null;
+  if (err === undefined) return settled ? null : "offline";
+  return err instanceof HttpError ? err.code : "offline";
+}
+
+/** The earlier conversation, after a reload. A conversation the server no longer shows us is forgotten. */
+function useRestore(cfg: PanelConfig, session: Session, base: string, show: (loaded: Msg[]) => void): number {
   /** Bumped when a stored conversation is shown, so the view can jump to its newest message. */
   const [restored, setRestored] = useState(0);
-  const abort = useRef<AbortController | null>(null);
-  const base = `/api/widget/${encodeURIComponent(cfg.key)}`;
-
-  const update = useCallback(
-    (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
-    [],
-  );
-
-  // The earlier conversation, after a reload. A conversation the server no longer shows us is forgotten.
   useEffect(() => {
     const id = session.conversationId();
     if (!id) return;
@@ -149,8 +182,7 @@ export function useChat(
       return (await res.json()) as { messages?: Stored[] };
     }).then(
       (body) => {
-        const loaded = restoreMessages(Array.isArray(body.messages) ? body.messages : []);
-        setMsgs((current) => (current.length ? current : loaded));
+        show(restoreMessages(Array.isArray(body.messages) ? body.messages : []));
         setRestored((n) => n + 1);
       },
       (e) => {
@@ -159,7 +191,32 @@ export function useChat(
       },
     );
     return () => ctl.abort();
-  }, [session, base, cfg.lang]);
+  }, [session, base, cfg.lang, show]);
+  return restored;
+}
+
+export function useChat(
+  cfg: PanelConfig,
+  session: Session,
+  announce: (text: string) => void,
+  /** Called when a reply settles (answer or error), so the launcher can show an unread mark. */
+  onSettled: () => void,
+) {
+  const [msgs, setMsgs] = useState<Msg[]>([]);
+  const [busy, setBusy] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+  const base = `/api/widget/${encodeURIComponent(cfg.key)}`;
+  const restored = useRestore(
+    cfg,
+    session,
+    base,
+    useCallback((loaded: Msg[]) => setMsgs((current) => (current.length ? current : loaded)), []),
+  );
+
+  const update = useCallback(
+    (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
+    [],
+  );
 
   const run = useCallback(
     async (prompt: string, question?: string) => {
@@ -178,72 +235,41 @@ export function useChat(
       abort.current = ctl;
       let text = "";
       let settled = false;
-      const fail = (code: string) => {
+      const settle = (announcement: string) => {
         settled = true;
-        update(reply.id, (m) => ({ ...m, status: "error", error: code }));
-        announce(errorText(cfg, code));
+        announce(announcement);
         onSettled();
       };
-      const attempt = (token: string) =>
-        postStream(
-          `${base}/chat`,
-          token,
-          {
-            conversationId: session.conversationId(),
-            ...(question ? { retryOf: question } : { message: prompt }),
-            lang: cfg.lang,
-            pageUrl: cfg.pageUrl || undefined,
-          },
-          (e) => {
-            if (e.type === "start") {
-              // Kept at once, not at the end: a reload or a link followed mid-answer finds the conversation.
-              session.setConversation(e.conversationId);
-              update(reply.id, (m) => ({ ...m, question: e.visitorMessageId }));
-            } else if (e.type === "delta") {
-              text += e.text;
-              update(reply.id, (m) => ({ ...m, text }));
-            } else if (e.type === "chip") {
-              update(reply.id, (m) => {
-                const chips = m.chips.some((c) => c.id === e.callId)
-                  ? m.chips.map((c) => (c.id === e.callId ? { ...c, state: e.state } : c))
-                  : [...m.chips, { id: e.callId, label: e.label, state: e.state }];
-                return { ...m, chips };
-              });
-              if (e.state === "start") announce(`${e.label}…`);
-            } else if (e.type === "handoff") {
-              update(reply.id, (m) => ({ ...m, form: true }));
-            } else if (e.type === "done") {
-              settled = true;
-              session.setConversation(e.conversationId);
-              update(reply.id, (m) => ({ ...m, status: "done", serverId: e.messageId || undefined }));
-              announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
-              onSettled();
-            } else {
-              if (e.conversationId) session.setConversation(e.conversationId);
-              fail(e.code);
-            }
-          },
-          ctl.signal,
-        );
+      const onEvent = (e: ChatEvent) => {
+        const conversation = conversationOf(e);
+        if (conversation) session.setConversation(conversation);
+        update(reply.id, (m) => applyEvent(m, e));
+        if (e.type === "delta") text += e.data.text;
+        else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
+        else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
+        else if (e.type === "error") settle(errorText(cfg, e.data.code));
+      };
+      const fail = (code: string) => {
+        update(reply.id, (m) => ({ ...m, status: "error", error: code }));
+        settle(errorText(cfg, code));
+      };
+      let failure: unknown;
       try {
-        await withToken(session, attempt);
-        if (!settled) fail(ctl.signal.reason === STOP ? "disconnected" : "offline");
+        await withToken(session, (token) =>
+          postStream(`${base}/chat`, token, chatBody(cfg, session, prompt, question), onEvent, ctl.signal),
+        );
       } catch (e) {
-        // Stopped by the visitor: what arrived stays, marked as stopped (the server stores it the same way,
-        // as a partial or failed answer whose reason is "disconnected"), and Retry can ask again.
-        if (ctl.signal.aborted) {
-          if (ctl.signal.reason === STOP && !settled) fail("disconnected");
-          return;
-        }
-        // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
-        if (question && e instanceof HttpError && (e.status === 404 || e.status === 409))
-          update(reply.id, (m) => ({ ...m, question: undefined }));
-        if (e instanceof HttpError && e.status === 404 && session.conversationId()) {
+        failure = e ?? new Error("stream failed");
+        if (!ctl.signal.aborted && e instanceof HttpError) {
+          // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
+          if (question && (e.status === 404 || e.status === 409))
+            update(reply.id, (m) => ({ ...m, question: undefined }));
           // The stored conversation is gone (retention, another visitor id): start a new one.
-          session.setConversation(undefined);
+          if (e.status === 404 && session.conversationId()) session.setConversation(undefined);
         }
-        fail(e instanceof HttpError ? e.code : "offline");
       } finally {
+        const code = failureOf(failure, ctl.signal, settled);
+        if (code) fail(code);
         if (abort.current === ctl) {
           abort.current = null;
           setBusy(false);
