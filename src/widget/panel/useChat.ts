@@ -195,6 +195,60 @@ function useRestore(cfg: PanelConfig, session: Session, base: string, show: (loa
   return restored;
 }
 
+type Stream = {
+  cfg: PanelConfig;
+  session: Session;
+  base: string;
+  reply: Msg;
+  signal: AbortSignal;
+  update: (id: string, fn: (m: Msg) => Msg) => void;
+  announce: (text: string) => void;
+  onSettled: () => void;
+};
+
+/** Asks for one answer and reads its stream into the reply; settles the reply whatever happens. */
+async function streamReply({ cfg, session, base, reply, signal, update, announce, onSettled }: Stream) {
+  const { prompt = "", question } = reply;
+  let text = "";
+  let settled = false;
+  const settle = (announcement: string) => {
+    settled = true;
+    announce(announcement);
+    onSettled();
+  };
+  const onEvent = (e: ChatEvent) => {
+    const conversation = conversationOf(e);
+    if (conversation) session.setConversation(conversation);
+    update(reply.id, (m) => applyEvent(m, e));
+    if (e.type === "delta") text += e.data.text;
+    else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
+    else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
+    else if (e.type === "error") settle(errorText(cfg, e.data.code));
+  };
+  const fail = (code: string) => {
+    update(reply.id, (m) => ({ ...m, status: "error", error: code }));
+    settle(errorText(cfg, code));
+  };
+  let failure: unknown;
+  try {
+    await withToken(session, (token) =>
+      postStream(`${base}/chat`, token, chatBody(cfg, session, prompt, question), onEvent, signal),
+    );
+  } catch (e) {
+    failure = e ?? new Error("stream failed");
+    if (!signal.aborted && e instanceof HttpError) {
+      // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
+      if (question && (e.status === 404 || e.status === 409))
+        update(reply.id, (m) => ({ ...m, question: undefined }));
+      // The stored conversation is gone (retention, another visitor id): start a new one.
+      if (e.status === 404 && session.conversationId()) session.setConversation(undefined);
+    }
+  } finally {
+    const code = failureOf(failure, signal, settled);
+    if (code) fail(code);
+  }
+}
+
 export function useChat(
   cfg: PanelConfig,
   session: Session,
@@ -233,43 +287,9 @@ export function useChat(
       setBusy(true);
       const ctl = new AbortController();
       abort.current = ctl;
-      let text = "";
-      let settled = false;
-      const settle = (announcement: string) => {
-        settled = true;
-        announce(announcement);
-        onSettled();
-      };
-      const onEvent = (e: ChatEvent) => {
-        const conversation = conversationOf(e);
-        if (conversation) session.setConversation(conversation);
-        update(reply.id, (m) => applyEvent(m, e));
-        if (e.type === "delta") text += e.data.text;
-        else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
-        else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
-        else if (e.type === "error") settle(errorText(cfg, e.data.code));
-      };
-      const fail = (code: string) => {
-        update(reply.id, (m) => ({ ...m, status: "error", error: code }));
-        settle(errorText(cfg, code));
-      };
-      let failure: unknown;
       try {
-        await withToken(session, (token) =>
-          postStream(`${base}/chat`, token, chatBody(cfg, session, prompt, question), onEvent, ctl.signal),
-        );
-      } catch (e) {
-        failure = e ?? new Error("stream failed");
-        if (!ctl.signal.aborted && e instanceof HttpError) {
-          // A refused retry (conversation gone, already answered): the next Retry sends the words anew.
-          if (question && (e.status === 404 || e.status === 409))
-            update(reply.id, (m) => ({ ...m, question: undefined }));
-          // The stored conversation is gone (retention, another visitor id): start a new one.
-          if (e.status === 404 && session.conversationId()) session.setConversation(undefined);
-        }
+        await streamReply({ cfg, session, base, reply, signal: ctl.signal, update, announce, onSettled });
       } finally {
-        const code = failureOf(failure, ctl.signal, settled);
-        if (code) fail(code);
         if (abort.current === ctl) {
           abort.current = null;
           setBusy(false);
