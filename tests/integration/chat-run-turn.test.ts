@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatEvent } from "@/shared/chat-events";
 import { platformPacks } from "@/lib/chat/packs";
 import { runTurn, startTurn, type TurnDeps, type TurnInput, type TurnSink } from "@/lib/chat/run-turn";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
+import type { ChatEvent } from "@/shared/chat-events";
 import { type ChatWorld, startChatWorld } from "../support/chat-world";
 
 // A turn as a messaging channel would run it: no HTTP request, no SSE, no visitor token. The channel's own

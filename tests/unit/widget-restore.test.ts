@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyEvent, restoreMessages } from "@/widget/panel/useChat";
+import { applyEvent } from "@/widget/panel/reply-stream";
+import { restoreMessages } from "@/widget/panel/restore";
 
 // What the panel shows again after a reload, from GET /api/widget/KEY/conversations/ID.
 

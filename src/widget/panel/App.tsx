@@ -1,85 +1,19 @@
 /** @jsxImportSource preact */
 import type { RefObject } from "preact";
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { fill } from "../i18n";
-import { parseMarkdown } from "../markdown";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { PanelConfig } from "../public-config";
-import { AnswerExtras } from "./AnswerExtras";
 import type { Bridge } from "./bridge";
+import { Composer } from "./Composer";
+import { Messages } from "./Conversation";
 import { trapTab } from "./focus";
 import { HandoffMenu, MenuContactForm } from "./Handoff";
-import { Markdown } from "./Markdown";
+import { CLOSE, Icon, PLUS } from "./Icon";
+import type { Msg } from "./messages";
 import type { Session } from "./session";
-import { errorText, type Msg, useChat } from "./useChat";
+import { useChat } from "./useChat";
 
 type Props = { cfg: PanelConfig; session: Session; bridge: Bridge };
 type Ref<T> = RefObject<T>;
-
-const Icon = ({ d }: { d: string }) => (
-  <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-    <path d={d} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
-  </svg>
-);
-const PLUS = "M12 5v14M5 12h14";
-const CLOSE = "M6 6l12 12M18 6L6 18";
-const SEND = "M4 12l16-8-6 16-3-7-7-1z";
-const STOP = "M7 7h10v10H7z";
-
-function Reply({
-  m,
-  cfg,
-  session,
-  onRetry,
-}: {
-  m: Msg;
-  cfg: PanelConfig;
-  session: Session;
-  onRetry: (id: string) => void;
-}) {
-  const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
-  return (
-    <li class="msg bot">
-      <span class="sr">{cfg.name}: </span>
-      {m.chips.length > 0 && (
-        <ul class="chips">
-          {m.chips.map((c) => (
-            <li key={c.id} class={`chip ${c.state}`}>
-              <span class="mark" aria-hidden="true" />
-              {c.label}
-              {c.state === "error" && <span class="why">{cfg.t.toolFailed}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      {m.text ? (
-        <div class="bubble md">
-          <Markdown nodes={nodes} />
-        </div>
-      ) : (
-        m.status === "pending" && (
-          <div class="typing">
-            <span class="sr">{fill(cfg.t.typing, { name: cfg.name })}</span>
-            <i />
-            <i />
-            <i />
-          </div>
-        )
-      )}
-      {/* The answer's footer: its error and Retry today; room for per-answer actions (ratings) later. */}
-      {m.status === "error" && (
-        <div class="foot err">
-          <span>{errorText(cfg, m.error)}</span>
-          {m.prompt && (
-            <button type="button" onClick={() => onRetry(m.id)}>
-              {cfg.t.retry}
-            </button>
-          )}
-        </div>
-      )}
-      <AnswerExtras m={m} cfg={cfg} session={session} />
-    </li>
-  );
-}
 
 /** A polite live region: each announcement is a new node, so a screen reader queues it instead of skipping a repeat. */
 function useAnnouncer() {
@@ -181,119 +115,6 @@ function Header({
         )}
       </div>
     </header>
-  );
-}
-
-function Messages({
-  cfg,
-  session,
-  msgs,
-  onRetry,
-}: {
-  cfg: PanelConfig;
-  session: Session;
-  msgs: Msg[];
-  onRetry: (id: string) => void;
-}) {
-  const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
-  return (
-    <ul class="msgs">
-      {cfg.greeting && (
-        <li class="msg bot">
-          <span class="sr">{cfg.name}: </span>
-          <div class="bubble md">
-            <Markdown nodes={greeting} />
-          </div>
-        </li>
-      )}
-      {msgs.map((m) =>
-        m.role === "user" ? (
-          <li key={m.id} class="msg me">
-            <span class="sr">{cfg.t.you}: </span>
-            <div class="bubble">{m.text}</div>
-          </li>
-        ) : (
-          <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={onRetry} />
-        ),
-      )}
-    </ul>
-  );
-}
-
-const grow = (el: HTMLTextAreaElement) => {
-  el.style.height = "auto";
-  el.style.height = `${Math.min(el.scrollHeight, 140)}px`;
-};
-
-/** The message box: Enter sends, Shift+Enter is a new line; while an answer streams, Stop replaces Send. */
-function Composer({
-  cfg,
-  input,
-  draft,
-  setDraft,
-  busy,
-  send,
-  stop,
-}: {
-  cfg: PanelConfig;
-  input: Ref<HTMLTextAreaElement>;
-  draft: string;
-  setDraft: (text: string) => void;
-  busy: boolean;
-  send: (text: string) => boolean;
-  stop: () => void;
-}) {
-  const { t } = cfg;
-  const submit = () => {
-    if (send(draft)) {
-      setDraft("");
-      if (input.current) {
-        input.current.value = "";
-        grow(input.current);
-      }
-    }
-  };
-  return (
-    <form
-      class="compose"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <label for="michi-input" class="sr">
-        {t.messageLabel}
-      </label>
-      <textarea
-        id="michi-input"
-        ref={input}
-        rows={1}
-        maxLength={2000}
-        placeholder={t.placeholder}
-        value={draft}
-        onInput={(e) => {
-          setDraft(e.currentTarget.value);
-          grow(e.currentTarget);
-        }}
-        onKeyDown={(e) => {
-          // An IME composing Japanese keeps its Enter.
-          if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-            e.preventDefault();
-            submit();
-          }
-        }}
-      />
-      {busy ? (
-        // Stop ends the turn and keeps what arrived.
-        <button type="button" class="send" aria-label={t.stop} title={t.stop} onClick={stop}>
-          <Icon d={STOP} />
-        </button>
-      ) : (
-        <button type="submit" class="send" aria-label={t.send} title={t.send} disabled={!draft.trim()}>
-          <Icon d={SEND} />
-        </button>
-      )}
-    </form>
   );
 }
 
