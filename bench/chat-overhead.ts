@@ -36,7 +36,7 @@ export type ChatLevel = {
   concurrency: number;
   ours: Measured;
   baseline: Measured;
-  /** The framework floor: the baseline's turn as a route of michi-chat's own production server. */
+  /** The framework floor: the baseline's turn behind the production server's request path (floor-server.ts). */
   floor: Measured;
   /** The michi-chat server's resident memory after the level. */
   rssMb: number | null;
@@ -57,7 +57,7 @@ export type ChatResult = {
   /** Server CPU per answered turn at the highest concurrency (michi-chat process vs baseline process). */
   cpuMsPerTurn: number | null;
   baselineCpuMsPerTurn: number | null;
-  /** The framework floor (the same server, no guard/database/limits) at the highest concurrency. */
+  /** The framework floor (the server's request path, no guard/database/limits) at the highest concurrency. */
   floorCpuMsPerTurn: number | null;
   floorTurnsPerSecond: number;
   /** cpuMsPerTurn / floorCpuMsPerTurn: the target is at most 2. */
@@ -212,6 +212,8 @@ export async function benchChat(opts: {
   baselineUrl: string;
   baselinePid: number | undefined;
   flaggedBaseline?: { url: string; pid: number | undefined };
+  /** The framework floor's server (startFloor). */
+  floor: { url: string; pid: number | undefined };
   world: World;
   sessions: Client;
   quick: boolean;
@@ -226,12 +228,11 @@ export async function benchChat(opts: {
     newClient: () => makeClient(opts.baselineUrl, opts.baselineUrl),
     turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
   };
-  // The framework floor runs in michi-chat's own process, so its CPU is read from the same pid.
   const floor: Side = {
     name: "floor",
-    pid: opts.app.child.pid,
-    newClient: () => makeClient(opts.app.url, opts.app.origin),
-    turn: (client, _v, n) => client.chat("/api/bench/floor", { message: question(n) }),
+    pid: opts.floor.pid,
+    newClient: () => makeClient(opts.floor.url, opts.floor.url),
+    turn: (client, _v, n) => client.chat("/floor", { message: question(n) }),
   };
   const warmed = new Set<string>();
   const run = async (side: Side, concurrency: number) => {

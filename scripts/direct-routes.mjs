@@ -16,13 +16,7 @@ import path from "node:path";
  * makes, a token and then every turn. The rest of the widget API stays with Next, rare and not worth a second
  * path; the history (`conversations/[id]`) also keeps Next's gzip, the one widget answer that can be large.
  */
-export const DIRECT_ROUTES = [
-  "/api/widget/[key]/chat",
-  "/api/widget/[key]/session",
-  // The benchmark's framework floor goes the same way as the chat, so that michi-chat's turn is measured
-  // against the least this very server does for one (src/lib/bench/floor.ts).
-  "/api/bench/floor",
-];
+export const DIRECT_ROUTES = ["/api/widget/[key]/chat", "/api/widget/[key]/session"];
 
 /** `/api/widget/[key]/chat` → a pattern with one group per dynamic segment, and the segments' names. */
 export function compileRoute(route) {
