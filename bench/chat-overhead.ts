@@ -196,6 +196,16 @@ export async function michiSide(app: App, sessions: Client, visitors: number): P
 
 const question = (n: number) => `bench-turn: is anything on this weekend? (${n})`;
 
+/** A bare server's side (the baseline, the floor): one POST per turn, no session or conversation. */
+export function plainSide(name: string, url: string, pid: number | undefined, route: string): Side {
+  return {
+    name,
+    pid,
+    newClient: () => makeClient(url, url),
+    turn: (client, _v, n) => client.chat(route, { message: question(n) }),
+  };
+}
+
 export async function visitorTokens(client: Client, key: string, n: number, have: string[] = []) {
   const more = await mapLimit(Array.from({ length: Math.max(0, n - have.length) }), 20, () =>
     client.session(key),
@@ -222,18 +232,8 @@ export async function benchChat(opts: {
   const levels = opts.quick ? [1, 100] : CHAT_LEVELS;
   const durationMs = opts.quick ? 3000 : 10_000;
   const ours = await michiSide(opts.app, opts.sessions, Math.max(...levels));
-  const baseline: Side = {
-    name: "baseline",
-    pid: opts.baselinePid,
-    newClient: () => makeClient(opts.baselineUrl, opts.baselineUrl),
-    turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
-  };
-  const floor: Side = {
-    name: "floor",
-    pid: opts.floor.pid,
-    newClient: () => makeClient(opts.floor.url, opts.floor.url),
-    turn: (client, _v, n) => client.chat("/floor", { message: question(n) }),
-  };
+  const baseline = plainSide("baseline", opts.baselineUrl, opts.baselinePid, "/chat");
+  const floor = plainSide("floor", opts.floor.url, opts.floor.pid, "/floor");
   const warmed = new Set<string>();
   const run = async (side: Side, concurrency: number) => {
     // In quick mode only the first level of each side warms up (at 200 visitors one round takes seconds).
@@ -245,14 +245,7 @@ export async function benchChat(opts: {
   };
 
   const fb = opts.flaggedBaseline;
-  const flagged: Side | null = fb
-    ? {
-        name: "baseline+flags",
-        pid: fb.pid,
-        newClient: () => makeClient(fb.url, fb.url),
-        turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
-      }
-    : null;
+  const flagged: Side | null = fb ? plainSide("baseline+flags", fb.url, fb.pid, "/chat") : null;
   for (const side of [baseline, floor, ours, ...(flagged ? [flagged] : [])]) {
     await warmUpSide(side, opts.world, opts.quick ? 500 : WARM_UP_TURNS);
   }
