@@ -54,6 +54,14 @@ module.exports = {
       to: { path: "(^|/)node_modules/(drizzle-orm|pg|@electric-sql/pglite)/" },
     },
     {
+      name: "no-circular",
+      comment:
+        "Two modules that import each other cannot be read, tested or loaded one at a time; shared types go in a module of their own (e.g. src/lib/chat/model-types.ts).",
+      severity: "error",
+      from: { path: ANY_SRC },
+      to: { circular: true },
+    },
+    {
       name: "pack-check-loads-db",
       comment: "npm run check:packs runs packs through the pure run wrapper: it must not load the database.",
       severity: "error",

@@ -36,7 +36,7 @@ export type ChatLevel = {
   concurrency: number;
   ours: Measured;
   baseline: Measured;
-  /** The framework floor: the baseline's turn as a route of michi-chat's own production server. */
+  /** The framework floor: the baseline's turn behind the production server's request path (floor-server.ts). */
   floor: Measured;
   /** The michi-chat server's resident memory after the level. */
   rssMb: number | null;
@@ -57,7 +57,7 @@ export type ChatResult = {
   /** Server CPU per answered turn at the highest concurrency (michi-chat process vs baseline process). */
   cpuMsPerTurn: number | null;
   baselineCpuMsPerTurn: number | null;
-  /** The framework floor (the same server, no guard/database/limits) at the highest concurrency. */
+  /** The framework floor (the server's request path, no guard/database/limits) at the highest concurrency. */
   floorCpuMsPerTurn: number | null;
   floorTurnsPerSecond: number;
   /** cpuMsPerTurn / floorCpuMsPerTurn: the target is at most 2. */
@@ -196,6 +196,16 @@ export async function michiSide(app: App, sessions: Client, visitors: number): P
 
 const question = (n: number) => `bench-turn: is anything on this weekend? (${n})`;
 
+/** A bare server's side (the baseline, the floor): one POST per turn, no session or conversation. */
+export function plainSide(name: string, url: string, pid: number | undefined, route: string): Side {
+  return {
+    name,
+    pid,
+    newClient: () => makeClient(url, url),
+    turn: (client, _v, n) => client.chat(route, { message: question(n) }),
+  };
+}
+
 export async function visitorTokens(client: Client, key: string, n: number, have: string[] = []) {
   const more = await mapLimit(Array.from({ length: Math.max(0, n - have.length) }), 20, () =>
     client.session(key),
@@ -212,6 +222,8 @@ export async function benchChat(opts: {
   baselineUrl: string;
   baselinePid: number | undefined;
   flaggedBaseline?: { url: string; pid: number | undefined };
+  /** The framework floor's server (startFloor). */
+  floor: { url: string; pid: number | undefined };
   world: World;
   sessions: Client;
   quick: boolean;
@@ -220,19 +232,8 @@ export async function benchChat(opts: {
   const levels = opts.quick ? [1, 100] : CHAT_LEVELS;
   const durationMs = opts.quick ? 3000 : 10_000;
   const ours = await michiSide(opts.app, opts.sessions, Math.max(...levels));
-  const baseline: Side = {
-    name: "baseline",
-    pid: opts.baselinePid,
-    newClient: () => makeClient(opts.baselineUrl, opts.baselineUrl),
-    turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
-  };
-  // The framework floor runs in michi-chat's own process, so its CPU is read from the same pid.
-  const floor: Side = {
-    name: "floor",
-    pid: opts.app.child.pid,
-    newClient: () => makeClient(opts.app.url, opts.app.origin),
-    turn: (client, _v, n) => client.chat("/api/bench/floor", { message: question(n) }),
-  };
+  const baseline = plainSide("baseline", opts.baselineUrl, opts.baselinePid, "/chat");
+  const floor = plainSide("floor", opts.floor.url, opts.floor.pid, "/floor");
   const warmed = new Set<string>();
   const run = async (side: Side, concurrency: number) => {
     // In quick mode only the first level of each side warms up (at 200 visitors one round takes seconds).
@@ -244,14 +245,7 @@ export async function benchChat(opts: {
   };
 
   const fb = opts.flaggedBaseline;
-  const flagged: Side | null = fb
-    ? {
-        name: "baseline+flags",
-        pid: fb.pid,
-        newClient: () => makeClient(fb.url, fb.url),
-        turn: (client, _v, n) => client.chat("/chat", { message: question(n) }),
-      }
-    : null;
+  const flagged: Side | null = fb ? plainSide("baseline+flags", fb.url, fb.pid, "/chat") : null;
   for (const side of [baseline, floor, ours, ...(flagged ? [flagged] : [])]) {
     await warmUpSide(side, opts.world, opts.quick ? 500 : WARM_UP_TURNS);
   }

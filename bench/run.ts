@@ -24,6 +24,7 @@ import {
   snapshotBuild,
   startApp,
   startBaseline,
+  startFloor,
   startWorld,
   type World,
 } from "./lib/servers";
@@ -145,12 +146,14 @@ async function main() {
         section("chat overhead per turn (michi-chat vs bare baseline)");
         const baseline = await startBaseline(w);
         const flagged = await startBaseline(w, { serverFlags: true });
+        const floor = await startFloor(w);
         try {
           results.chat = await benchChat({
             app,
             baselineUrl: baseline.url,
             baselinePid: baseline.child.pid,
             flaggedBaseline: { url: flagged.url, pid: flagged.child.pid },
+            floor: { url: floor.url, pid: floor.child.pid },
             world: w,
             sessions: client,
             quick: args.quick,
@@ -159,6 +162,7 @@ async function main() {
         } finally {
           await stopChild(baseline.child);
           await stopChild(flagged.child);
+          await stopChild(floor.child);
         }
       }
       if (has("tokens")) {

@@ -1,7 +1,7 @@
-// A visitor's token and chat requests, served by the production server without Next's request pipeline (issue
-// 17, bench/README.md). For a chat turn Next's pipeline cost about 1 ms of CPU, as much as the whole platform's
+// A visitor's token and chat requests, served by the production server without Next's request pipeline
+// (bench/README.md). For a chat turn Next's pipeline costs about 1 ms of CPU, as much as the whole platform's
 // own work: the route module's request scope, a NextRequest and a web-stream pipe of the response. Measured
-// side by side at 200 visitors, calling the same compiled handlers directly took 40% less CPU per turn.
+// side by side at 200 visitors, calling the same compiled handlers directly takes 40% less CPU per turn.
 //
 // The handlers stay ordinary App Router route handlers (src/app/api/widget/...), bundled by `next build`; this
 // only calls the functions the compiled route module exports, with a standard Request, and writes their
@@ -16,13 +16,7 @@ import path from "node:path";
  * makes, a token and then every turn. The rest of the widget API stays with Next, rare and not worth a second
  * path; the history (`conversations/[id]`) also keeps Next's gzip, the one widget answer that can be large.
  */
-export const DIRECT_ROUTES = [
-  "/api/widget/[key]/chat",
-  "/api/widget/[key]/session",
-  // The benchmark's framework floor goes the same way as the chat, so that michi-chat's turn is measured
-  // against the least this very server does for one (src/lib/bench/floor.ts).
-  "/api/bench/floor",
-];
+export const DIRECT_ROUTES = ["/api/widget/[key]/chat", "/api/widget/[key]/session"];
 
 /** `/api/widget/[key]/chat` → a pattern with one group per dynamic segment, and the segments' names. */
 export function compileRoute(route) {

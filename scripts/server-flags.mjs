@@ -6,6 +6,6 @@
 // allocates a lot of short-lived objects (request, web streams, SSE events, SQL rows); with the larger nursery
 // fewer of them survive long enough to be copied, and scavenges run half as often. Measured on the benchmark's
 // turn at 200 visitors, two servers side by side on one database in interleaved slices: 5-9% less CPU per turn
-// (bench/README.md, issue 17). 64 MB gained little more and held 1,000 streams in ~370 MB instead of ~330, too
+// (bench/README.md). 64 MB gains little more and holds 1,000 streams in ~370 MB instead of ~330, too
 // close to the 400 MB budget. The nursery only grows under allocation pressure: an idle server keeps its size.
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"];

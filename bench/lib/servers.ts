@@ -53,6 +53,20 @@ export async function startBaseline(
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/**
+ * The framework floor (floor-server.ts): the production server's request path and the baseline's turn,
+ * started with the production server's Node flags, as michi-chat's server is.
+ */
+export async function startFloor(world: World): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawnTracked(
+    path.join(ROOT, "bench/lib/floor-server.ts"),
+    [world.modelUrl, world.caFile, `${world.fixtureOrigin}/api/events.json`, "fake-small"],
+    { ts: true, nodeArgs: [...SERVER_NODE_FLAGS], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
+  const { port } = await readyMessage<{ port: number }>(child, "the framework floor server");
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
 /** The Postgres server of DATABASE_URL (or the local default) when it answers, else null. */
 export async function postgresUrl(): Promise<string | null> {
   const url = process.env.DATABASE_URL || DEFAULT_PG;
@@ -206,8 +220,6 @@ async function startAppOn(opts: AppOptions & { port: number }): Promise<App> {
     MICHI_MODELS: "fake-small",
     MICHI_FETCH_ALLOW_HOSTS: opts.world.fixtureHost,
     MICHI_FETCH_EXTRA_CA: opts.world.caFile,
-    // Switches on the framework floor route (src/lib/bench/floor.ts), which production never has.
-    MICHI_BENCH_FLOOR_URL: `${opts.world.fixtureOrigin}/api/events.json`,
     MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
     NEXT_TELEMETRY_DISABLED: "1",
     ...UNLIMITED,

@@ -111,8 +111,6 @@ export const envSchema = z.object({
   MICHI_TOOL_RESULT_MAX_CHARS: int(4000, 200, 100_000),
   MICHI_FETCH_ALLOW_HOSTS: list,
   MICHI_FETCH_EXTRA_CA: optionalString,
-  /** Benchmarks only: switches on /api/bench/floor, which fetches this URL (src/lib/bench/floor.ts). */
-  MICHI_BENCH_FLOOR_URL: z.url("must be a URL").optional(),
 
   MICHI_DEFAULT_MONTHLY_TOKENS: int(2_000_000, 0, 2_000_000_000),
   MICHI_RATE_VISITOR_PER_MIN: int(20, 1, 100_000),

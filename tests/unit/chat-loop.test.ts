@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatEvent } from "@/lib/chat/events";
 import { type EnabledPack, type LoopDeps, type RunTool, runLoop, type ToolRunRecord } from "@/lib/chat/loop";
 import { type ModelClient, modelClient } from "@/lib/chat/model-http";
 import { createLogger } from "@/lib/log";
 import type { ToolPack } from "@/lib/tools/contract";
+import type { ChatEvent } from "@/shared/chat-events";
 import { type FakeModel, startFakeModel } from "../support/fake-model";
 
 // The loop with a stand-in tool runner: what the loop itself promises (rounds, chips, concurrency, the last

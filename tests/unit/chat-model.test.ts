@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type CallOptions,
-  type ModelClient,
-  modelStatus,
-  resolveModel,
-  streamCompletion,
-} from "@/lib/chat/model";
+import { type ModelClient, modelStatus, resolveModel } from "@/lib/chat/model";
+import { type CallOptions, streamCompletion } from "@/lib/chat/model-call";
 import { modelClient } from "@/lib/chat/model-http";
 import type { Env } from "@/lib/env";
 import { type FakeModel, startFakeModel } from "../support/fake-model";

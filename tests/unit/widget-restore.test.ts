@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { restoreMessages } from "@/widget/panel/useChat";
+import { applyEvent } from "@/widget/panel/reply-stream";
+import { restoreMessages } from "@/widget/panel/restore";
 
 // What the panel shows again after a reload, from GET /api/widget/KEY/conversations/ID.
 
@@ -58,5 +59,35 @@ describe("restoreMessages", () => {
     expect(out[1]?.status).toBe("error");
     expect(out[1]?.prompt).toBeUndefined();
     expect(out.at(-1)?.status).toBe("done");
+  });
+});
+
+describe("a reply while its answer streams", () => {
+  it("keeps the stored id of an answer that failed part-way, as the same answer restored after a reload", () => {
+    const pending = { id: "r", role: "assistant" as const, text: "", chips: [], status: "pending" as const };
+    const streamed = [
+      { type: "delta", data: { text: "We open" } },
+      {
+        type: "error",
+        data: { code: "interrupted", message: "Cut off", conversationId: "c", messageId: "a1" },
+      },
+    ] as const;
+    const live = streamed.reduce(applyEvent, pending);
+    const restored = restoreMessages([
+      { id: "u1", role: "user", content: "open?" },
+      { id: "a1", role: "assistant", content: "We open", status: "partial", reason: "interrupted" },
+    ]).at(-1);
+    expect([live.text, live.status, live.error, live.serverId]).toEqual([
+      "We open",
+      "error",
+      "interrupted",
+      "a1",
+    ]);
+    expect([restored?.text, restored?.status, restored?.error, restored?.serverId]).toEqual([
+      live.text,
+      live.status,
+      live.error,
+      live.serverId,
+    ]);
   });
 });

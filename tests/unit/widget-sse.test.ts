@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HttpError, postStream, type StreamEvent, toEvent } from "@/widget/panel/sse";
+import { encodeEvent } from "@/lib/chat/events";
+import type { ChatEvent } from "@/shared/chat-events";
+import { HttpError, postStream, toEvent } from "@/widget/panel/sse";
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -46,16 +48,16 @@ describe("widget SSE client", () => {
         });
       }),
     );
-    const events: StreamEvent[] = [];
+    const events: ChatEvent[] = [];
     await postStream("/api/widget/k/chat", "tok", { message: "hi" }, (e) => events.push(e));
     expect(new Headers(seenInit?.headers).get("authorization")).toBe("Bearer tok");
     expect(events).toEqual([
-      { type: "start", conversationId: "c-9", visitorMessageId: "m-0" },
-      { type: "chip", callId: "c1", label: "Checking if we're open", state: "start" },
-      { type: "chip", callId: "c1", label: "Checking if we're open", state: "done" },
-      { type: "delta", text: "営業中です" },
-      { type: "delta", text: " — open!" },
-      { type: "done", conversationId: "c-9", messageId: "m-1" },
+      { type: "start", data: { conversationId: "c-9", visitorMessageId: "m-0" } },
+      { type: "chip", data: { callId: "c1", label: "Checking if we're open", state: "start" } },
+      { type: "chip", data: { callId: "c1", label: "Checking if we're open", state: "done" } },
+      { type: "delta", data: { text: "営業中です" } },
+      { type: "delta", data: { text: " — open!" } },
+      { type: "done", data: { conversationId: "c-9", messageId: "m-1" } },
     ]);
   });
 
@@ -86,9 +88,30 @@ describe("widget SSE client", () => {
     expect(toEvent(undefined, '{"text":"x"}')).toBeNull();
     expect(toEvent("error", '{"code":"model_unavailable","message":"Try again"}')).toEqual({
       type: "error",
-      code: "model_unavailable",
-      message: "Try again",
-      conversationId: undefined,
+      data: { code: "model_unavailable", message: "Try again" },
     });
+  });
+
+  it("reads back every event the server writes, field for field", async () => {
+    // One of each, with every optional field set: a field the panel drops is a field the two sides disagree on.
+    const sent: ChatEvent[] = [
+      { type: "start", data: { conversationId: "c-1", visitorMessageId: "m-1" } },
+      { type: "chip", data: { callId: "k", label: "Checking stock", state: "error" } },
+      { type: "delta", data: { text: "Half an ans" } },
+      { type: "handoff", data: {} },
+      { type: "done", data: { conversationId: "c-1", messageId: "m-2" } },
+      {
+        type: "error",
+        data: { code: "interrupted", message: "Cut off", conversationId: "c-1", messageId: "m-3" },
+      },
+    ];
+    const wire = new TextEncoder().encode(sent.map(encodeEvent).join(""));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(streamOf([wire]))),
+    );
+    const read: ChatEvent[] = [];
+    await postStream("/x", "t", {}, (e) => read.push(e));
+    expect(read).toStrictEqual(sent);
   });
 });

@@ -1,22 +1,8 @@
-// The events the widget receives, and their Server-Sent Events encoding. Nothing here ever carries tool
-// arguments or results: a chip shows only the pack's label.
+// The widget's events (src/shared/chat-events.ts) in their Server-Sent Events encoding, and the stream that
+// carries them.
 
 import "server-only";
-
-export type ChipState = "start" | "done" | "error";
-
-export type ChatEvent =
-  /**
-   * Always the first event, sent once the visitor's message is stored: the widget keeps the conversation at
-   * once (a reload mid-answer finds it again) and can retry this very message instead of storing it twice.
-   */
-  | { type: "start"; data: { conversationId: string; visitorMessageId: string } }
-  | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
-  | { type: "delta"; data: { text: string } }
-  | { type: "done"; data: { conversationId: string; messageId: string } }
-  /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
-  | { type: "handoff"; data: Record<string, never> }
-  | { type: "error"; data: { code: string; message: string; conversationId?: string; messageId?: string } };
+import type { ChatEvent } from "@/shared/chat-events";
 
 export type Emit = (event: ChatEvent) => void;
 

@@ -4,9 +4,9 @@ import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
-import type { ModelFault, ModelMessage, ToolCall, Usage } from "./model";
 import { streamCompletion } from "./model-call";
 import type { ModelClient } from "./model-http";
+import type { ModelFault, ModelMessage, ToolCall, Usage } from "./model-types";
 import type { Profile } from "./providers";
 
 // The tool loop of one turn. Everything it needs arrives as arguments (no module state), so concurrent turns

@@ -1,7 +1,5 @@
 import "server-only";
-import { createParser } from "eventsource-parser";
 import type { ToolDefinition } from "../tools/contract";
-import type { ModelFault, ModelMessage, ModelResult } from "./model";
 import { type ModelAnswer, type ModelClient, postCompletion } from "./model-http";
 import {
   type Adaptation,
@@ -10,13 +8,13 @@ import {
   isConnectionFailure,
   type Sent,
 } from "./model-refusals";
+import { readAnswer, resultOf } from "./model-stream";
+import type { ModelFault, ModelMessage, ModelResult } from "./model-types";
 import { learned, type Profile, toolsAccepted } from "./providers";
-import { StreamAssembler, streamEnd } from "./stream-assembly";
+import { StreamAssembler } from "./stream-assembly";
 
 // One streamed model call: the request shaped by the provider's profile, a refused parameter adapted once,
-// 429/5xx retried within a short budget, and the raw event stream assembled by stream-assembly.ts.
-// Reading the SSE here (not through an SDK's iterator) is what lets a missing [DONE] and llama.cpp's
-// `error:` line be seen at all.
+// 429/5xx retried within a short budget, and the answer read by model-stream.ts.
 
 /** The most a visitor waits for 429/5xx retries in one call; a longer retry-after ends the turn at once. */
 export const RETRY_BUDGET_MS = 3000;
@@ -101,8 +99,32 @@ const empty = (fault: ModelFault, extra: Partial<ModelResult> = {}): ModelResult
   ...extra,
 });
 
-export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
-  if (o.signal.aborted) return empty("disconnected");
+/** The request the profile allows, and what it sent (for adaptationFor to read a refusal against). */
+function requestFor(o: CallOptions, profile: Profile, hasReasoning: boolean) {
+  const withTools = profile.tools && o.tools !== undefined && o.tools.length > 0;
+  const sent: Sent = {
+    outputParam: profile.outputParam,
+    streamOptions: profile.streamOptions,
+    tools: withTools,
+    echoedReasoning: profile.echoReasoning && hasReasoning,
+    hasReasoning,
+  };
+  const body = {
+    model: o.model,
+    messages: outgoing(o.messages, profile.echoReasoning),
+    ...(withTools ? { tools: o.tools } : {}),
+    [profile.outputParam]: o.maxTokens,
+    stream: true as const,
+    ...(profile.streamOptions ? { stream_options: { include_usage: true } } : {}),
+  };
+  return { sent, body, withTools };
+}
+
+/**
+ * One call's cut-offs: the whole-call timeout, the idle timeout between reads and the visitor going away. The
+ * first one to fire is the call's fault and aborts `signal`.
+ */
+function callLimits(o: CallOptions) {
   const ctrl = new AbortController();
   let fault: ModelFault | null = null;
   const stop = (why: ModelFault) => {
@@ -113,137 +135,93 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
   o.signal.addEventListener("abort", onVisitorGone, { once: true });
   const total = setTimeout(() => stop("model_timeout"), o.timeoutMs);
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const armIdle = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => stop("idle_timeout"), o.idleTimeoutMs);
+  return {
+    signal: ctrl.signal,
+    fault: () => fault,
+    /** Restarts the idle timer: called when the answer starts and on every read. */
+    armIdle() {
+      clearTimeout(idle);
+      idle = setTimeout(() => stop("idle_timeout"), o.idleTimeoutMs);
+    },
+    clear() {
+      clearTimeout(total);
+      clearTimeout(idle);
+      o.signal.removeEventListener("abort", onVisitorGone);
+    },
   };
+}
 
+type Limits = ReturnType<typeof callLimits>;
+
+/**
+ * Sends the request until the server answers: a refused parameter is adapted (at most MAX_ADAPTATIONS
+ * times), 429 and 5xx are retried while the wait fits RETRY_BUDGET_MS. Answers the stream, or the fault the
+ * call ends with. Throws when the call is aborted or the failure is not the server's.
+ */
+async function connect(
+  o: CallOptions,
+  limits: Limits,
+  dropped: (reason: string) => void,
+): Promise<ModelAnswer | ModelFault> {
   let profile = o.profile ?? GENERIC_PROFILE;
+  let waited = 0;
+  let retries = 0;
+  let adaptations = 0;
+  const hasReasoning = o.messages.some((m) => "reasoning_content" in m);
+  for (;;) {
+    const { sent, body, withTools } = requestFor(o, profile, hasReasoning);
+    let f: HttpFailure;
+    try {
+      const answer = await postCompletion(o.client, body, limits.signal);
+      if (answer.kind === "answer") {
+        if (withTools) toolsAccepted(o.serverKey, o.model);
+        return answer;
+      }
+      f = answer.failure;
+    } catch (err) {
+      if (limits.fault() || !isConnectionFailure(err)) throw err;
+      f = { status: 503, text: "", retryAfterMs: null };
+    }
+    const a = adaptationFor(f, sent);
+    if (a && adaptations < MAX_ADAPTATIONS) {
+      adaptations++;
+      profile = apply(a, profile, o.model, o.serverKey);
+      if (a.kind === "tools") dropped(a.reason);
+      continue;
+    }
+    if (f.status !== 429 && f.status < 500) return faultOf(f);
+    // 429 and 5xx: retry only when the wait fits what a visitor will sit through.
+    const wait = f.retryAfterMs ?? 250 * 2 ** retries;
+    if (retries >= MAX_RETRIES || waited + wait > RETRY_BUDGET_MS) return faultOf(f);
+    retries++;
+    waited += wait;
+    await sleep(wait, limits.signal);
+    const cut = limits.fault();
+    if (cut) return cut;
+  }
+}
+
+/** One streamed model call; never throws: how it ended is the result's `fault`. */
+export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
+  if (o.signal.aborted) return empty("disconnected");
+  const limits = callLimits(o);
   let toolsDropped: string | null = null;
   const asm = new StreamAssembler();
+  let fault: ModelFault | null = null;
   try {
-    let res: ModelAnswer | null = null;
-    let waited = 0;
-    let retries = 0;
-    let adaptations = 0;
-    const hasReasoning = o.messages.some((m) => "reasoning_content" in m);
-    while (!res) {
-      const withTools = profile.tools && o.tools !== undefined && o.tools.length > 0;
-      const sent: Sent = {
-        outputParam: profile.outputParam,
-        streamOptions: profile.streamOptions,
-        tools: withTools,
-        echoedReasoning: profile.echoReasoning && hasReasoning,
-        hasReasoning,
-      };
-      const body = {
-        model: o.model,
-        messages: outgoing(o.messages, profile.echoReasoning),
-        ...(withTools ? { tools: o.tools } : {}),
-        [profile.outputParam]: o.maxTokens,
-        stream: true as const,
-        ...(profile.streamOptions ? { stream_options: { include_usage: true } } : {}),
-      };
-      let f: HttpFailure;
-      try {
-        const answer = await postCompletion(o.client, body, ctrl.signal);
-        if (answer.kind === "answer") {
-          res = answer;
-          if (withTools) toolsAccepted(o.serverKey, o.model);
-          break;
-        }
-        f = answer.failure;
-      } catch (err) {
-        if (fault || !isConnectionFailure(err)) throw err;
-        f = { status: 503, text: "", retryAfterMs: null };
-      }
-      const a = adaptationFor(f, sent);
-      if (a && adaptations < MAX_ADAPTATIONS) {
-        adaptations++;
-        profile = apply(a, profile, o.model, o.serverKey);
-        if (a.kind === "tools") toolsDropped = a.reason;
-        continue;
-      }
-      if (f.status !== 429 && f.status < 500) return finish(empty(faultOf(f)));
-      // 429 and 5xx: retry only when the wait fits what a visitor will sit through.
-      const wait = f.retryAfterMs ?? 250 * 2 ** retries;
-      if (retries >= MAX_RETRIES || waited + wait > RETRY_BUDGET_MS) return finish(empty(faultOf(f)));
-      retries++;
-      waited += wait;
-      await sleep(wait, ctrl.signal);
-      if (fault) return finish(empty(fault));
-    }
-
-    armIdle();
-    const parser = createParser({
-      onEvent: (ev) => {
-        if (ev.data === "[DONE]") return asm.done();
-        let chunk: unknown;
-        try {
-          chunk = JSON.parse(ev.data);
-        } catch {
-          return; // a keep-alive or garbage line; the idle timer still watches the stream
-        }
-        if (ev.event === "error") return asm.fail(chunk);
-        const shown = asm.push(chunk);
-        if (shown) o.onDelta(shown);
-      },
-      // llama-server reports a failure mid-stream as a non-standard `error: {...}` field.
-      onError: (e) => {
-        if (e.type === "unknown-field" && e.field === "error") {
-          let payload: unknown = e.value;
-          try {
-            payload = JSON.parse(e.value ?? "");
-          } catch {
-            // kept as text
-          }
-          asm.fail(payload && typeof payload === "object" && "error" in payload ? payload.error : payload);
-        }
-      },
+    const res = await connect(o, limits, (reason) => {
+      toolsDropped = reason;
     });
-    if (res.json) {
-      // A server that ignores `stream: true` answers with one whole completion; it reads the same way.
-      const shown = asm.push(await res.body.json());
-      if (shown) o.onDelta(shown);
-      asm.done();
-    } else {
-      // A character split across two reads stays whole (stream: true).
-      const dec = new TextDecoder();
-      for await (const part of res.body) {
-        armIdle();
-        parser.feed(dec.decode(part as Uint8Array, { stream: true }));
-      }
+    if (typeof res === "string") {
+      limits.clear();
+      return { ...empty(res), toolsDropped };
     }
+    limits.armIdle();
+    await readAnswer(res, asm, o.onDelta, limits.armIdle);
   } catch {
     // Aborts and broken connections land here; the assembled state says what arrived.
-    if (!fault && ctrl.signal.aborted) fault = "disconnected";
   }
-  return finish(null);
-
-  function finish(early: ModelResult | null): ModelResult {
-    clearTimeout(total);
-    clearTimeout(idle);
-    o.signal.removeEventListener("abort", onVisitorGone);
-    if (early) return { ...early, toolsDropped };
-    const a = asm.result();
-    const end = streamEnd(a);
-    let why: ModelFault | null = fault;
-    if (!why && end) {
-      why =
-        end === "stream_error"
-          ? a.error?.status === 429 || /rate|overload|busy/i.test(String(a.error?.code ?? a.error?.message))
-            ? "model_busy"
-            : "model_error"
-          : end;
-    }
-    return {
-      text: a.text,
-      reasoning: a.reasoning,
-      toolCalls: a.toolCalls,
-      usage: a.usage,
-      generated: a.generated,
-      fault: why,
-      toolsDropped,
-    };
-  }
+  fault = limits.fault() ?? (limits.signal.aborted ? "disconnected" : null);
+  limits.clear();
+  return { ...resultOf(asm, fault), toolsDropped };
 }

@@ -3,11 +3,11 @@ import { Agent, type Dispatcher, request } from "undici";
 import { failureFromBody, type HttpFailure } from "./model-refusals";
 
 // The HTTP side of a model call: one POST to `<baseURL>/chat/completions` with undici's request API on a
-// keep-alive pool per server. Until 2026-12-01 this went through the openai SDK's client and the global fetch,
-// which Next patches for its data cache: per call that was the SDK's request building, an AbortController,
-// WHATWG Request/Response/ReadableStream objects and Next's fetch tracing, about 15% of a turn's CPU
-// (bench/README.md, issue 17). The SDK never did more for us than send this one request: the stream is read
-// and assembled here either way (model-call.ts), and the SDK's types still describe the messages.
+// keep-alive pool per server. Not the openai SDK's client and the global fetch, which Next patches for its
+// data cache: per call they add the SDK's request building, an AbortController, WHATWG
+// Request/Response/ReadableStream objects and Next's fetch tracing, about 15% of a turn's CPU (bench/README.md).
+// The SDK would do nothing more than send this one request: the stream is read and assembled here
+// (model-stream.ts), and the SDK's types describe the messages.
 
 /** Where a model server is and how to reach it. Plain data, so tests point one at their scripted servers. */
 export type ModelClient = {

@@ -9,8 +9,8 @@ export type HttpFailure = { status: number; text: string; retryAfterMs: number |
 /**
  * A refusal as the server wrote it: `<status> <message> <error object>`, the words the adaptations below look
  * for. OpenAI-style bodies carry `{"error": {...}}`; vLLM and Mistral answer `{"object":"error","message":…}`
- * and Ollama `{"error":"…"}`, so each is read for its message. (The openai SDK read these bodies until
- * 2026-12-01; the text is the same as its error message plus the error object.)
+ * and Ollama `{"error":"…"}`, so each is read for its message. The text is what the openai SDK's error
+ * message would be plus the error object, so the adaptations read the same words either way.
  */
 export function failureFromBody(status: number, text: string, headers: unknown): HttpFailure {
   let json: unknown;

@@ -13,7 +13,7 @@ import type { EnabledPack } from "./loop";
 // A turn touches the database twice, each time in one statement (one round trip): before the model is called
 // (budget, the visitor's conversation and message, the history, the packs) and after the answer ended (the
 // answer, its tool runs and the usage, retried through a short outage). The statements are SQL functions that
-// enter the tenant themselves (drizzle/0009_turn_functions.sql, db.tenantCall), so each is atomic and bounded
+// enter the tenant themselves (src/lib/db/sql/turn-functions.sql, db.tenantCall), so each is atomic and bounded
 // by row-level security. No transaction is ever held across the model stream.
 
 const HISTORY_ROWS = 100;

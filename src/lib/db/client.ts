@@ -34,7 +34,7 @@ export interface DbHandle {
   /**
    * One tenant SQL function in one round trip: `select fn(tenantId, ...args)`, a named prepared statement.
    * Each such function enters the tenant first (michi_enter_tenant: the same two settings as forTenant), so
-   * RLS bounds every statement inside it, and it is its own transaction (drizzle/0009_turn_functions.sql).
+   * RLS bounds every statement inside it, and it is its own transaction (src/lib/db/sql/turn-functions.sql).
    */
   tenantCall<T>(fn: TenantFunction, tenantId: string, args: readonly unknown[]): Promise<T>;
   ping(timeoutMs?: number): Promise<void>;

@@ -147,13 +147,6 @@ export function limiter(spec: LimiterSpec): Limiter {
   };
 }
 
-/**
- * Takes one point (or `cost`) from several limiters at once; null when every one allows it, else the longest
- * wait in seconds. On the Postgres store, limiters without a block duration are taken in ONE statement (one
- * round trip on the chat's hot path instead of one per limiter), with the same arithmetic and the same rows
- * as rate-limiter-flexible's own upsert (lib/RateLimiterPostgres.js, _upsert), so both count together.
- * Elsewhere each limiter is taken as usual, all at once.
- */
 /** A row per limiter for one statement: the key, the points taken, its window's end and the limit. */
 export type LimitRow = { key: string; points: number; expire: number | null; limit: number };
 
@@ -172,7 +165,7 @@ function limitRows(items: { spec: LimiterSpec; key: string; cost?: number }[], n
 
 /**
  * The limiters as rows another statement can take in the same round trip (the chat's michi_open_turn does,
- * with the arithmetic of takePoints), or null when they cannot ride along: a store other than Postgres, or a
+ * through michi_take_rate_points), or null when they cannot ride along: a store other than Postgres, or a
  * limiter with a block duration. Then the caller takes them with takeAll.
  */
 export async function limitsForStatement(
@@ -183,6 +176,13 @@ export async function limitsForStatement(
   return limitRows(items);
 }
 
+/**
+ * Takes one point (or `cost`) from several limiters at once; null when every one allows it, else the longest
+ * wait in seconds. On the Postgres store, limiters without a block duration are taken in ONE statement (one
+ * round trip instead of one per limiter) by michi_take_rate_points, with the same arithmetic and the same rows
+ * as rate-limiter-flexible's own upsert (lib/RateLimiterPostgres.js, _upsert), so both count together.
+ * Elsewhere each limiter is taken as usual, all at once.
+ */
 export async function takeAll(
   items: { spec: LimiterSpec; key: string; cost?: number }[],
 ): Promise<number | null> {
@@ -193,13 +193,6 @@ export async function takeAll(
     return wait > 0 ? wait : null;
   }
   const { rows, now } = limitRows(items);
-  const taken = await takePoints(store.client as Parameters<typeof takePoints>[0], rows, now);
-  let wait = 0;
-  for (const row of taken) {
-    const limit = rows.find((r) => r.key === row.key)?.limit ?? 0;
-    if (row.points <= limit) continue;
-    const ms = row.expire === null ? 0 : row.expire - now;
-    wait = Math.max(wait, Math.max(1, Math.ceil(ms / 1000)));
-  }
+  const wait = await takePoints(store.client as Parameters<typeof takePoints>[0], rows, now);
   return wait > 0 ? wait : null;
 }

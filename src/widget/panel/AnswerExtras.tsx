@@ -4,8 +4,8 @@
 import { useState } from "preact/hooks";
 import type { PanelConfig } from "../public-config";
 import { api, ContactForm, Svg } from "./Handoff";
+import type { Msg } from "./messages";
 import type { Session } from "./session";
-import type { Msg } from "./useChat";
 import { visitorPost } from "./visitor-post";
 
 const UP = "M7 11v9H4v-9zM7 11l4-7c1.5 0 2.5 1 2 3l-1 3h6c1 0 2 1 1.7 2.2l-1.6 6.6c-.3.8-1 1.2-1.8 1.2H7";

@@ -1,94 +1,23 @@
 /** @jsxImportSource preact */
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { fill } from "../i18n";
-import { parseMarkdown } from "../markdown";
+import type { RefObject } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { PanelConfig } from "../public-config";
-import { AnswerExtras } from "./AnswerExtras";
 import type { Bridge } from "./bridge";
+import { Composer } from "./Composer";
+import { Messages } from "./Conversation";
 import { trapTab } from "./focus";
 import { HandoffMenu, MenuContactForm } from "./Handoff";
-import { Markdown } from "./Markdown";
+import { CLOSE, Icon, PLUS } from "./Icon";
+import type { Msg } from "./messages";
 import type { Session } from "./session";
-import { errorText, type Msg, useChat } from "./useChat";
+import { useChat } from "./useChat";
 
 type Props = { cfg: PanelConfig; session: Session; bridge: Bridge };
+type Ref<T> = RefObject<T>;
 
-const Icon = ({ d }: { d: string }) => (
-  <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-    <path d={d} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
-  </svg>
-);
-const PLUS = "M12 5v14M5 12h14";
-const CLOSE = "M6 6l12 12M18 6L6 18";
-const SEND = "M4 12l16-8-6 16-3-7-7-1z";
-const STOP = "M7 7h10v10H7z";
-
-function Reply({
-  m,
-  cfg,
-  session,
-  onRetry,
-}: {
-  m: Msg;
-  cfg: PanelConfig;
-  session: Session;
-  onRetry: (id: string) => void;
-}) {
-  const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
-  return (
-    <li class="msg bot">
-      <span class="sr">{cfg.name}: </span>
-      {m.chips.length > 0 && (
-        <ul class="chips">
-          {m.chips.map((c) => (
-            <li key={c.id} class={`chip ${c.state}`}>
-              <span class="mark" aria-hidden="true" />
-              {c.label}
-              {c.state === "error" && <span class="why">{cfg.t.toolFailed}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      {m.text ? (
-        <div class="bubble md">
-          <Markdown nodes={nodes} />
-        </div>
-      ) : (
-        m.status === "pending" && (
-          <div class="typing">
-            <span class="sr">{fill(cfg.t.typing, { name: cfg.name })}</span>
-            <i />
-            <i />
-            <i />
-          </div>
-        )
-      )}
-      {/* The answer's footer: its error and Retry today; room for per-answer actions (ratings) later. */}
-      {m.status === "error" && (
-        <div class="foot err">
-          <span>{errorText(cfg, m.error)}</span>
-          {m.prompt && (
-            <button type="button" onClick={() => onRetry(m.id)}>
-              {cfg.t.retry}
-            </button>
-          )}
-        </div>
-      )}
-      <AnswerExtras m={m} cfg={cfg} session={session} />
-    </li>
-  );
-}
-
-export function App({ cfg, session, bridge }: Props) {
-  const { t } = cfg;
+/** A polite live region: each announcement is a new node, so a screen reader queues it instead of skipping a repeat. */
+function useAnnouncer() {
   const live = useRef<HTMLDivElement>(null);
-  const log = useRef<HTMLElement>(null);
-  const input = useRef<HTMLTextAreaElement>(null);
-  const root = useRef<HTMLDivElement>(null);
-  const [draft, setDraft] = useState("");
-  const [talk, setTalk] = useState(false);
-
-  // Each announcement is a new node, so a polite screen reader queues it instead of skipping a repeat.
   const announce = useCallback((text: string) => {
     const el = live.current;
     if (!el) return;
@@ -97,13 +26,11 @@ export function App({ cfg, session, bridge }: Props) {
     el.append(p);
     while (el.childElementCount > 3) el.firstElementChild?.remove();
   }, []);
+  return { live, announce };
+}
 
-  const settled = useCallback(() => bridge.send("answer"), [bridge]);
-  const { msgs, busy, restored, send, retry, stop, reset } = useChat(cfg, session, announce, settled);
-  const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
-
-  useEffect(() => session.keepFresh(), [session]);
-
+/** The host page's messages and keys: focus on open, Escape closes a framed panel, Tab stays inside it. */
+function useHost(bridge: Bridge, root: Ref<HTMLDivElement>, input: Ref<HTMLTextAreaElement>) {
   useEffect(() => {
     const stop = bridge.listen((m) => {
       if (m.type === "open" && m.focus) input.current?.focus();
@@ -112,7 +39,7 @@ export function App({ cfg, session, bridge }: Props) {
     // before anyone hears it, and the panel would open without focus.
     bridge.send("ready");
     return stop;
-  }, [bridge]);
+  }, [bridge, input]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -123,102 +50,106 @@ export function App({ cfg, session, bridge }: Props) {
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [bridge]);
+  }, [bridge, root]);
+}
 
-  // Follow the conversation while the visitor is at the bottom; leave them be when they scrolled up to read.
-  const last = msgs[msgs.length - 1];
+/**
+ * Follows the conversation while the visitor is at the bottom and leaves them be when they scrolled up to
+ * read; a conversation shown again after a reload opens at its newest message, as the visitor left it.
+ */
+function useFollow(log: Ref<HTMLElement>, last: Msg | undefined, restored: number) {
   useEffect(() => {
     const el = log.current;
     if (!el) return;
     if (last?.role === "user" || el.scrollHeight - el.scrollTop - el.clientHeight < 120)
       el.scrollTop = el.scrollHeight;
-  }, [last]);
+  }, [log, last]);
 
-  // A conversation shown again after a reload opens at its newest message, as the visitor left it.
   useEffect(() => {
     const el = log.current;
     if (el && restored) el.scrollTop = el.scrollHeight;
-  }, [restored]);
+  }, [log, restored]);
+}
 
-  const grow = (el: HTMLTextAreaElement) => {
-    el.style.height = "auto";
-    el.style.height = `${Math.min(el.scrollHeight, 140)}px`;
-  };
+function Header({
+  cfg,
+  framed,
+  onTalk,
+  onNew,
+  onClose,
+}: {
+  cfg: PanelConfig;
+  framed: boolean;
+  onTalk: () => void;
+  onNew: () => void;
+  onClose: () => void;
+}) {
+  const { t } = cfg;
+  return (
+    <header class="head">
+      {cfg.avatarUrl ? (
+        // biome-ignore lint/performance/noImgElement: Preact panel, not a Next.js page
+        <img class="avatar" src={cfg.avatarUrl} alt="" />
+      ) : (
+        <span class="avatar" aria-hidden="true">
+          {cfg.name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <h1>{cfg.name}</h1>
+      {/* The header's actions; further menu entries (e.g. talking to a person) slot in here. */}
+      <div class="acts">
+        <HandoffMenu cfg={cfg} onTalk={onTalk} />
+        <button
+          type="button"
+          class="icon"
+          aria-label={t.newConversation}
+          title={t.newConversation}
+          onClick={onNew}
+        >
+          <Icon d={PLUS} />
+        </button>
+        {framed && (
+          <button type="button" class="icon" aria-label={t.close} title={t.close} onClick={onClose}>
+            <Icon d={CLOSE} />
+          </button>
+        )}
+      </div>
+    </header>
+  );
+}
 
-  const submit = () => {
-    if (send(draft)) {
-      setDraft("");
-      if (input.current) {
-        input.current.value = "";
-        grow(input.current);
-      }
-    }
-  };
+export function App({ cfg, session, bridge }: Props) {
+  const { t } = cfg;
+  const log = useRef<HTMLElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const [draft, setDraft] = useState("");
+  const [talk, setTalk] = useState(false);
+  const { live, announce } = useAnnouncer();
+  const settled = useCallback(() => bridge.send("answer"), [bridge]);
+  const { msgs, busy, restored, send, retry, stop, reset } = useChat(cfg, session, announce, settled);
+
+  useEffect(() => session.keepFresh(), [session]);
+  useHost(bridge, root, input);
+  useFollow(log, msgs[msgs.length - 1], restored);
 
   return (
     <div class="panel" ref={root}>
-      <header class="head">
-        {cfg.avatarUrl ? (
-          // biome-ignore lint/performance/noImgElement: Preact panel, not a Next.js page
-          <img class="avatar" src={cfg.avatarUrl} alt="" />
-        ) : (
-          <span class="avatar" aria-hidden="true">
-            {cfg.name.slice(0, 1).toUpperCase()}
-          </span>
-        )}
-        <h1>{cfg.name}</h1>
-        {/* The header's actions; further menu entries (e.g. talking to a person) slot in here. */}
-        <div class="acts">
-          <HandoffMenu cfg={cfg} onTalk={() => setTalk(true)} />
-          <button
-            type="button"
-            class="icon"
-            aria-label={t.newConversation}
-            title={t.newConversation}
-            onClick={() => {
-              reset();
-              setDraft("");
-              input.current?.focus();
-            }}
-          >
-            <Icon d={PLUS} />
-          </button>
-          {bridge.framed && (
-            <button
-              type="button"
-              class="icon"
-              aria-label={t.close}
-              title={t.close}
-              onClick={() => bridge.send("close")}
-            >
-              <Icon d={CLOSE} />
-            </button>
-          )}
-        </div>
-      </header>
+      <Header
+        cfg={cfg}
+        framed={bridge.framed}
+        onTalk={() => setTalk(true)}
+        onNew={() => {
+          reset();
+          setDraft("");
+          input.current?.focus();
+        }}
+        onClose={() => bridge.send("close")}
+      />
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
-        <ul class="msgs">
-          {cfg.greeting && (
-            <li class="msg bot">
-              <span class="sr">{cfg.name}: </span>
-              <div class="bubble md">
-                <Markdown nodes={greeting} />
-              </div>
-            </li>
-          )}
-          {msgs.map((m) =>
-            m.role === "user" ? (
-              <li key={m.id} class="msg me">
-                <span class="sr">{t.you}: </span>
-                <div class="bubble">{m.text}</div>
-              </li>
-            ) : (
-              <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={retry} />
-            ),
-          )}
-        </ul>
+        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} />
         {talk && <MenuContactForm cfg={cfg} session={session} onClose={() => setTalk(false)} />}
         {msgs.length === 0 && cfg.starters.length > 0 && (
           <fieldset class="starters">
@@ -231,46 +162,15 @@ export function App({ cfg, session, bridge }: Props) {
           </fieldset>
         )}
       </section>
-      <form
-        class="compose"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <label for="michi-input" class="sr">
-          {t.messageLabel}
-        </label>
-        <textarea
-          id="michi-input"
-          ref={input}
-          rows={1}
-          maxLength={2000}
-          placeholder={t.placeholder}
-          value={draft}
-          onInput={(e) => {
-            setDraft(e.currentTarget.value);
-            grow(e.currentTarget);
-          }}
-          onKeyDown={(e) => {
-            // Enter sends; Shift+Enter is a new line; an IME composing Japanese keeps its Enter.
-            if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
-        {busy ? (
-          // While an answer streams, Stop ends the turn and keeps what arrived.
-          <button type="button" class="send" aria-label={t.stop} title={t.stop} onClick={stop}>
-            <Icon d={STOP} />
-          </button>
-        ) : (
-          <button type="submit" class="send" aria-label={t.send} title={t.send} disabled={!draft.trim()}>
-            <Icon d={SEND} />
-          </button>
-        )}
-      </form>
+      <Composer
+        cfg={cfg}
+        input={input}
+        draft={draft}
+        setDraft={setDraft}
+        busy={busy}
+        send={send}
+        stop={stop}
+      />
       <div class="sr" aria-live="polite" ref={live} />
     </div>
   );

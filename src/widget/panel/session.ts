@@ -1,7 +1,7 @@
 // The visitor's token and current conversation, kept in the iframe's storage under the widget key. The token
 // is renewed shortly before it expires, presenting the old one so the visitor keeps the same id (and with it
 // access to their earlier conversation).
-import { httpError } from "./sse";
+import { HttpError, httpError } from "./sse";
 import type { KV } from "./storage";
 
 type Saved = { token?: string; expiresAt?: number; conversationId?: string };
@@ -99,4 +99,15 @@ export function createSession(key: string, store: KV, now: () => number = Date.n
     },
   };
   return session;
+}
+
+/** Calls `fn` with the visitor's token; a token the server refuses is replaced once. */
+export async function withToken<T>(session: Session, fn: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await fn(await session.token());
+  } catch (e) {
+    // A token the server refuses (secret rotated, tenant changed) is replaced once, then the error stands.
+    if (e instanceof HttpError && e.status === 401) return fn(await session.token(true));
+    throw e;
+  }
 }

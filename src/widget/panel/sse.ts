@@ -1,14 +1,6 @@
 // Server-Sent Events over fetch: EventSource cannot POST or send an Authorization header.
 import { createParser } from "eventsource-parser";
-
-export type ChipState = "start" | "done" | "error";
-export type StreamEvent =
-  | { type: "start"; conversationId: string; visitorMessageId: string }
-  | { type: "chip"; callId: string; label: string; state: ChipState }
-  | { type: "delta"; text: string }
-  | { type: "done"; conversationId: string; messageId: string }
-  | { type: "handoff" }
-  | { type: "error"; code: string; message: string; conversationId?: string };
+import type { ChatEvent, ChipState } from "@/shared/chat-events";
 
 /** A refusal before any stream started: the JSON error body the widget API answers with. */
 export class HttpError extends Error {
@@ -23,8 +15,10 @@ export class HttpError extends Error {
 
 const str = (v: unknown): v is string => typeof v === "string";
 
+const optional = (v: unknown) => (str(v) ? v : undefined);
+
 /** Turns one SSE message into a typed event; anything unexpected is dropped, never trusted. */
-export function toEvent(name: string | undefined, data: string): StreamEvent | null {
+export function toEvent(name: string | undefined, data: string): ChatEvent | null {
   let d: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(data);
@@ -34,24 +28,33 @@ export function toEvent(name: string | undefined, data: string): StreamEvent | n
     return null;
   }
   if (name === "start" && str(d.conversationId) && str(d.visitorMessageId))
-    return { type: "start", conversationId: d.conversationId, visitorMessageId: d.visitorMessageId };
-  if (name === "delta" && str(d.text)) return { type: "delta", text: d.text };
+    return {
+      type: "start",
+      data: { conversationId: d.conversationId, visitorMessageId: d.visitorMessageId },
+    };
+  if (name === "delta" && str(d.text)) return { type: "delta", data: { text: d.text } };
   if (
     name === "chip" &&
     str(d.callId) &&
     str(d.label) &&
     ["start", "done", "error"].includes(d.state as string)
   )
-    return { type: "chip", callId: d.callId, label: d.label, state: d.state as ChipState };
+    return { type: "chip", data: { callId: d.callId, label: d.label, state: d.state as ChipState } };
   if (name === "done" && str(d.conversationId))
-    return { type: "done", conversationId: d.conversationId, messageId: str(d.messageId) ? d.messageId : "" };
-  if (name === "handoff") return { type: "handoff" };
+    return {
+      type: "done",
+      data: { conversationId: d.conversationId, messageId: optional(d.messageId) ?? "" },
+    };
+  if (name === "handoff") return { type: "handoff", data: {} };
   if (name === "error" && str(d.message))
     return {
       type: "error",
-      code: str(d.code) ? d.code : "error",
-      message: d.message,
-      conversationId: str(d.conversationId) ? d.conversationId : undefined,
+      data: {
+        code: optional(d.code) ?? "error",
+        message: d.message,
+        conversationId: optional(d.conversationId),
+        messageId: optional(d.messageId),
+      },
     };
   return null;
 }
@@ -72,7 +75,7 @@ export async function postStream(
   url: string,
   token: string,
   body: unknown,
-  onEvent: (e: StreamEvent) => void,
+  onEvent: (e: ChatEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
   const res = await fetch(url, {

@@ -26,7 +26,7 @@ let wiring: Promise<WidgetDeps> | undefined;
 /**
  * The production wiring: the process database, the parsed environment and the registered packs. Built once:
  * `db` and `env` are functions that read the process's current handle and settings on every call, so the
- * object itself never goes stale, and a widget request no longer pays three module imports.
+ * object itself never goes stale, and a widget request pays no module imports.
  */
 export function defaultWidgetDeps(): Promise<WidgetDeps> {
   wiring ??= Promise.all([import("@/lib/db"), import("@/lib/env"), import("@/lib/chat/packs")]).then(

@@ -3,7 +3,7 @@ import type { DbHandle } from "@/lib/db";
 import type { TenantRow } from "@/lib/db/queries/tenants";
 
 // Tenants the chat endpoint read a moment ago, by widget key, so that a turn need not read its tenant again
-// before it opens (one round trip fewer on every visitor message; issue 17, bench/README.md).
+// before it opens (one round trip fewer on every visitor message; bench/README.md).
 //
 // A remembered row is only ever trusted to let a turn through, and only until the statement that opens the
 // turn has confirmed it: that statement (michi_open_turn_as_seen) compares the row's version (xmin, which every

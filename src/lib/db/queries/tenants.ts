@@ -61,7 +61,7 @@ export async function findTenantBySlug(db: Db, slug: string) {
 function tenantByKeyQuery(db: Db, named: boolean) {
   return (
     db
-      // xmin: the row version, which every UPDATE replaces (see michi_open_turn_as_seen, drizzle/0012).
+      // xmin: the row version, which every UPDATE replaces (see michi_open_turn_as_seen, src/lib/db/sql/turn-functions.sql).
       .select({ ...getTableColumns(tenants), seen: sql<string>`${tenants}.xmin::text` })
       .from(tenants)
       .where(eq(tenants.widgetKey, sql.placeholder("key")))

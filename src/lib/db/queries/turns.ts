@@ -3,7 +3,7 @@ import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../client";
 import type { MessageStatus, SealedSecret } from "../schema";
 
-// The two statements of a chat turn (drizzle/0009_turn_functions.sql), each one round trip through
+// The two statements of a chat turn (src/lib/db/sql/turn-functions.sql), each one round trip through
 // db.tenantCall: the functions enter the tenant themselves, so row-level security bounds them as in forTenant.
 
 export type OpenTurnInput = {
@@ -22,7 +22,7 @@ export type OpenTurnInput = {
   budget: number;
   historyRows: number;
   /**
-   * Rate-limit rows to take first, in the same statement (drizzle/0011): keys sorted, each with the points
+   * Rate-limit rows to take first, in the same statement (michi_take_rate_points): keys sorted, each with the points
    * to add, its window's end and its limit; `now` decides which windows have ended. Null: taken elsewhere.
    */
   limits: {

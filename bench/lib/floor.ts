@@ -1,16 +1,15 @@
-import "server-only";
 import { readFileSync } from "node:fs";
 import { createParser } from "eventsource-parser";
 import { Agent, fetch } from "undici";
-import type { Env } from "../env";
 
-// The benchmark's framework floor (issue 17): the same turn as the bench's bare Node baseline (two streamed
-// completions from the model server, one https fetch of the tenant's site, SSE back), run inside this very
-// production server as an ordinary route handler, with no guard, database, limits, projection or logging. The
-// server hands it its requests the way it hands the chat's (scripts/direct-routes.mjs), so what it costs above
-// the bare baseline is the server's own request handling and web streams; what a real turn costs above it is
-// the platform's work. The route answers 404 unless MICHI_BENCH_FLOOR_URL is set, which only the
-// benchmark does (bench/lib/servers.ts); it reads nothing and writes nothing of any tenant.
+// The framework floor's turn: the same turn as the bare baseline (two streamed completions from the model
+// server, one https fetch of the tenant's site, SSE back), written as a route handler (a standard Request in,
+// a standard Response out) with no guard, database, limits, projection or logging. floor-server.ts serves it
+// the way the production server serves the chat. Its settings come from the floor server, never from the
+// platform's environment: nothing of it ships in the product.
+
+/** Where the floor's turn talks to: the bench world's model server and the tenant site's feed. */
+export type FloorSettings = { modelUrl: string; model: string; caFile: string; toolUrl: string };
 
 const TOOL = {
   type: "function",
@@ -25,27 +24,29 @@ type Msg = Record<string, unknown>;
 type Call = { id: string; name: string; arguments: string };
 type Agents = { model: Agent; site: Agent };
 
-const g = globalThis as unknown as { __michiFloorAgents?: Agents };
+let shared: Agents | undefined;
 
-function agents(e: Env): Agents {
-  g.__michiFloorAgents ??= {
+function agents(f: FloorSettings): Agents {
+  shared ??= {
     model: new Agent({ keepAliveTimeout: 30_000 }),
-    site: new Agent({
-      keepAliveTimeout: 30_000,
-      connect: e.MICHI_FETCH_EXTRA_CA ? { ca: readFileSync(e.MICHI_FETCH_EXTRA_CA, "utf8") } : {},
-    }),
+    site: new Agent({ keepAliveTimeout: 30_000, connect: { ca: readFileSync(f.caFile, "utf8") } }),
   };
-  return g.__michiFloorAgents;
+  return shared;
 }
 
-async function streamModel(e: Env, messages: Msg[], onDelta: (t: string) => void, signal: AbortSignal) {
-  const res = await fetch(`${e.OPENAI_BASE_URL}/chat/completions`, {
+async function streamModel(
+  f: FloorSettings,
+  messages: Msg[],
+  onDelta: (t: string) => void,
+  signal: AbortSignal,
+) {
+  const res = await fetch(`${f.modelUrl}/chat/completions`, {
     method: "POST",
-    dispatcher: agents(e).model,
+    dispatcher: agents(f).model,
     signal,
-    headers: { "content-type": "application/json", authorization: `Bearer ${e.OPENAI_API_KEY ?? ""}` },
+    headers: { "content-type": "application/json", authorization: "Bearer bench" },
     body: JSON.stringify({
-      model: e.MICHI_MODELS[0] ?? "model",
+      model: f.model,
       messages,
       tools: [TOOL],
       stream: true,
@@ -83,10 +84,8 @@ async function streamModel(e: Env, messages: Msg[], onDelta: (t: string) => void
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** The floor turn as a Response, or null when the benchmark did not switch the floor on. */
-export async function floorTurn(req: Request, e: Env): Promise<Response | null> {
-  const toolUrl = e.MICHI_BENCH_FLOOR_URL;
-  if (!toolUrl || !e.OPENAI_BASE_URL) return null;
+/** The floor turn as a route handler's Response. */
+export async function floorTurn(req: Request, f: FloorSettings): Promise<Response> {
   const body = (await req.json()) as { message?: string };
   const enc = new TextEncoder();
   const ctrl = new AbortController();
@@ -99,7 +98,7 @@ export async function floorTurn(req: Request, e: Env): Promise<Response | null> 
           { role: "user", content: String(body.message ?? "") },
         ];
         const onDelta = (t: string) => write(sse("delta", { text: t }));
-        const calls = await streamModel(e, messages, onDelta, ctrl.signal);
+        const calls = await streamModel(f, messages, onDelta, ctrl.signal);
         if (calls.length > 0) {
           messages.push({
             role: "assistant",
@@ -111,10 +110,10 @@ export async function floorTurn(req: Request, e: Env): Promise<Response | null> 
             })),
           });
           for (const c of calls) {
-            const site = await fetch(toolUrl, { dispatcher: agents(e).site, signal: ctrl.signal });
+            const site = await fetch(f.toolUrl, { dispatcher: agents(f).site, signal: ctrl.signal });
             messages.push({ role: "tool", tool_call_id: c.id, content: await site.text() });
           }
-          await streamModel(e, messages, onDelta, ctrl.signal);
+          await streamModel(f, messages, onDelta, ctrl.signal);
         }
         write(sse("done", { ok: true }));
       } catch (err) {

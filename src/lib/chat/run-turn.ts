@@ -1,0 +1,179 @@
+import "server-only";
+import type { DbHandle } from "../db";
+import type { BotSettings } from "../db/schema";
+import type { Env } from "../env";
+import { AppError } from "../errors";
+import { log } from "../log";
+import type { Lang } from "../tools/contract";
+import type { Emit } from "./events";
+import { acquireStreamSlot, type TurnLimits } from "./limits";
+import type { LoopResult } from "./loop";
+import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
+import type { ModelClient } from "./model-http";
+import { openTurn, type StoreRetry } from "./persist";
+import { executeTurn, type PackDeps } from "./turn";
+
+// One chat turn for any channel: the widget (its events as SSE), a messaging channel (its events collected
+// into a reply) or a person taking over. The caller's guard has already decided who the tenant and the
+// visitor are; what reaches this module is trusted. A turn has two halves so that a refusal (rate limit,
+// budget, a conversation that is not the visitor's) can still be answered the caller's way before anything
+// is streamed: `startTurn` stores the visitor's message and hands back an opened turn, whose `run` streams
+// the answer into a sink and stores it.
+
+/** What a turn needs from the world; tests pass their own database, packs and model client. */
+export type TurnDeps = {
+  db: DbHandle;
+  env: Env;
+  packs: PackDeps;
+  /** The model client for a model; the process's shared clients (createModelClient) when absent. */
+  modelClient?: (e: Env, model: string) => ModelClient;
+  /** How long the answer's store is retried through an outage; STORE_RETRY when absent. */
+  storeRetry?: StoreRetry;
+};
+
+/** The tenant as the caller's guard read it. */
+export type TurnTenant = {
+  id: string;
+  name: string;
+  bot: BotSettings;
+  /** The tenant's own monthly token budget; null takes the operator's default. */
+  monthlyTokenBudget: number | null;
+};
+
+export type TurnInput = {
+  tenant: TurnTenant;
+  /** Who is talking: the widget's visitor id, or a channel's id for the person (a phone number's hash, …). */
+  visitorId: string;
+  /** The visitor's conversation to continue; absent starts a new one. */
+  conversationId?: string;
+  message: string;
+  /** Answer this stored visitor message again instead of storing `message` (the widget's Retry). */
+  retryOf?: string;
+  /** Where the conversation happens, stored with it: the site's origin and page, or a channel's own name. */
+  origin: string;
+  pageUrl: string;
+  /** The visitor's locale as stored with the conversation (at most 35 characters). */
+  locale: string;
+  /** The language the answer is asked in; the bot's instructions decide when absent. */
+  lang?: Lang;
+  /** The tenant's concurrent turns at most (limitSettings().maxStreams). */
+  maxStreams: number;
+  /** Rate limits taken by the statement that opens the turn (ratePointsForTurn); null when already taken. */
+  limits?: TurnLimits | null;
+  /** The version of a remembered tenant row the caller checked (known-tenants.ts); null: just read. */
+  seen?: string | null;
+};
+
+/**
+ * Where a turn's events go. The widget writes them as SSE; a channel collects the deltas into one reply. The
+ * signal aborts when the receiver is gone (the visitor closed the widget), and the turn stops the model and
+ * the packs; a receiver that cannot go away passes a signal that never aborts.
+ */
+export type TurnSink = { emit: Emit; signal: AbortSignal };
+
+/** A turn whose visitor message is stored and whose stream slot is held, ready to run once. */
+export type OpenedTurn = {
+  conversationId: string;
+  /** The stored visitor message the turn answers. */
+  visitorMessageId: string;
+  /**
+   * Streams the turn into the sink: `start` first, then chips and deltas, then `done` or `error` (none when
+   * the sink's signal aborted). Stores the answer and frees the stream slot. Never throws.
+   */
+  run(sink: TurnSink): Promise<LoopResult | null>;
+  /** Frees the stream slot of a turn that will not run (the caller failed before streaming). */
+  cancel(): void;
+};
+
+/**
+ * Opens a turn: the stream slot, then one statement that takes the limits, checks the budget, stores the
+ * visitor's message and reads the history and the packs. Throws an AppError for every refusal, with nothing
+ * stored and the slot freed.
+ */
+export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<OpenedTurn> {
+  const e = deps.env;
+  const status = modelStatus(e);
+  if (!status.configured) {
+    throw new AppError("model_not_configured", "The chat assistant is not available right now.");
+  }
+  const { tenant } = input;
+  let release: (() => void) | undefined;
+  const free = () => {
+    release?.();
+    release = undefined;
+  };
+  let start: Awaited<ReturnType<typeof openTurn>>;
+  try {
+    start = await openTurn(
+      deps.db,
+      {
+        tenantId: tenant.id,
+        visitorId: input.visitorId,
+        conversationId: input.conversationId,
+        origin: input.origin,
+        pageUrl: input.pageUrl,
+        locale: input.locale,
+        message: input.message,
+        retryOf: input.retryOf,
+        historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
+        budget: tenant.monthlyTokenBudget ?? e.MICHI_DEFAULT_MONTHLY_TOKENS,
+        limits: input.limits ?? null,
+        seen: input.seen ?? null,
+      },
+      {
+        admit: () => {
+          release = acquireStreamSlot(tenant.id, input.maxStreams);
+        },
+        loadEnabled: deps.packs.loadEnabled,
+      },
+    );
+  } catch (err) {
+    free();
+    throw err;
+  }
+
+  const model = resolveModel(tenant.bot, status.models);
+  let ran = false;
+  return {
+    conversationId: start.conversationId,
+    visitorMessageId: start.userMessageId,
+    cancel: free,
+    async run(sink) {
+      if (ran) throw new Error("a turn runs once");
+      ran = true;
+      try {
+        sink.emit({
+          type: "start",
+          data: { conversationId: start.conversationId, visitorMessageId: start.userMessageId },
+        });
+        return await executeTurn(
+          {
+            db: deps.db,
+            env: e,
+            client: (deps.modelClient ?? createModelClient)(e, model),
+            model,
+            ...modelProfile(e, model),
+            packs: deps.packs,
+            enabled: start.enabled,
+            tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
+            conversationId: start.conversationId,
+            history: start.history,
+            message: start.message,
+            lang: input.lang,
+            log: log().child({ tenantId: tenant.id, conversationId: start.conversationId }),
+            storeRetry: deps.storeRetry,
+          },
+          sink.emit,
+          sink.signal,
+        );
+      } finally {
+        free();
+      }
+    },
+  };
+}
+
+/** A whole turn into a sink, for a caller with no answer of its own to give before the stream: a channel. */
+export async function runTurn(deps: TurnDeps, input: TurnInput, sink: TurnSink): Promise<LoopResult | null> {
+  return (await startTurn(deps, input)).run(sink);
+}

@@ -1,0 +1,23 @@
+// The widget chat's event stream as it travels: each event goes out as one Server-Sent Event named by `type`,
+// with `data` as its JSON. The server writes exactly these (src/lib/chat/events.ts) and the panel reads
+// exactly these (src/widget/panel/sse.ts), so a field one side sends is a field the other side knows. Nothing
+// here ever carries tool arguments or results: a chip shows only the pack's label.
+
+export type ChipState = "start" | "done" | "error";
+
+export type ChatEvent =
+  /**
+   * Always the first event, sent once the visitor's message is stored: the widget keeps the conversation at
+   * once (a reload mid-answer finds it again) and can retry this very message instead of storing it twice.
+   */
+  | { type: "start"; data: { conversationId: string; visitorMessageId: string } }
+  | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
+  | { type: "delta"; data: { text: string } }
+  | { type: "done"; data: { conversationId: string; messageId: string } }
+  /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
+  | { type: "handoff"; data: Record<string, never> }
+  /**
+   * The turn ended without a whole answer. `messageId` names the stored partial or failed answer, when one was
+   * stored; an answer that could not be stored has none.
+   */
+  | { type: "error"; data: { code: string; message: string; conversationId?: string; messageId?: string } };

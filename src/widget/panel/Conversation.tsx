@@ -1,0 +1,101 @@
+/** @jsxImportSource preact */
+import { useMemo } from "preact/hooks";
+import { fill } from "../i18n";
+import { parseMarkdown } from "../markdown";
+import type { PanelConfig } from "../public-config";
+import { AnswerExtras } from "./AnswerExtras";
+import { Markdown } from "./Markdown";
+import { errorText, type Msg } from "./messages";
+import type { Session } from "./session";
+
+function Reply({
+  m,
+  cfg,
+  session,
+  onRetry,
+}: {
+  m: Msg;
+  cfg: PanelConfig;
+  session: Session;
+  onRetry: (id: string) => void;
+}) {
+  const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
+  return (
+    <li class="msg bot">
+      <span class="sr">{cfg.name}: </span>
+      {m.chips.length > 0 && (
+        <ul class="chips">
+          {m.chips.map((c) => (
+            <li key={c.id} class={`chip ${c.state}`}>
+              <span class="mark" aria-hidden="true" />
+              {c.label}
+              {c.state === "error" && <span class="why">{cfg.t.toolFailed}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {m.text ? (
+        <div class="bubble md">
+          <Markdown nodes={nodes} />
+        </div>
+      ) : (
+        m.status === "pending" && (
+          <div class="typing">
+            <span class="sr">{fill(cfg.t.typing, { name: cfg.name })}</span>
+            <i />
+            <i />
+            <i />
+          </div>
+        )
+      )}
+      {/* The answer's footer: its error and Retry today; room for per-answer actions (ratings) later. */}
+      {m.status === "error" && (
+        <div class="foot err">
+          <span>{errorText(cfg, m.error)}</span>
+          {m.prompt && (
+            <button type="button" onClick={() => onRetry(m.id)}>
+              {cfg.t.retry}
+            </button>
+          )}
+        </div>
+      )}
+      <AnswerExtras m={m} cfg={cfg} session={session} />
+    </li>
+  );
+}
+
+export function Messages({
+  cfg,
+  session,
+  msgs,
+  onRetry,
+}: {
+  cfg: PanelConfig;
+  session: Session;
+  msgs: Msg[];
+  onRetry: (id: string) => void;
+}) {
+  const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
+  return (
+    <ul class="msgs">
+      {cfg.greeting && (
+        <li class="msg bot">
+          <span class="sr">{cfg.name}: </span>
+          <div class="bubble md">
+            <Markdown nodes={greeting} />
+          </div>
+        </li>
+      )}
+      {msgs.map((m) =>
+        m.role === "user" ? (
+          <li key={m.id} class="msg me">
+            <span class="sr">{cfg.t.you}: </span>
+            <div class="bubble">{m.text}</div>
+          </li>
+        ) : (
+          <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={onRetry} />
+        ),
+      )}
+    </ul>
+  );
+}

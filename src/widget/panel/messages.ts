@@ -1,0 +1,35 @@
+// A conversation as the panel shows it: the visitor's messages and the replies, with what each reply needs
+// for its chips, its error, its Retry and its rating.
+import type { ChipState } from "@/shared/chat-events";
+import { codeMessage } from "../i18n";
+import type { PanelConfig } from "../public-config";
+
+export type Chip = { id: string; label: string; state: ChipState };
+export type Msg = {
+  id: string;
+  role: "user" | "assistant";
+  text: string;
+  chips: Chip[];
+  status: "pending" | "done" | "error";
+  /** Why a reply failed: a server code (worded by the panel in its language) or "offline". */
+  error?: string;
+  /** For a reply: the visitor's words it answers, so Retry can send them again if they were never stored. */
+  prompt?: string;
+  /** For a reply: the stored visitor message it answers (from the stream's first event); Retry reuses it. */
+  question?: string;
+  /** For a reply: the stored answer's id, which the visitor's rating names. */
+  serverId?: string;
+  /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
+  form?: boolean;
+};
+
+/** The abort reason of the Stop button, told apart from a reset or the panel going away. */
+export const STOP = "stop";
+
+/** The visitor-facing words for a reply's error code, always in the panel's language. */
+export function errorText(cfg: Pick<PanelConfig, "t">, code: string | undefined): string {
+  return code === "offline" ? cfg.t.offline : codeMessage(cfg.t, code ?? "error");
+}
+
+let seq = 0;
+export const nextId = () => `m${++seq}`;

@@ -1,0 +1,110 @@
+import { useEffect, useState } from "preact/hooks";
+import type { PanelConfig } from "../public-config";
+import { type Chip, type Msg, nextId } from "./messages";
+import { type Session, withToken } from "./session";
+import { HttpError, httpError } from "./sse";
+
+export type Stored = {
+  id?: unknown;
+  role?: unknown;
+  content?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  chips?: { label?: unknown; state?: unknown }[];
+};
+
+const str = (v: unknown): v is string => typeof v === "string";
+
+/**
+ * The stored conversation as the panel shows it: answers with their chips, and, when the last question went
+ * unanswered (a failed or cut answer, or none at all), a failed reply under it whose Retry answers that
+ * stored question by its id.
+ */
+export function restoreMessages(stored: Stored[]): Msg[] {
+  const out: Msg[] = [];
+  let question: { id: string; text: string } | undefined;
+  for (const m of stored) {
+    if (!str(m.content) || !(m.role === "user" || m.role === "assistant")) continue;
+    const id = nextId();
+    if (m.role === "user") {
+      question = str(m.id) ? { id: m.id, text: m.content } : undefined;
+      out.push({ id, role: "user", text: m.content, chips: [], status: "done" });
+      continue;
+    }
+    const chips: Chip[] = (Array.isArray(m.chips) ? m.chips : []).flatMap((c, i) =>
+      str(c?.label)
+        ? [{ id: `${id}c${i}`, label: c.label, state: c.state === "error" ? "error" : "done" }]
+        : [],
+    );
+    const failed = m.status === "partial" || m.status === "failed";
+    if (!failed || m.content || chips.length)
+      out.push({
+        id,
+        role: "assistant",
+        text: m.content,
+        chips,
+        status: failed ? "error" : "done",
+        serverId: str(m.id) ? m.id : undefined,
+      });
+    const last = out[out.length - 1];
+    if (failed && last) {
+      if (last.role === "user") out.push({ id, role: "assistant", text: "", chips: [], status: "error" });
+      const reply = out[out.length - 1] as Msg;
+      reply.status = "error";
+      reply.error = str(m.reason) ? m.reason : "error";
+      reply.prompt = question?.text;
+      reply.question = question?.id;
+    }
+  }
+  const last = out[out.length - 1];
+  // A question with no answer stored at all (the answer could not be saved, or is still being written).
+  if (last?.role === "user" && question)
+    out.push({
+      id: nextId(),
+      role: "assistant",
+      text: "",
+      chips: [],
+      status: "error",
+      error: "interrupted",
+      prompt: question.text,
+      question: question.id,
+    });
+  // Only the newest unanswered question can be retried (the server refuses older ones).
+  for (const m of out) if (m !== out[out.length - 1] && m.status === "error") m.prompt = undefined;
+  return out;
+}
+
+/** The earlier conversation, after a reload. A conversation the server no longer shows us is forgotten. */
+export function useRestore(
+  cfg: PanelConfig,
+  session: Session,
+  base: string,
+  show: (loaded: Msg[]) => void,
+): number {
+  /** Bumped when a stored conversation is shown, so the view can jump to its newest message. */
+  const [restored, setRestored] = useState(0);
+  useEffect(() => {
+    const id = session.conversationId();
+    if (!id) return;
+    const ctl = new AbortController();
+    withToken(session, async (token) => {
+      const res = await fetch(`${base}/conversations/${encodeURIComponent(id)}?lang=${cfg.lang}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: ctl.signal,
+      });
+      if (!res.ok) throw await httpError(res);
+      return (await res.json()) as { messages?: Stored[] };
+    }).then(
+      (body) => {
+        show(restoreMessages(Array.isArray(body.messages) ? body.messages : []));
+        setRestored((n) => n + 1);
+      },
+      (e) => {
+        if (e instanceof HttpError && (e.status === 404 || e.status === 403))
+          session.setConversation(undefined);
+      },
+    );
+    return () => ctl.abort();
+  }, [session, base, cfg.lang, show]);
+  return restored;
+}
