@@ -9,6 +9,9 @@ const AUTH_SECURITY = "^src/lib/(auth|security|mail)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";
 const APP = "^src/(app|components)/|^src/[^/]+[.]tsx?$";
 const ANY_SRC = "^src/";
+// Use cases: every folder of src/lib but the lower layers, the root use-case modules, and the widget's server.
+const USE_CASES =
+  "^src/lib/(?!(auth|security|mail|db|chat|tools)/)[^/]+/|^src/lib/(boot|jobs|retention)[.]ts$|^src/widget/server/";
 
 const below = (...layers) => ({ path: ANY_SRC, pathNot: layers });
 const upward = (name, from, allowed) => ({
@@ -31,6 +34,16 @@ module.exports = {
       severity: "error",
       from: { path: "^src/(lib|widget/server)/" },
       to: { path: APP },
+    },
+    {
+      name: "use-case-imports-form-state",
+      comment:
+        "Use cases take typed input and throw AppError, so a route, a script, a test and a server action can " +
+        "call them; the server-action wrappers and their form state (src/lib/auth/action.ts, re-exported by " +
+        "src/lib/auth/guard.ts) belong to the app's edge. Import the context from src/lib/auth/access.ts.",
+      severity: "error",
+      from: { path: USE_CASES },
+      to: { path: "^src/lib/auth/(action|guard)[.]ts$" },
     },
     {
       name: "component-reads-db",

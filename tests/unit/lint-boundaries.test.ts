@@ -24,7 +24,7 @@ async function tool(args: string[]): Promise<string> {
 }
 
 describe("lint boundaries fail on broken code", () => {
-  it("dependency-cruiser refuses an upward import, SQL outside src/lib/db and a component reading the db", async () => {
+  it("dependency-cruiser refuses an upward import, SQL outside src/lib/db, a component reading the db and a use case importing form state", async () => {
     // The same reporter and exit code `npm run lint` relies on.
     const report = await tool([
       path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
@@ -41,6 +41,7 @@ describe("lint boundaries fail on broken code", () => {
       "component-reads-db: src/components/WidgetTable.tsx → src/lib/db/queries/widgets.ts",
       "sql-outside-db: src/lib/chat/loop.ts → drizzle-orm/index.js",
       "upward-from-db: src/lib/db/queries/widgets.ts → src/lib/auth/session.ts",
+      "use-case-imports-form-state: src/lib/bot/settings.ts → src/lib/auth/action.ts",
     ]);
   }, 60_000);
 
