@@ -75,22 +75,21 @@ describe("the Webhooks page's use cases", () => {
       { url: "https://hooks.zapier.com/hooks/catch/1/abc/", description: "Zapier", events: ["lead.created"] },
       { lookup: publicLookup },
     );
-    expect(r.ok).toBe(true);
-    const secret = r.data!.secret!;
+    const secret = r.secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const [row] = await rowsOf<{ secret: string }>(
       t.handle.platform,
-      sql`select secret::text as secret from webhook_endpoints where id = ${r.data!.endpointId!}`,
+      sql`select secret::text as secret from webhook_endpoints where id = ${r.endpointId}`,
     );
     expect(row!.secret).not.toContain(secret.slice(6));
-    const rolled = await endpoints.rollWebhookSecret(ctx, r.data!.endpointId!);
-    expect(rolled.data!.secret).not.toBe(secret);
+    const rolled = await endpoints.rollWebhookSecret(ctx, r.endpointId);
+    expect(rolled.secret).not.toBe(secret);
     const [audit] = await rowsOf<{ details: string }>(
       t.handle.platform,
       sql`select details::text as details from audit_log where action = 'webhook.endpoint_created'`,
     );
     expect(audit!.details).not.toContain(secret.slice(6));
-    await endpoints.deleteWebhookEndpoint(ctx, r.data!.endpointId!);
+    await endpoints.deleteWebhookEndpoint(ctx, r.endpointId);
   });
 
   it("redelivers a delivery with the same message id and a fresh valid signature", async () => {
@@ -99,7 +98,7 @@ describe("the Webhooks page's use cases", () => {
       description: "",
       events: ["conversation.finished"],
     });
-    const secret = created.data!.secret!;
+    const secret = created.secret;
     const tenantId = ctx.tenant.id;
     // A conversation that went quiet 10 minutes ago, with a quiet period of 5 minutes.
     const last = new Date(Date.now() - 10 * 60_000);
@@ -138,17 +137,17 @@ describe("the Webhooks page's use cases", () => {
     });
 
     const [d] = await rowsOf<{ id: string }>(t.handle.platform, sql`select id from webhook_deliveries`);
-    expect((await endpoints.redeliverWebhook(ctx, d!.id)).ok).toBe(true);
+    await endpoints.redeliverWebhook(ctx, d!.id);
     const [, again] = await receiver.waitFor(2);
     expect(again!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(again!.body).toBe(first!.body);
     expect(new Webhook(secret).verify(again!.body, again!.headers as Record<string, string>)).toEqual(body);
 
     // Switched off, it refuses to redeliver and says why.
-    await endpoints.setWebhookEndpointEnabled(ctx, created.data!.endpointId!, false);
-    expect(await endpoints.redeliverWebhook(ctx, d!.id)).toMatchObject({
-      ok: false,
-      message: /Switch the endpoint on/,
+    await endpoints.setWebhookEndpointEnabled(ctx, created.endpointId, false);
+    await expect(endpoints.redeliverWebhook(ctx, d!.id)).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/Switch the endpoint on/),
     });
 
     // The log keeps 30 days of finished deliveries.

@@ -1,5 +1,5 @@
 import "server-only";
-import type { SessionUser, TenantContext } from "../auth/access";
+import { assertRole, type SessionUser, type TenantContext } from "../auth/access";
 import { hashPassword } from "../auth/password";
 import type { DbHandle } from "../db/client";
 import { audit } from "../db/queries/audit";
@@ -52,6 +52,7 @@ export async function inviteMember(
   input: { email: string; role: Role },
   now = new Date(),
 ): Promise<CreatedInvitation> {
+  assertRole(ctx, "owner");
   const wait = await invitesPerOwner().take(ctx.user.id);
   if (wait !== null)
     throw new AppError(
@@ -106,6 +107,7 @@ export async function pendingInvitations(ctx: TenantContext, now = new Date()) {
 }
 
 export async function revokeInvitation(ctx: TenantContext, invitationId: string): Promise<void> {
+  assertRole(ctx, "owner");
   const tenantId = ctx.tenant.id;
   await ctx.db.forTenant(tenantId, async (tx) => {
     const revoked = await revokePendingInvitation(tx, tenantId, invitationId, new Date());
