@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -19,10 +19,7 @@ const signUpInput = z.object({
     .trim()
     .min(2, "Enter the name of your business")
     .max(80, "Keep the business name under 80 characters"),
-  password: z
-    .string()
-    .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-    .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+  password: newPasswordField,
 });
 
 const SIGNED_UP_PATH = "/signin?signedUp=1";
