@@ -1,9 +1,10 @@
 // The layer order of docs/architecture.md, checked by `npm run lint` (scripts/lint-boundaries.mjs).
 // A module may import its own layer or any layer below it, never one above:
 //   app (src/app, src/components) → use cases (src/lib/<domain>, src/widget/server)
-//   → chat/tools → auth/security/mail → db → base (env, errors, log, request context, src/shared)
+//   → chat/tools → auth/security/mail → db → base (env, errors, log, process slots, request context,
+//   src/shared)
 // Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
-const BASE = "^src/lib/(env|env-providers|errors|log|request-context)[.]ts$|^src/shared/";
+const BASE = "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/shared/";
 const DB = "^src/lib/db/";
 const AUTH_SECURITY = "^src/lib/(auth|security|mail)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";
