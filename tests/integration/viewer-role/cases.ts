@@ -49,6 +49,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: () => [["viewer.example"]],
   },
 
+  [`${L}/insights/export-conversations.ts#exportConversations`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [new URL("http://localhost/api/admin/x/export?format=json")],
+  },
   [`${L}/insights/manage.ts#deleteConversation`]: {
     kind: "refused",
     min: "admin",
