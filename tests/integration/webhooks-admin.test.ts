@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installTestDb } from "../support/admin-env";
+import { actAs } from "../support/admin-mocks";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -9,11 +10,16 @@ import { startTestWebhookQueue } from "../support/webhooks";
 
 // The Webhooks page's use cases and the conversation.finished sweep, against a real receiver.
 
+vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
+vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
+vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
+
 const receiver: WebhookReceiver = await startWebhookReceiver();
 process.env.MICHI_FETCH_ALLOW_HOSTS = receiver.host;
 
 const { rowsOf } = await import("@/lib/db/client");
 const endpoints = await import("@/lib/webhooks/endpoints");
+const actions = await import("@/app/(admin)/admin/[tenant]/webhooks/actions");
 const { pruneDeliveryLog, sweepQuietConversations } = await import("@/lib/webhooks/quiet");
 const { installWebhookQueue } = await import("@/lib/webhooks/worker");
 const { conversations, messages } = await import("@/lib/db/schema");
@@ -21,6 +27,7 @@ type Ctx = Parameters<typeof endpoints.createWebhookEndpoint>[0];
 
 let t: TestDb;
 let ctx: Ctx;
+let owner: Awaited<ReturnType<typeof makeUser>>;
 let queue: { stop(): Promise<void> };
 
 const publicLookup = async () => [{ address: "93.184.216.34", family: 4 }];
@@ -28,7 +35,7 @@ const privateLookup = async () => [{ address: "10.0.0.7", family: 4 }];
 
 beforeAll(async () => {
   t = await installTestDb();
-  const owner = await makeUser(t.handle, "owner@admin-hooks.test");
+  owner = await makeUser(t.handle, "owner@admin-hooks.test");
   const tenant = await makeTenant(t.handle, "admin-hooks", [[owner, "owner"]], {
     siteDomains: ["shop.example"],
   });
@@ -66,6 +73,51 @@ describe("endpoint URLs follow the packs' policy without the site-domain rule", 
       else expect(r).toEqual({ ok: true, url });
     });
   }
+});
+
+describe("the Webhooks forms", () => {
+  const fd = (v: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, val] of Object.entries(v)) f.append(k, val);
+    return f;
+  };
+
+  it("shows the policy's refusal next to the address and keeps what was typed", async () => {
+    actAs(owner);
+    const typed = { url: "https://127.0.0.1/hook", description: "CRM", events: "lead.created" };
+    const state = await actions.createEndpointAction("admin-hooks", {}, fd(typed));
+    expect(state).toEqual({
+      ok: false,
+      message: "Nothing was saved.",
+      fieldErrors: { url: "Use a domain name, not an IP address" },
+      values: typed,
+    });
+  });
+
+  it("shows a new endpoint's signing secret once and clears the form", async () => {
+    actAs(owner);
+    const typed = { url: receiver.url("/form"), description: "Form", events: "lead.created" };
+    const state = await actions.createEndpointAction("admin-hooks", {}, fd(typed));
+    expect(state).toMatchObject({
+      ok: true,
+      message: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+      data: { secret: expect.stringMatching(/^whsec_/), endpointId: expect.any(String) },
+      values: {},
+    });
+    const off = await actions.setEndpointEnabledAction(
+      "admin-hooks",
+      {},
+      fd({ endpointId: state.data!.endpointId!, enabled: "false" }),
+    );
+    expect(off).toMatchObject({ ok: true, message: "Endpoint switched off." });
+    const missing = await actions.rollSecretAction(
+      "admin-hooks",
+      {},
+      fd({ endpointId: "00000000-0000-4000-8000-00000000abcd" }),
+    );
+    expect(missing).toMatchObject({ ok: false, message: "This endpoint or delivery does not exist." });
+    await endpoints.deleteWebhookEndpoint(ctx, state.data!.endpointId!);
+  });
 });
 
 describe("the Webhooks page's use cases", () => {
