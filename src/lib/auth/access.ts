@@ -116,7 +116,7 @@ export function assertOperator(ctx: OperatorContext): void {
 
 export const OPERATOR_ONLY = "Only the platform operator can do that.";
 
-/** The caller's tenant transaction, with `record` writing audit entries as the caller (see forTenantAudited). */
+/** The caller's tenant transaction, with `record` writing audit entries as the caller (forTenantAudited). */
 export function auditedTx<T>(
   ctx: Pick<TenantContext, "db" | "tenant" | "user">,
   fn: (tx: TenantTx, record: RecordAudit) => Promise<T>,

@@ -4,7 +4,8 @@ import { saveSiteDomains } from "@/lib/db/queries/bot";
 import { AppError } from "@/lib/errors";
 import { parseSiteEntry } from "@/lib/security/origins";
 
-// The Site & embed page's save, for admins and owners, apart from Next so tests can call it with a TenantContext.
+// The Site & embed page's save, for admins and owners, apart from Next so tests can call it with a
+// TenantContext.
 
 export const MAX_SITE_ENTRIES = 20;
 

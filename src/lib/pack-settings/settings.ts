@@ -138,7 +138,7 @@ export type PackSettingsInput = z.infer<typeof saveSchema> & Submission;
  * Saves one pack's form: the enable switch and every field, validated together (field rules, the url policy,
  * the tenant's site domains). Nothing is stored when anything is invalid, with one exception: turning a pack
  * off always works, so a config that stopped validating (a domain removed) cannot keep a pack on. Invalid
- * fields are an AppError whose field errors are keyed by the form's input names.
+ * fields are an AppError whose field errors are keyed by the pack's config keys.
  */
 export async function updatePackSettings(
   ctx: TenantContext,

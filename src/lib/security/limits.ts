@@ -13,7 +13,8 @@ export const SIGN_IN_PAIR_FAILURES = 10;
 
 export const LIMITS = {
   // Only failures count. The limiter refuses the consume that goes past `points`, and that one starts the
-  // block: with points MAX-1 the MAX-th failure is still checked, then the pair is blocked before attempt MAX+1.
+  // block: with points MAX-1 the MAX-th failure is still checked, then the pair is blocked before attempt
+  // MAX+1.
   signInPair: {
     keyPrefix: "signin_pair",
     points: SIGN_IN_PAIR_FAILURES - 1,

@@ -6,8 +6,8 @@ import type { TenantRateLimits, TenantStatus } from "../db/schema";
 import { AppError } from "../errors";
 import { type CreatedBusiness, createBusinessWithOwner } from "./create-business";
 
-// The operator's platform-level use cases, for the operator only. Every change is also written to the affected tenant's audit log,
-// inside the same transaction when the change itself is tenant-scoped.
+// The operator's platform-level use cases, for the operator only. Every change is also written to the affected
+// tenant's audit log, inside the same transaction when the change itself is tenant-scoped.
 
 export async function createBusiness(
   ctx: OperatorContext,

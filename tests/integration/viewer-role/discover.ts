@@ -53,7 +53,7 @@ function takesContext(fn: ts.SignatureDeclarationBase, source: ts.SourceFile): b
   return first.type !== undefined && CONTEXT_TYPE.test(first.type.getText(source));
 }
 
-/** "src/lib/…/file.ts#name" for every exported function of `file` whose first parameter is a caller's context. */
+/** "src/lib/…/file.ts#name" for each exported function of `file` whose first parameter is a caller's context. */
 export function contextFunctions(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), "utf8");
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
