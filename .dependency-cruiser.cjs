@@ -1,14 +1,18 @@
 // The layer order of docs/architecture.md, checked by `npm run lint` (scripts/lint-boundaries.mjs).
 // A module may import its own layer or any layer below it, never one above:
 //   app (src/app, src/components) → use cases (src/lib/<domain>, src/widget/server)
-//   → chat/tools → auth/security/mail → db → base (env, errors, log, request context, src/shared)
+//   → chat/tools → auth/security/mail → db → base (env, errors, log, process slots, request context,
+//   src/shared)
 // Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
-const BASE = "^src/lib/(env|env-providers|errors|log|request-context)[.]ts$|^src/shared/";
+const BASE = "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/shared/";
 const DB = "^src/lib/db/";
 const AUTH_SECURITY = "^src/lib/(auth|security|mail)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";
 const APP = "^src/(app|components)/|^src/[^/]+[.]tsx?$";
 const ANY_SRC = "^src/";
+// Use cases: every folder of src/lib but the lower layers, the root use-case modules, and the widget's server.
+const USE_CASES =
+  "^src/lib/(?!(auth|security|mail|db|chat|tools)/)[^/]+/|^src/lib/(boot|jobs|retention)[.]ts$|^src/widget/server/";
 
 const below = (...layers) => ({ path: ANY_SRC, pathNot: layers });
 const upward = (name, from, allowed) => ({
@@ -31,6 +35,16 @@ module.exports = {
       severity: "error",
       from: { path: "^src/(lib|widget/server)/" },
       to: { path: APP },
+    },
+    {
+      name: "use-case-imports-form-state",
+      comment:
+        "Use cases take typed input and throw AppError, so a route, a script, a test and a server action can " +
+        "call them; the server-action wrappers and their form state (src/lib/auth/action.ts, re-exported by " +
+        "src/lib/auth/guard.ts) belong to the app's edge. Import the context from src/lib/auth/access.ts.",
+      severity: "error",
+      from: { path: USE_CASES },
+      to: { path: "^src/lib/auth/(action|guard)[.]ts$" },
     },
     {
       name: "component-reads-db",

@@ -4,15 +4,15 @@ import { getDb } from "./db";
 import { migrate } from "./db/migrate";
 import { env, isEnvError } from "./env";
 import { log } from "./log";
+import { processSlot } from "./process-slot";
 import { seed } from "./tenants/seed";
 
 // Start-up, once per process: configuration, database, migrations, seed. Anything wrong stops the process
 // with one readable message rather than a half-working server.
-const g = globalThis as unknown as { __michiBoot?: Promise<void> };
+const booting = processSlot<Promise<void>>("Boot");
 
 export function boot(): Promise<void> {
-  g.__michiBoot ??= run();
-  return g.__michiBoot;
+  return booting.use(run);
 }
 
 async function run(): Promise<void> {

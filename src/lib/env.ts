@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { commaList, isTruthy } from "@/shared/parse";
 import { type ProviderConfig, parseProviders, presetSchema } from "./env-providers";
+import { processSlot } from "./process-slot";
 
 // Every variable the platform reads, in one place. `.env.example` documents each of them.
 
@@ -247,13 +248,15 @@ export function devSecretsIn(dataDir: string) {
   };
 }
 
-const cache = globalThis as unknown as { __michiEnv?: Env };
+const cache = processSlot<Env>("Env");
 
 /** The process environment, parsed once. Throws EnvError on the first access if anything is wrong. */
 export function env(): Env {
-  if (!cache.__michiEnv) {
-    const dataDir = process.env.MICHI_DATA_DIR || ".data";
-    cache.__michiEnv = parseEnv(process.env, devSecretsIn(dataDir));
-  }
-  return cache.__michiEnv;
+  return cache.get() ?? loadEnv();
+}
+
+function loadEnv(): Env {
+  const parsed = parseEnv(process.env, devSecretsIn(process.env.MICHI_DATA_DIR || ".data"));
+  cache.set(parsed);
+  return parsed;
 }

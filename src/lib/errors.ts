@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   model_not_configured: 503,
   model_unavailable: 502,
   db_unavailable: 503,
+  /** A part of the platform this request needs is not running here right now (the job queue). */
+  unavailable: 503,
   internal: 500,
 } as const;
 

@@ -1,9 +1,10 @@
 // Periodic work started once per process after boot (retention purge and the like register here).
 import "server-only";
+import { processSlot } from "./process-slot";
 
 type Job = { name: string; everyMs: number; run: () => Promise<void> };
 
-const g = globalThis as unknown as { __michiJobs?: NodeJS.Timeout[] };
+const timers = processSlot<NodeJS.Timeout[]>("Jobs");
 const jobs: Job[] = [];
 
 export function registerJob(job: Job) {
@@ -11,11 +12,13 @@ export function registerJob(job: Job) {
 }
 
 export function startBackgroundJobs() {
-  if (g.__michiJobs) return;
-  g.__michiJobs = jobs.map((job) => {
-    void job.run().catch(() => {});
-    const t = setInterval(() => void job.run().catch(() => {}), job.everyMs);
-    t.unref();
-    return t;
-  });
+  if (timers.get()) return;
+  timers.set(
+    jobs.map((job) => {
+      void job.run().catch(() => {});
+      const t = setInterval(() => void job.run().catch(() => {}), job.everyMs);
+      t.unref();
+      return t;
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import pino from "pino";
+import { processSlot } from "./process-slot";
 
 // Paths that may carry credentials or visitor content. Content is dropped unless MICHI_LOG_CONTENT=true,
 // which callers check before adding a `content` field at all; the redaction here is the backstop.
@@ -23,7 +24,7 @@ const REDACT = [
   "config.*",
 ];
 
-const g = globalThis as unknown as { __michiLog?: pino.Logger };
+const logger = processSlot<pino.Logger>("Log");
 
 export function createLogger(destination?: pino.DestinationStream, level?: string): pino.Logger {
   return pino(
@@ -47,8 +48,11 @@ export function createLogger(destination?: pino.DestinationStream, level?: strin
 const LOG_DESTINATION = { dest: 1, sync: false, minLength: 4096, periodicFlush: 500 } as const;
 
 export function log(): pino.Logger {
-  g.__michiLog ??= createLogger(pino.destination(LOG_DESTINATION));
-  return g.__michiLog;
+  return logger.use(processLogger);
+}
+
+function processLogger(): pino.Logger {
+  return createLogger(pino.destination(LOG_DESTINATION));
 }
 
 export type Logger = pino.Logger;

@@ -1,13 +1,17 @@
 // The per-request context set up by the production server (scripts/serve.mjs) with AsyncLocalStorage.
 // Guards record the tenant they resolved so the access-log line carries it. Absent under `next dev`.
 import "server-only";
+import { processSlot } from "./process-slot";
 
 type RequestContext = { requestId: string; tenantId?: string; stream: boolean };
 
 type Store = { getStore(): RequestContext | undefined };
 
+// Set by scripts/serve.mjs as globalThis.__michiRequestContext.
+const store = processSlot<Store>("RequestContext");
+
 export function requestContext(): RequestContext | undefined {
-  return (globalThis as unknown as { __michiRequestContext?: Store }).__michiRequestContext?.getStore();
+  return store.get()?.getStore();
 }
 
 export function noteTenant(tenantId: string): void {

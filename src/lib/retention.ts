@@ -1,12 +1,13 @@
 import "server-only";
 import { getDb } from "./db";
 import type { DbHandle } from "./db/client";
-import { audit } from "./db/queries/audit";
+import { forTenantAudited } from "./db/queries/audit";
 import { purgeBatch, tenantsWithExpired, tryPurgeLock } from "./db/queries/retention";
 import { env } from "./env";
 import { registerJob } from "./jobs";
 import { log } from "./log";
 import { forgetOldMail } from "./mail/outbox";
+import { processSlot } from "./process-slot";
 
 // The retention purge: at start-up and every MICHI_PURGE_INTERVAL_MIN minutes, each tenant's conversations
 // older than its retention_days are deleted in batches. Several instances may run it at the same moment: each
@@ -28,7 +29,7 @@ export type PurgeResult = {
 
 // An interval tick must not start a second run in this process while a long one is still going; PGlite has a
 // single connection, where the advisory lock cannot tell two runs of the same process apart.
-const g = globalThis as unknown as { __michiPurgeRunning?: boolean };
+const purgeRunning = processSlot<boolean>("PurgeRunning");
 
 class LockTaken extends Error {}
 
@@ -38,8 +39,8 @@ export async function purgeExpiredConversations(
   opts: { now?: Date; batchSize?: number } = {},
 ): Promise<PurgeResult> {
   const out: PurgeResult = { skipped: false, deleted: 0, batches: 0, tenants: [] };
-  if (g.__michiPurgeRunning) return { ...out, skipped: true };
-  g.__michiPurgeRunning = true;
+  if (purgeRunning.get()) return { ...out, skipped: true };
+  purgeRunning.set(true);
   const now = opts.now ?? new Date();
   const batchSize = Math.max(1, opts.batchSize ?? PURGE_BATCH);
   try {
@@ -61,16 +62,9 @@ export async function purgeExpiredConversations(
       }
       if (deleted > 0) {
         // One summary entry per tenant and run; the audit log itself is never purged.
-        await db
-          .forTenant(t.id, (tx) =>
-            audit(tx, {
-              tenantId: t.id,
-              actor: null,
-              action: "retention.purged",
-              details: { conversations: deleted, retentionDays: t.retentionDays },
-            }),
-          )
-          .catch((err) => log().error({ err, tenantId: t.id }, "could not record the retention purge"));
+        await forTenantAudited(db, t.id, null, (_tx, record) =>
+          record("retention.purged", { details: { conversations: deleted, retentionDays: t.retentionDays } }),
+        ).catch((err) => log().error({ err, tenantId: t.id }, "could not record the retention purge"));
         out.tenants.push({ tenantId: t.id, deleted });
         out.deleted += deleted;
       }
@@ -78,7 +72,7 @@ export async function purgeExpiredConversations(
     }
     return out;
   } finally {
-    g.__michiPurgeRunning = false;
+    purgeRunning.set(false);
   }
 }
 

@@ -50,8 +50,7 @@ beforeAll(async () => {
     description: "CRM",
     events: ["lead.created", "feedback.created"],
   });
-  expect(created.ok).toBe(true);
-  secret = created.data!.secret!;
+  secret = created.secret;
   w.fake.setRules([{ match: "hello", steps: [{ type: "text", text: "Hello there." }] }]);
 }, 60_000);
 

@@ -162,9 +162,17 @@ describe("loadEnabledPacks", () => {
 });
 
 describe("testPack", () => {
+  // An admin of tenant A, as the Test panel's guard would hand it over.
+  const admin = () =>
+    ({
+      db: t.handle,
+      tenant: a,
+      role: "admin",
+      user: { id: "00000000-0000-4000-8000-000000000001", email: "admin@tools-a.test", name: "" },
+    }) as unknown as Parameters<typeof testPack>[0];
   it("runs a saved but disabled pack and reports size", async () => {
     await save(a.id, "get_business_info", { enabled: false, config: { phone: "+1 555 0100" } });
-    const r = await testPack(t.handle, a.id, "get_business_info", { topic: "phone" });
+    const r = await testPack(admin(), "get_business_info", { topic: "phone" });
     expect(r).toMatchObject({
       outcome: "ok",
       label: "Looking up our details",
@@ -172,11 +180,11 @@ describe("testPack", () => {
     });
     expect(r.chars).toBe(r.result.length);
     expect(r.tokens).toBeGreaterThan(0);
-    await expect(testPack(t.handle, a.id, "no_such_pack", {})).rejects.toMatchObject({ code: "not_found" });
+    await expect(testPack(admin(), "no_such_pack", {})).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("shows invalid arguments exactly as the model would see them", async () => {
-    const r = await testPack(t.handle, a.id, "get_business_info", { topic: "recipes" });
+    const r = await testPack(admin(), "get_business_info", { topic: "recipes" });
     expect(r.outcome).toBe("invalid_args");
     expect(JSON.parse(r.result).error).toBe("invalid_tool_arguments");
   });
@@ -196,7 +204,7 @@ describe("testPack", () => {
     if (!validated.ok) return;
     await save(a.id, "fetch_json", { config: validated.config });
     const fetcher = createGuardedFetcher({ allowHosts: [site.host], extraCaPem: site.caPem });
-    const r = await withFetcher(fetcher, () => testPack(t.handle, a.id, "fetch_json", {}));
+    const r = await withFetcher(fetcher, () => testPack(admin(), "fetch_json", {}));
     expect(r.outcome).toBe("ok");
     expect(JSON.parse(r.result)).toEqual({
       events: [

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installTestDb } from "../support/admin-env";
+import { actAs } from "../support/admin-mocks";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -9,11 +10,16 @@ import { startTestWebhookQueue } from "../support/webhooks";
 
 // The Webhooks page's use cases and the conversation.finished sweep, against a real receiver.
 
+vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
+vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
+vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
+
 const receiver: WebhookReceiver = await startWebhookReceiver();
 process.env.MICHI_FETCH_ALLOW_HOSTS = receiver.host;
 
 const { rowsOf } = await import("@/lib/db/client");
 const endpoints = await import("@/lib/webhooks/endpoints");
+const actions = await import("@/app/(admin)/admin/[tenant]/webhooks/actions");
 const { pruneDeliveryLog, sweepQuietConversations } = await import("@/lib/webhooks/quiet");
 const { installWebhookQueue } = await import("@/lib/webhooks/worker");
 const { conversations, messages } = await import("@/lib/db/schema");
@@ -21,6 +27,7 @@ type Ctx = Parameters<typeof endpoints.createWebhookEndpoint>[0];
 
 let t: TestDb;
 let ctx: Ctx;
+let owner: Awaited<ReturnType<typeof makeUser>>;
 let queue: { stop(): Promise<void> };
 
 const publicLookup = async () => [{ address: "93.184.216.34", family: 4 }];
@@ -28,7 +35,7 @@ const privateLookup = async () => [{ address: "10.0.0.7", family: 4 }];
 
 beforeAll(async () => {
   t = await installTestDb();
-  const owner = await makeUser(t.handle, "owner@admin-hooks.test");
+  owner = await makeUser(t.handle, "owner@admin-hooks.test");
   const tenant = await makeTenant(t.handle, "admin-hooks", [[owner, "owner"]], {
     siteDomains: ["shop.example"],
   });
@@ -68,6 +75,51 @@ describe("endpoint URLs follow the packs' policy without the site-domain rule", 
   }
 });
 
+describe("the Webhooks forms", () => {
+  const fd = (v: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, val] of Object.entries(v)) f.append(k, val);
+    return f;
+  };
+
+  it("shows the policy's refusal next to the address and keeps what was typed", async () => {
+    actAs(owner);
+    const typed = { url: "https://127.0.0.1/hook", description: "CRM", events: "lead.created" };
+    const state = await actions.createEndpointAction("admin-hooks", {}, fd(typed));
+    expect(state).toEqual({
+      ok: false,
+      message: "Nothing was saved.",
+      fieldErrors: { url: "Use a domain name, not an IP address" },
+      values: typed,
+    });
+  });
+
+  it("shows a new endpoint's signing secret once and clears the form", async () => {
+    actAs(owner);
+    const typed = { url: receiver.url("/form"), description: "Form", events: "lead.created" };
+    const state = await actions.createEndpointAction("admin-hooks", {}, fd(typed));
+    expect(state).toMatchObject({
+      ok: true,
+      message: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+      data: { secret: expect.stringMatching(/^whsec_/), endpointId: expect.any(String) },
+      values: {},
+    });
+    const off = await actions.setEndpointEnabledAction(
+      "admin-hooks",
+      {},
+      fd({ endpointId: state.data!.endpointId!, enabled: "false" }),
+    );
+    expect(off).toMatchObject({ ok: true, message: "Endpoint switched off." });
+    const missing = await actions.rollSecretAction(
+      "admin-hooks",
+      {},
+      fd({ endpointId: "00000000-0000-4000-8000-00000000abcd" }),
+    );
+    expect(missing).toMatchObject({ ok: false, message: "This endpoint or delivery does not exist." });
+    await endpoints.deleteWebhookEndpoint(ctx, state.data!.endpointId!);
+  });
+});
+
 describe("the Webhooks page's use cases", () => {
   it("shows the signing secret once and stores it sealed", async () => {
     const r = await endpoints.createWebhookEndpoint(
@@ -75,22 +127,21 @@ describe("the Webhooks page's use cases", () => {
       { url: "https://hooks.zapier.com/hooks/catch/1/abc/", description: "Zapier", events: ["lead.created"] },
       { lookup: publicLookup },
     );
-    expect(r.ok).toBe(true);
-    const secret = r.data!.secret!;
+    const secret = r.secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const [row] = await rowsOf<{ secret: string }>(
       t.handle.platform,
-      sql`select secret::text as secret from webhook_endpoints where id = ${r.data!.endpointId!}`,
+      sql`select secret::text as secret from webhook_endpoints where id = ${r.endpointId}`,
     );
     expect(row!.secret).not.toContain(secret.slice(6));
-    const rolled = await endpoints.rollWebhookSecret(ctx, r.data!.endpointId!);
-    expect(rolled.data!.secret).not.toBe(secret);
+    const rolled = await endpoints.rollWebhookSecret(ctx, r.endpointId);
+    expect(rolled.secret).not.toBe(secret);
     const [audit] = await rowsOf<{ details: string }>(
       t.handle.platform,
       sql`select details::text as details from audit_log where action = 'webhook.endpoint_created'`,
     );
     expect(audit!.details).not.toContain(secret.slice(6));
-    await endpoints.deleteWebhookEndpoint(ctx, r.data!.endpointId!);
+    await endpoints.deleteWebhookEndpoint(ctx, r.endpointId);
   });
 
   it("redelivers a delivery with the same message id and a fresh valid signature", async () => {
@@ -99,7 +150,7 @@ describe("the Webhooks page's use cases", () => {
       description: "",
       events: ["conversation.finished"],
     });
-    const secret = created.data!.secret!;
+    const secret = created.secret;
     const tenantId = ctx.tenant.id;
     // A conversation that went quiet 10 minutes ago, with a quiet period of 5 minutes.
     const last = new Date(Date.now() - 10 * 60_000);
@@ -138,17 +189,17 @@ describe("the Webhooks page's use cases", () => {
     });
 
     const [d] = await rowsOf<{ id: string }>(t.handle.platform, sql`select id from webhook_deliveries`);
-    expect((await endpoints.redeliverWebhook(ctx, d!.id)).ok).toBe(true);
+    await endpoints.redeliverWebhook(ctx, d!.id);
     const [, again] = await receiver.waitFor(2);
     expect(again!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(again!.body).toBe(first!.body);
     expect(new Webhook(secret).verify(again!.body, again!.headers as Record<string, string>)).toEqual(body);
 
     // Switched off, it refuses to redeliver and says why.
-    await endpoints.setWebhookEndpointEnabled(ctx, created.data!.endpointId!, false);
-    expect(await endpoints.redeliverWebhook(ctx, d!.id)).toMatchObject({
-      ok: false,
-      message: /Switch the endpoint on/,
+    await endpoints.setWebhookEndpointEnabled(ctx, created.endpointId, false);
+    await expect(endpoints.redeliverWebhook(ctx, d!.id)).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/Switch the endpoint on/),
     });
 
     // The log keeps 30 days of finished deliveries.

@@ -48,8 +48,7 @@ beforeAll(async () => {
     description: "test",
     events: ["lead.created"],
   });
-  expect(created.ok).toBe(true);
-  secret = created.data!.secret!;
+  secret = created.secret;
 }, 60_000);
 
 afterAll(async () => {

@@ -3,12 +3,12 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
-import { limiter } from "@/lib/security/rate-limit";
+import { LIMITS, takeOrRefuse } from "@/lib/security/limits";
 import { signUp } from "@/lib/tenants/sign-up";
 
 const signUpInput = z.object({
@@ -19,25 +19,18 @@ const signUpInput = z.object({
     .trim()
     .min(2, "Enter the name of your business")
     .max(80, "Keep the business name under 80 characters"),
-  password: z
-    .string()
-    .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-    .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+  password: newPasswordField,
 });
 
 const SIGNED_UP_PATH = "/signin?signedUp=1";
 
-// Accounts are cheap to create; a ceiling per IP keeps a script from filling the database.
-const signupsPerIp = () => limiter({ keyPrefix: "signup_ip", points: 10, durationSec: 60 * 60 });
-
 export const signUpAction = publicAction(signUpInput, async (input) => {
   if (!env().MICHI_ALLOW_SIGNUP) return { ok: false, message: "Sign-up is closed on this installation." };
-  const wait = await signupsPerIp().take(clientIp(await headers(), env().MICHI_TRUST_PROXY));
-  if (wait !== null)
-    return {
-      ok: false,
-      message: `Too many sign-ups from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
-    };
+  await takeOrRefuse(
+    LIMITS.signUpPerIp,
+    clientIp(await headers(), env().MICHI_TRUST_PROXY),
+    "Too many sign-ups from your network.",
+  );
   // One answer whether or not the e-mail already had an account (nothing is created then): the person signs
   // in next, which works with the password they chose for a new account, or with their existing one.
   await signUp(await getDb(), input);

@@ -7,6 +7,7 @@ import { env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { sendMail } from "../mail/send";
+import { LIMITS, takeOrRefuse } from "../security/limits";
 import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token";
 import { limiter } from "../security/rate-limit";
 
@@ -16,22 +17,7 @@ import { limiter } from "../security/rate-limit";
 
 export const RESET_MINUTES = 60;
 
-const LIMITS = {
-  // Requests from one network: bounds mail sent to strangers and enumeration attempts.
-  perIp: { keyPrefix: "reset_request_ip", points: 10, durationSec: 60 * 60 },
-  // Mails to one address: three an hour is plenty for a person, and no flood for a victim's inbox. Past it the
-  // answer stays the same and nothing is sent.
-  perEmail: { keyPrefix: "reset_request_email", points: 3, durationSec: 60 * 60 },
-  // New-password submissions from one network (the tokens cannot be guessed; this stops scripted hammering).
-  perIpSet: { keyPrefix: "reset_set_ip", points: 20, durationSec: 60 * 60 },
-} as const;
-
-const tooMany = (wait: number) =>
-  new AppError(
-    "rate_limited",
-    `Too many attempts from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
-    { retryAfterSec: wait },
-  );
+const TOO_MANY = "Too many attempts from your network.";
 
 export const resetUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/signin/reset/${token}`;
 
@@ -44,10 +30,10 @@ export async function requestPasswordReset(
   input: { email: string; ip: string },
   now = new Date(),
 ): Promise<{ delivery: Promise<void> }> {
-  const waitIp = await limiter(LIMITS.perIp).take(input.ip);
-  if (waitIp !== null) throw tooMany(waitIp);
+  await takeOrRefuse(LIMITS.resetRequestPerIp, input.ip, TOO_MANY);
   const email = input.email.trim().toLowerCase();
-  if ((await limiter(LIMITS.perEmail).take(email)) !== null) return { delivery: Promise.resolve() };
+  // Past the limit per address the answer stays the same and nothing is sent.
+  if ((await limiter(LIMITS.resetMailPerEmail).take(email)) !== null) return { delivery: Promise.resolve() };
   const user = await findUserByEmail(db.platform, email);
   if (!user) return { delivery: Promise.resolve() };
   const { token, hash } = newLinkToken();
@@ -92,8 +78,7 @@ export async function resetPassword(
   input: { token: string; password: string; ip: string },
   now = new Date(),
 ): Promise<{ email: string }> {
-  const wait = await limiter(LIMITS.perIpSet).take(input.ip);
-  if (wait !== null) throw tooMany(wait);
+  await takeOrRefuse(LIMITS.resetSetPerIp, input.ip, TOO_MANY);
   if (!isLinkToken(input.token)) throw new AppError("not_found", RESET_LINK_INVALID);
   // Hashed before the transaction: scrypt takes a while and must not hold the row lock meanwhile.
   const passwordHash = await hashPassword(input.password);

@@ -1,9 +1,11 @@
 import "server-only";
 import { getDb } from "../db";
-import type { DbHandle } from "../db/client";
+import type { DbHandle, TenantTx } from "../db/client";
+import { forTenantAudited, type RecordAudit } from "../db/queries/audit";
 import { findTenantBySlug, SLUG_RE } from "../db/queries/tenants";
 import { findMembership, findUserById } from "../db/queries/users";
 import type { Role, tenants } from "../db/schema";
+import { AppError } from "../errors";
 import { noteTenant } from "../request-context";
 import { readSessionClaims, type SessionClaims } from "./claims";
 
@@ -32,6 +34,9 @@ export type TenantContext = {
   role: Role;
   db: DbHandle;
 };
+
+/** The platform operator acting on the operator pages: no tenant of their own. */
+export type OperatorContext = { user: SessionUser; db: DbHandle };
 
 export type TenantAccess =
   | { kind: "anonymous" }
@@ -95,3 +100,26 @@ export function roleRefusal(role: Role, minRole: Role): string {
 }
 
 export const NOT_A_MEMBER = "This business does not exist, or you are not a member of it.";
+
+/**
+ * The first line of every use case that changes a tenant: the caller's role must be at least `min`. The
+ * guards check it too, but a script, a test or a new route calls the use case directly, so the rule lives here.
+ */
+export function assertRole(ctx: Pick<TenantContext, "role">, min: Role): void {
+  if (!roleAtLeast(ctx.role, min)) throw new AppError("forbidden", roleRefusal(ctx.role, min));
+}
+
+/** The operator's counterpart of assertRole: only the platform operator may run the operator's use cases. */
+export function assertOperator(ctx: OperatorContext): void {
+  if (!ctx.user.isOperator) throw new AppError("forbidden", OPERATOR_ONLY);
+}
+
+export const OPERATOR_ONLY = "Only the platform operator can do that.";
+
+/** The caller's tenant transaction, with `record` writing audit entries as the caller (forTenantAudited). */
+export function auditedTx<T>(
+  ctx: Pick<TenantContext, "db" | "tenant" | "user">,
+  fn: (tx: TenantTx, record: RecordAudit) => Promise<T>,
+): Promise<T> {
+  return forTenantAudited(ctx.db, ctx.tenant.id, ctx.user, fn);
+}

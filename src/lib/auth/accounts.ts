@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { Db } from "../db/client";
 import { createUser, findUserByEmail } from "../db/queries/users";
 
@@ -7,6 +8,12 @@ import { createUser, findUserByEmail } from "../db/queries/users";
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
+
+/** A password a person chooses (sign-up, invitation, reset, change), with the words every form shows. */
+export const newPasswordField = z
+  .string()
+  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
 
 /**
  * An OAuth sign-in is matched to an account by its verified e-mail. Without a match, an account is created

@@ -1,15 +1,15 @@
 import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
-import type { DbHandle } from "../db/client";
 import { isAppError } from "../errors";
 import { log } from "../log";
 import {
   NOT_A_MEMBER,
+  OPERATOR_ONLY,
+  type OperatorContext,
   type Role,
   resolveTenantAccess,
   roleRefusal,
-  type SessionUser,
   sessionUser,
   type TenantContext,
 } from "./access";
@@ -151,7 +151,6 @@ export function tenantAction<T>(
   };
 }
 
-export type OperatorContext = { user: SessionUser; db: DbHandle };
 export type PlainActionFn = (prevState: ActionState, formData: FormData) => Promise<ActionState>;
 
 /** A server action for the platform operator; anybody else is refused before the form is read. */
@@ -164,7 +163,7 @@ export function operatorAction<T>(
   return async (_prev, formData) => {
     const { user, db } = await sessionUser();
     if (!user) redirectToSignIn("/admin/operator");
-    if (!user.isOperator) return { ok: false, message: "Only the platform operator can do that." };
+    if (!user.isOperator) return { ok: false, message: OPERATOR_ONLY };
     const parsed = parseForm(schema, formData, echo);
     if (!parsed.ok) return parsed.state;
     return run({ user, db }, parsed.data, formData, fn, echo);

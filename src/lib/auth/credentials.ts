@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
 import { findUserByEmail } from "../db/queries/users";
 import type { users } from "../db/schema";
+import { processSlot } from "../process-slot";
 import { hashPassword, verifyPassword } from "./password";
 import { type SignInThrottle, signInThrottle } from "./throttle";
 
@@ -15,12 +16,11 @@ export type SignInOutcome =
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "throttled"; retryAfterSec: number };
 
-const g = globalThis as unknown as { __michiDummyHash?: Promise<string> };
+const dummyHashSlot = processSlot<Promise<string>>("DummyHash");
 
 /** A hash to verify against when the e-mail is unknown, so both cases take as long and reveal nothing. */
 function dummyHash(): Promise<string> {
-  g.__michiDummyHash ??= hashPassword(randomBytes(18).toString("base64"));
-  return g.__michiDummyHash;
+  return dummyHashSlot.use(() => hashPassword(randomBytes(18).toString("base64")));
 }
 
 export async function authenticate(

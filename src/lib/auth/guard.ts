@@ -22,7 +22,6 @@ import { redirectToSignIn } from "./redirect";
 
 export type { Role, SessionUser, TenantContext } from "./access";
 export { roleAtLeast } from "./access";
-export type { ActionState } from "./action";
 export { operatorAction, parseForm, tenantAction } from "./action";
 export { withTenant } from "./route";
 

@@ -1,25 +1,15 @@
 import "server-only";
+import { LIMITS, tryAgainIn } from "../security/limits";
 import { type LimiterSpec, limiter } from "../security/rate-limit";
 
-// Sign-in throttling. Only failures count. Per e-mail+IP: after MAX_PAIR_FAILURES wrong passwords in a row
-// the pair is blocked, and while blocked even the right password is refused, so guessing cannot continue
-// at full speed. Per IP: a ceiling on failures across all e-mails, against spraying many accounts.
-
-export const MAX_PAIR_FAILURES = 10;
+// Sign-in throttling. Only failures count. Per e-mail+IP: after SIGN_IN_PAIR_FAILURES wrong passwords in a
+// row the pair is blocked, and while blocked even the right password is refused, so guessing cannot continue
+// at full speed. Per IP: a ceiling on failures across all e-mails, against spraying many accounts. The
+// numbers are in src/lib/security/limits.ts.
 
 export type ThrottleSpecs = { pair: LimiterSpec; ip: LimiterSpec };
 
-export const DEFAULT_THROTTLE: ThrottleSpecs = {
-  // The limiter refuses the consume that goes past `points`, and that one starts the block: with points
-  // MAX-1 the MAX-th failure is still checked, then the pair is blocked before attempt MAX+1.
-  pair: {
-    keyPrefix: "signin_pair",
-    points: MAX_PAIR_FAILURES - 1,
-    durationSec: 60 * 60,
-    blockDurationSec: 15 * 60,
-  },
-  ip: { keyPrefix: "signin_ip", points: 99, durationSec: 60 * 60, blockDurationSec: 60 * 60 },
-};
+export const DEFAULT_THROTTLE: ThrottleSpecs = { pair: LIMITS.signInPair, ip: LIMITS.signInIp };
 
 export type SignInThrottle = {
   /** Seconds until this e-mail+IP may try again; 0 when it may try now. */
@@ -48,6 +38,5 @@ export function signInThrottle(specs: ThrottleSpecs = DEFAULT_THROTTLE): SignInT
 }
 
 export function throttleMessage(retryAfterSec: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSec / 60));
-  return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return `Too many attempts. ${tryAgainIn(retryAfterSec)}`;
 }

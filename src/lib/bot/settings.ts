@@ -1,33 +1,22 @@
 import "server-only";
-import { type ActionState, parseForm, type TenantContext } from "@/lib/auth/guard";
-import { audit } from "@/lib/db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "@/lib/auth/access";
 import { saveBotSettings } from "@/lib/db/queries/bot";
-import { botFormSchema, toBotSettings } from "./form";
+import { type BotFormInput, toBotSettings } from "./form";
 
-// The Bot page's save, apart from Next so tests can call it with a TenantContext.
+// The Bot page's save, for admins and owners. The input is the Bot form's parsed shape (botFormSchema, against
+// the operator's model list as it is now); the edge that received it did the parsing.
 
-/** Validates and stores the Bot form; the audit entry names the settings that changed, never their values. */
-export async function saveBotForm(
+/** Stores the Bot settings; the audit entry names the settings that changed, never their values. */
+export async function updateBotSettings(
   ctx: TenantContext,
-  fd: FormData,
-  models: readonly string[],
-): Promise<ActionState> {
-  const parsed = parseForm(botFormSchema(models), fd);
-  if (!parsed.ok) return parsed.state;
-  const settings = toBotSettings(parsed.data);
-  const tenantId = ctx.tenant.id;
-  const { changed } = await ctx.db.forTenant(tenantId, async (tx) => {
-    const result = await saveBotSettings(tx, tenantId, settings);
-    if (result.changed.length > 0) {
-      await audit(tx, {
-        tenantId,
-        actor: ctx.user,
-        action: "bot.settings_saved",
-        target: "bot",
-        details: { fields: result.changed },
-      });
-    }
-    return result;
+  input: BotFormInput,
+): Promise<{ changed: string[] }> {
+  assertRole(ctx, "admin");
+  const settings = toBotSettings(input);
+  return auditedTx(ctx, async (tx, record) => {
+    const result = await saveBotSettings(tx, ctx.tenant.id, settings);
+    if (result.changed.length > 0)
+      await record("bot.settings_saved", { target: "bot", details: { fields: result.changed } });
+    return { changed: result.changed };
   });
-  return { ok: true, message: changed.length > 0 ? "Bot settings saved." : "No changes to save." };
 }

@@ -5,6 +5,7 @@ import { monthUsage, usageMonth } from "../db/queries/usage";
 import type { TenantRateLimits } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
+import { processSlot } from "../process-slot";
 import { type LimitRow, limiter, limitsForStatement, takeAll } from "../security/rate-limit";
 
 export type LimitSettings = {
@@ -83,12 +84,11 @@ export async function takeSessionPoint(s: LimitSettings, tenantId: string, ip: s
 
 // Open streams per tenant. This counter is per process: with several instances the cap applies to each one
 // (documented in docs/chat-engine.md). It lives on globalThis, like the other per-process singletons.
-const g = globalThis as unknown as { __michiStreams?: Map<string, number> };
+const streams = processSlot<Map<string, number>>("Streams");
 
 /** Reserves a stream slot; the returned function frees it (idempotent). */
 export function acquireStreamSlot(tenantId: string, max: number): () => void {
-  g.__michiStreams ??= new Map();
-  const open = g.__michiStreams;
+  const open = streams.use(() => new Map());
   const n = open.get(tenantId) ?? 0;
   if (n >= max) {
     throw new AppError(
@@ -111,7 +111,7 @@ export function acquireStreamSlot(tenantId: string, max: number): () => void {
 }
 
 export function openStreams(tenantId: string): number {
-  return g.__michiStreams?.get(tenantId) ?? 0;
+  return streams.get()?.get(tenantId) ?? 0;
 }
 
 export type BudgetStatus = {

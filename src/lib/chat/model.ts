@@ -1,6 +1,7 @@
 import "server-only";
 import type { BotSettings } from "../db/schema";
 import { type Env, env } from "../env";
+import { processSlot } from "../process-slot";
 import { type ModelClient, modelClient } from "./model-http";
 import { allowedModels, defaultProvider, type Profile, profileFor, providerFor } from "./providers";
 
@@ -37,22 +38,22 @@ export function resolveModel(bot: BotSettings, models: readonly string[]): strin
 
 // Clients by provider settings, reused by every turn: each holds the keep-alive pool to its server, so the
 // rounds and turns of every visitor share warm connections.
-const clients = globalThis as unknown as { __michiModelClients?: Map<string, ModelClient> };
+const clientSlot = processSlot<Map<string, ModelClient>>("ModelClients");
 
 /** A client for the provider that serves `model` (the default provider when no named one lists it). */
 export function createModelClient(e = env(), model?: string): ModelClient {
   const p = (model ? providerFor(e, model) : null) ?? defaultProvider(e);
-  clients.__michiModelClients ??= new Map();
+  const clients = clientSlot.use(() => new Map());
   const key = JSON.stringify([p?.apiKey ?? null, p?.baseURL ?? null]);
-  let client = clients.__michiModelClients.get(key);
+  let client = clients.get(key);
   if (!client) {
     client = modelClient({ baseURL: p?.baseURL, apiKey: p?.apiKey });
     // A handful of providers at most; the bound only guards against a settings churn in a long-lived process.
-    if (clients.__michiModelClients.size >= 32) {
-      for (const c of clients.__michiModelClients.values()) void c.dispatcher.close();
-      clients.__michiModelClients.clear();
+    if (clients.size >= 32) {
+      for (const c of clients.values()) void c.dispatcher.close();
+      clients.clear();
     }
-    clients.__michiModelClients.set(key, client);
+    clients.set(key, client);
   }
   return client;
 }

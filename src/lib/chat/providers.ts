@@ -1,6 +1,7 @@
 import "server-only";
 import type { Env } from "../env";
 import type { PresetName, ProviderConfig } from "../env-providers";
+import { processSlot } from "../process-slot";
 
 // What each OpenAI-compatible server accepts, by preset, plus what this process learned from refusals.
 // A preset is picked by the operator's explicit name, else by the base URL's host; an unknown server gets the
@@ -147,10 +148,9 @@ export type Learned = Partial<Pick<Profile, "outputParam" | "streamOptions" | "t
   notes: string[];
 };
 
-const g = globalThis as unknown as { __michiLearned?: Map<string, Learned> };
+const learnedSlot = processSlot<Map<string, Learned>>("Learned");
 const learnedMap = () => {
-  g.__michiLearned ??= new Map();
-  return g.__michiLearned;
+  return learnedSlot.use(() => new Map());
 };
 const keyOf = (baseURL: string | undefined, model: string) => `${baseURL ?? "openai"}|${model}`;
 

@@ -1,10 +1,11 @@
 import "server-only";
-import type { ActionState, TenantContext } from "@/lib/auth/guard";
-import { audit } from "@/lib/db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "@/lib/auth/access";
 import { saveSiteDomains } from "@/lib/db/queries/bot";
+import { AppError } from "@/lib/errors";
 import { parseSiteEntry } from "@/lib/security/origins";
 
-// The Site & embed page's save, apart from Next so tests can call it with a TenantContext.
+// The Site & embed page's save, for admins and owners, apart from Next so tests can call it with a
+// TenantContext.
 
 export const MAX_SITE_ENTRIES = 20;
 
@@ -17,7 +18,11 @@ export type DomainsParse =
  * duplicates are dropped; every faulty line gets its own message with its line number.
  */
 export function parseDomainLines(raw: string): DomainsParse {
-  const lines = raw.split(/\r?\n/);
+  return parseDomainEntries(raw.split(/\r?\n/));
+}
+
+/** parseDomainLines for entries already split; an entry's line number is its position, counting from 1. */
+function parseDomainEntries(lines: readonly string[]): DomainsParse {
   const entries: string[] = [];
   const lineErrors: { line: number; message: string }[] = [];
   lines.forEach((text, i) => {
@@ -47,32 +52,33 @@ export function embedSnippet(publicUrl: string, widgetKey: string): string {
   return `<script src="${publicUrl}/widget.js" data-michi-key="${widgetKey}" async></script>`;
 }
 
-export async function saveDomainsForm(ctx: TenantContext, raw: string): Promise<ActionState> {
-  const parsed = parseDomainLines(raw);
+/**
+ * Replaces the tenant's site domains with `lines` (one entry each, as parseDomainLines reads them). Nothing is
+ * stored when any line is faulty: the error has a field error for the list and one per faulty line.
+ */
+export async function updateSiteDomains(
+  ctx: TenantContext,
+  lines: readonly string[],
+): Promise<{ entries: string[]; added: string[]; removed: string[] }> {
+  assertRole(ctx, "admin");
+  const parsed = parseDomainEntries(lines);
   if (!parsed.ok) {
-    const fieldErrors: Record<string, string> = { siteDomains: parsed.message };
+    const fieldErrors: Record<string, string[]> = { siteDomains: [parsed.message] };
     for (const e of parsed.lineErrors)
-      fieldErrors[`siteDomains.line${e.line}`] = `Line ${e.line}: ${e.message}`;
-    return { ok: false, message: "Nothing was saved. Please correct the highlighted lines.", fieldErrors };
+      fieldErrors[`siteDomains.line${e.line}`] = [`Line ${e.line}: ${e.message}`];
+    throw new AppError("invalid_input", "Nothing was saved. Please correct the highlighted lines.", {
+      fieldErrors,
+    });
   }
-  const tenantId = ctx.tenant.id;
-  const { added, removed } = await ctx.db.forTenant(tenantId, async (tx) => {
-    const change = await saveSiteDomains(tx, tenantId, parsed.entries);
-    if (change.added.length > 0 || change.removed.length > 0) {
+  const { added, removed } = await auditedTx(ctx, async (tx, record) => {
+    const change = await saveSiteDomains(tx, ctx.tenant.id, parsed.entries);
+    if (change.added.length > 0 || change.removed.length > 0)
       // Domains are public facts, so the entry may name them.
-      await audit(tx, {
-        tenantId,
-        actor: ctx.user,
-        action: "site.domains_changed",
+      await record("site.domains_changed", {
         target: "site_domains",
         details: { added: change.added, removed: change.removed },
       });
-    }
     return change;
   });
-  return {
-    ok: true,
-    message: added.length + removed.length > 0 ? "Site domains saved." : "No changes to save.",
-    values: { siteDomains: parsed.entries.join("\n") },
-  };
+  return { entries: parsed.entries, added, removed };
 }

@@ -1,8 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { roleAtLeast, type TenantContext } from "../auth/access";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import type { TenantTx } from "../db/client";
-import { audit } from "../db/queries/audit";
 import { listPackConfigs } from "../db/queries/packs";
 import {
   markQuestionsHandled,
@@ -159,21 +158,12 @@ export const markHandledSchema = z.object({
 
 /** Marks one group's questions handled; they leave the report (a new question like them comes back). */
 export async function markUnansweredHandled(ctx: TenantContext, questionIds: string[]): Promise<number> {
-  if (!roleAtLeast(ctx.role, "admin"))
-    throw new AppError(
-      "forbidden",
-      `Only an admin or owner can change this report. Your role is ${ctx.role}.`,
-    );
-  return ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+  assertRole(ctx, "admin");
+  return auditedTx(ctx, async (tx, record) => {
     const n = await markQuestionsHandled(tx, ctx.tenant.id, questionIds, ctx.user.id);
     if (n === 0)
       throw new AppError("not_found", "These questions were not found; they may already be handled.");
-    await audit(tx, {
-      tenantId: ctx.tenant.id,
-      actor: ctx.user,
-      action: "unanswered.handled",
-      details: { questions: n },
-    });
+    await record("unanswered.handled", { details: { questions: n } });
     return n;
   });
 }

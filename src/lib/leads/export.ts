@@ -1,6 +1,5 @@
 import "server-only";
-import type { TenantContext } from "../auth/access";
-import { audit } from "../db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { leadsInRange } from "../db/queries/leads";
 import { parseExportQuery } from "../insights/export-request";
 import { csvLine } from "../insights/export-stream";
@@ -25,14 +24,13 @@ const COLUMNS = [
   "handled_at",
 ] as const;
 
+/** For admins and owners: the requests hold visitors' contact details, and every export is audited. */
 export async function exportLeads(ctx: TenantContext, url: URL): Promise<Response> {
+  assertRole(ctx, "admin");
   const query = parseExportQuery(url);
-  const rows = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+  const rows = await auditedTx(ctx, async (tx, record) => {
     const found = await leadsInRange(tx, ctx.tenant.id, query.range);
-    await audit(tx, {
-      tenantId: ctx.tenant.id,
-      actor: ctx.user,
-      action: "leads.exported",
+    await record("leads.exported", {
       details: { format: query.format, from: query.from, to: query.to, count: found.length },
     });
     return found;

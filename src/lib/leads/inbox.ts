@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { roleAtLeast, type TenantContext } from "../auth/access";
-import { audit } from "../db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { setLeadStatus } from "../db/queries/leads";
 import { AppError } from "../errors";
 
@@ -16,18 +15,12 @@ export async function setLeadHandled(
   ctx: TenantContext,
   input: z.infer<typeof leadStatusSchema>,
 ): Promise<void> {
-  if (!roleAtLeast(ctx.role, "admin"))
-    throw new AppError("forbidden", `Only an admin or owner can change requests. Your role is ${ctx.role}.`);
-  await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+  assertRole(ctx, "admin");
+  await auditedTx(ctx, async (tx, record) => {
     const before = await setLeadStatus(tx, ctx.tenant.id, input.id, input.status, ctx.user);
     if (!before) throw new AppError("not_found", "This request was not found.");
     if (before.status !== input.status)
       // The id and the change only: the audit log keeps no contact details.
-      await audit(tx, {
-        tenantId: ctx.tenant.id,
-        actor: ctx.user,
-        action: input.status === "handled" ? "lead.handled" : "lead.reopened",
-        target: input.id,
-      });
+      await record(input.status === "handled" ? "lead.handled" : "lead.reopened", { target: input.id });
   });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "../env";
+import { processSlot } from "../process-slot";
 
 // How mail leaves this installation. One nodemailer transport per SMTP URL, kept on globalThis because Next
 // may load this module in several bundles. Not pooled: mails are few, and a pool would hold sockets open.
@@ -26,11 +27,11 @@ export function smtpServerLabel(): string | null {
   }
 }
 
-const g = globalThis as unknown as { __michiMailTransports?: Map<string, Transporter> };
+const transports = processSlot<Map<string, Transporter>>("MailTransports");
 
 export function smtpTransport(url: string): Transporter {
-  g.__michiMailTransports ??= new Map();
-  let t = g.__michiMailTransports.get(url);
+  const byUrl = transports.use(() => new Map());
+  let t = byUrl.get(url);
   if (!t) {
     // nodemailer reads user, password, host, port and smtps:// (TLS from the start) from the URL itself.
     // Its defaults wait up to two minutes for a silent server; a person is waiting on the other side here.
@@ -40,7 +41,7 @@ export function smtpTransport(url: string): Transporter {
       greetingTimeout: 10_000,
       socketTimeout: 20_000,
     });
-    g.__michiMailTransports.set(url, t);
+    byUrl.set(url, t);
   }
   return t;
 }

@@ -1,8 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { ActionState, TenantContext } from "@/lib/auth/guard";
-import type { TenantTx } from "@/lib/db/client";
-import { audit } from "@/lib/db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "@/lib/auth/access";
+import type { RecordAudit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
@@ -15,8 +14,8 @@ import {
   clientFields,
   configToValues,
   type FieldValues,
-  readSubmission,
   type SecretState,
+  type Submission,
   secretInput,
   secretStates,
   toValidatorInput,
@@ -25,7 +24,7 @@ import { ALL_PACKS } from "@/lib/tools/index";
 import { isTruthy } from "@/shared/parse";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
-// are thin wrappers around these functions.
+// are thin wrappers around these functions; changes are for admins and owners.
 
 /** What the page hands to a pack card: plain data only, and for secrets only whether and when they were set. */
 export type PackView = {
@@ -128,29 +127,28 @@ export function findPack(packs: readonly ToolPack[], id: string): ToolPack {
   return pack;
 }
 
-export async function auditToggle(ctx: TenantContext, tx: TenantTx, packId: string, on: boolean) {
-  await audit(tx, {
-    tenantId: ctx.tenant.id,
-    actor: ctx.user,
-    action: on ? "pack.enabled" : "pack.disabled",
-    target: packId,
-  });
+export async function auditToggle(record: RecordAudit, packId: string, on: boolean) {
+  await record(on ? "pack.enabled" : "pack.disabled", { target: packId });
 }
+
+/** One pack's form as the edge read it (readSubmission): the enable switch, the values and the secrets. */
+export type PackSettingsInput = z.infer<typeof saveSchema> & Submission;
 
 /**
  * Saves one pack's form: the enable switch and every field, validated together (field rules, the url policy,
  * the tenant's site domains). Nothing is stored when anything is invalid, with one exception: turning a pack
- * off always works, so a config that stopped validating (a domain removed) cannot keep a pack on.
+ * off always works, so a config that stopped validating (a domain removed) cannot keep a pack on. Invalid
+ * fields are an AppError whose field errors are keyed by the pack's config keys.
  */
-export async function savePackForm(
+export async function updatePackSettings(
   ctx: TenantContext,
-  input: z.infer<typeof saveSchema>,
-  fd: FormData,
+  input: PackSettingsInput,
   deps: ToolsDeps = {},
-): Promise<ActionState> {
+): Promise<{ label: string; changed: string[] }> {
+  assertRole(ctx, "admin");
   const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
   const tenantId = ctx.tenant.id;
-  const submission = readSubmission(pack.configFields, fd);
+  const submission = { values: input.values, secrets: input.secrets };
   const { existing, siteDomains } = await ctx.db.forTenant(tenantId, async (tx) => ({
     existing: await getPackConfig(tx, pack.id),
     siteDomains: (await getTenantSettings(tx, tenantId))?.siteDomains ?? [],
@@ -167,28 +165,26 @@ export async function savePackForm(
       allowHosts: deps.allowHosts,
     },
   );
-  const actor = { id: ctx.user.id, email: ctx.user.email };
 
   if (!checked.ok) {
+    const fieldErrors = Object.fromEntries(Object.entries(checked.fieldErrors).map(([k, v]) => [k, [v]]));
     if (!input.enabled && existing?.enabled) {
-      await ctx.db.forTenant(tenantId, async (tx) => {
+      await auditedTx(ctx, async (tx, record) => {
         await savePackSettings(tx, tenantId, pack.id, { enabled: false }, ctx.user.id);
-        await auditToggle(ctx, tx, pack.id, false);
+        await auditToggle(record, pack.id, false);
       });
-      return {
-        ok: false,
-        message: `${pack.label}: turned off. Your other changes were not saved; please correct the highlighted fields.`,
-        fieldErrors: checked.fieldErrors,
-      };
+      throw new AppError(
+        "invalid_input",
+        `${pack.label}: turned off. Your other changes were not saved; please correct the highlighted fields.`,
+        { fieldErrors, turnedOff: true },
+      );
     }
-    return {
-      ok: false,
-      message: "Nothing was saved. Please correct the highlighted fields.",
-      fieldErrors: checked.fieldErrors,
-    };
+    throw new AppError("invalid_input", "Nothing was saved. Please correct the highlighted fields.", {
+      fieldErrors,
+    });
   }
 
-  const changed = await ctx.db.forTenant(tenantId, async (tx) => {
+  const changed = await auditedTx(ctx, async (tx, record) => {
     const { changedFields } = await savePackSettings(
       tx,
       tenantId,
@@ -201,16 +197,11 @@ export async function savePackForm(
       },
       ctx.user.id,
     );
-    if (changedFields.includes("enabled")) await auditToggle(ctx, tx, pack.id, input.enabled);
+    if (changedFields.includes("enabled")) await auditToggle(record, pack.id, input.enabled);
     const fields = changedFields.filter((f) => f !== "enabled").sort();
-    if (fields.length > 0) {
-      // Field names only: values (and above all secrets) never enter the audit log.
-      await audit(tx, { tenantId, actor, action: "pack.config_saved", target: pack.id, details: { fields } });
-    }
+    // Field names only: values (and above all secrets) never enter the audit log.
+    if (fields.length > 0) await record("pack.config_saved", { target: pack.id, details: { fields } });
     return changedFields;
   });
-  return {
-    ok: true,
-    message: changed.length === 0 ? "No changes to save." : `${pack.label}: saved.`,
-  };
+  return { label: pack.label, changed };
 }

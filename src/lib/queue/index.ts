@@ -3,6 +3,7 @@ import PgBoss from "pg-boss";
 import type { DbHandle, Tx } from "../db/client";
 import { grantQueueInsert, poolExecutor, txExecutor } from "../db/job-sql";
 import { log } from "../log";
+import { processSlot } from "../process-slot";
 
 // The durable job queue: pg-boss on the platform's own database (Postgres or the embedded PGlite, both
 // reached through the same `pg` pool). Jobs are rows, so they survive a restart; workers claim them with
@@ -147,31 +148,28 @@ export async function startQueue(db: DbHandle, opts: QueueOptions): Promise<JobQ
 
 // ---- the process's queue ----------------------------------------------------------------------------------
 
-const g = globalThis as unknown as {
-  __michiQueue?: Promise<JobQueue>;
-  /** Called by scripts/serve.mjs on SIGTERM before the database closes. */
-  __michiQueueStop?: () => Promise<void>;
-};
+const queue = processSlot<Promise<JobQueue>>("Queue");
+/** Called by scripts/serve.mjs on SIGTERM before the database closes. */
+const queueStop = processSlot<() => Promise<void>>("QueueStop");
 
 /** Starts the process's queue once (boot); later calls return the same one. */
 export function startProcessQueue(db: DbHandle, opts: QueueOptions): Promise<JobQueue> {
-  g.__michiQueue ??= startQueue(db, opts);
-  g.__michiQueueStop = stopProcessQueue;
-  return g.__michiQueue;
+  queueStop.set(stopProcessQueue);
+  return queue.use(() => startQueue(db, opts));
 }
 
 /** The process's queue, or null before boot started it (scripts, some tests). */
 export function processQueue(): Promise<JobQueue> | null {
-  return g.__michiQueue ?? null;
+  return queue.get() ?? null;
 }
 
 export async function stopProcessQueue(): Promise<void> {
-  const q = g.__michiQueue;
-  g.__michiQueue = undefined;
+  const q = queue.get();
+  queue.set(undefined);
   if (q) await (await q).stop();
 }
 
 /** Replaces the process's queue (tests that start one themselves). */
 export function setProcessQueue(q: JobQueue | null): void {
-  g.__michiQueue = q ? Promise.resolve(q) : undefined;
+  queue.set(q ? Promise.resolve(q) : undefined);
 }

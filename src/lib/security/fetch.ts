@@ -6,6 +6,7 @@ import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { env } from "../env";
 import { isToolWorldError, ToolWorldError } from "../errors";
+import { processSlot } from "../process-slot";
 import {
   checkUrlShape,
   defaultLookup,
@@ -241,24 +242,19 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
 }
 
 type JsonFetcher = Pick<GuardedFetcher, "getJson">;
-const g = globalThis as unknown as {
-  __michiFetcher?: GuardedFetcher;
-  __michiFetcherScope?: AsyncLocalStorage<JsonFetcher>;
-};
-g.__michiFetcherScope ??= new AsyncLocalStorage<JsonFetcher>();
-const scope = g.__michiFetcherScope;
+const fetcher = processSlot<GuardedFetcher>("Fetcher");
+const scope = processSlot<AsyncLocalStorage<JsonFetcher>>("FetcherScope").use(() => new AsyncLocalStorage());
 
 /** The process-wide fetcher, configured from the environment on first use. */
 export function defaultFetcher(): GuardedFetcher {
-  if (!g.__michiFetcher) {
+  return fetcher.use(() => {
     const e = env();
-    g.__michiFetcher = createGuardedFetcher({
+    return createGuardedFetcher({
       allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
       extraCaPem: e.MICHI_FETCH_EXTRA_CA ? readFileSync(e.MICHI_FETCH_EXTRA_CA, "utf8") : undefined,
       timeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
     });
-  }
-  return g.__michiFetcher;
+  });
 }
 
 /**

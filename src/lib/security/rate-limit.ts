@@ -10,6 +10,7 @@ import {
 import { getDb } from "../db";
 import { takePoints } from "../db/queries/rate-limits";
 import { env } from "../env";
+import { processSlot } from "../process-slot";
 
 // One factory for every limiter in the platform, so all of them share the same store: Redis when REDIS_URL
 // is set, Postgres on Postgres (shared by every instance), memory on the embedded database (one process).
@@ -28,18 +29,17 @@ export type Limiter = {
   reset(key: string): Promise<void>;
 };
 
-const g = globalThis as unknown as {
-  __michiLimiters?: Map<string, Promise<RateLimiterAbstract>>;
-  __michiRedis?: unknown;
-  __michiRedisReady?: Promise<unknown>;
-};
+const limiters = processSlot<Map<string, Promise<RateLimiterAbstract>>>("Limiters");
+/** The connected client, for tests that close it; redisReady is what callers wait on. */
+const redis = processSlot<unknown>("Redis");
+const redisReady = processSlot<Promise<unknown>>("RedisReady");
 
 /**
  * One Redis client per process, connected before its first use: without an offline queue (so a Redis outage
  * fails fast instead of piling up requests) a command sent while still connecting would fail.
  */
 async function redisClient(url: string): Promise<unknown> {
-  if (!g.__michiRedisReady) {
+  if (!redisReady.get()) {
     const pending = import("ioredis").then(async ({ Redis }) => {
       const client = new Redis(url, {
         enableOfflineQueue: false,
@@ -48,15 +48,15 @@ async function redisClient(url: string): Promise<unknown> {
       });
       client.on("error", () => {}); // reported through the failing commands; the insurance limiter takes over
       await client.connect();
-      g.__michiRedis = client;
+      redis.set(client);
       return client;
     });
-    g.__michiRedisReady = pending;
+    redisReady.set(pending);
     pending.catch(() => {
-      if (g.__michiRedisReady === pending) g.__michiRedisReady = undefined;
+      if (redisReady.get() === pending) redisReady.set(undefined);
     });
   }
-  return g.__michiRedisReady;
+  return redisReady.get();
 }
 
 async function storeOptions(): Promise<
@@ -113,14 +113,14 @@ function isRefusal(res: unknown): res is RateLimiterRes {
 }
 
 export function limiter(spec: LimiterSpec): Limiter {
-  g.__michiLimiters ??= new Map();
   const id = `${spec.keyPrefix}:${spec.points}:${spec.durationSec}:${spec.blockDurationSec ?? 0}`;
   const get = () => {
-    let p = g.__michiLimiters!.get(id);
+    const built = limiters.use(() => new Map());
+    let p = built.get(id);
     if (!p) {
       p = build(spec);
-      g.__michiLimiters!.set(id, p);
-      p.catch(() => g.__michiLimiters!.delete(id));
+      built.set(id, p);
+      p.catch(() => built.delete(id));
     }
     return p;
   };

@@ -5,9 +5,9 @@ import ipaddr from "ipaddr.js";
 import { env } from "../env";
 import { fetchDomains, hostWithin, normalizeHostname } from "./origins";
 
-// The address policy for every URL a pack may fetch. It runs twice: when an admin saves a url field
-// (checkUrlAtSave, with messages they can act on) and again inside the connection (src/lib/security/fetch.ts),
-// so a DNS answer that changes between the two cannot reach an internal address.
+// The address policy for every URL a pack or a webhook may fetch. It runs twice: when an admin saves the
+// address (checkUrlAtSave, with messages they can act on) and again inside the connection
+// (src/lib/security/fetch.ts), so a DNS answer that changes between the two cannot reach an internal address.
 
 export type LookupAddress = { address: string; family: number };
 /** Resolves a host name to every A/AAAA answer. Injected by tests; DNS otherwise. */
@@ -179,26 +179,38 @@ export async function checkResolves(
 
 export type SaveCheck = { ok: true; url: string } | { ok: false; message: string };
 
+export type SaveRules = {
+  /**
+   * The tenant's site domains the host must sit within (a pack's url field), or "any" for any public host
+   * (a webhook endpoint lives at Zapier, Make or a CRM).
+   */
+  siteDomains: readonly string[] | "any";
+  /** "trim": no trailing slash, so packs can append a fixed path; "as-typed": receivers may care about it. */
+  path?: "trim" | "as-typed";
+  allowHosts?: readonly string[];
+  lookup?: LookupFn;
+};
+
 /**
- * The policy for a url field when an admin saves it. On success `url` is the normalised form to store:
- * punycode host, no trailing dot, no trailing slash, so packs can append a fixed path.
+ * The policy for an address an admin saves (a pack's url field, a webhook endpoint): https, no port, no user
+ * info, no IP literal, no query or fragment, a public name that resolves to public addresses only, within the
+ * site's domains unless the rules say "any". The operator allowlist relaxes it for exactly its entries. On
+ * success `url` is the normalised form to store (punycode host, no trailing dot).
  */
-export async function checkUrlAtSave(
-  url: string,
-  opts: { siteDomains: readonly string[]; allowHosts?: readonly string[]; lookup?: LookupFn },
-): Promise<SaveCheck> {
-  const allowHosts = opts.allowHosts ?? env().MICHI_FETCH_ALLOW_HOSTS;
+export async function checkUrlAtSave(url: string, rules: SaveRules): Promise<SaveCheck> {
+  const allowHosts = rules.allowHosts ?? env().MICHI_FETCH_ALLOW_HOSTS;
   const shape = checkUrlShape(url, allowHosts);
   if (!shape.ok) return shape;
   const u = shape.url;
   if (u.search || u.hash || url.trim().endsWith("?") || url.trim().endsWith("#"))
     return { ok: false, message: MESSAGES.queryOrFragment };
   if (!shape.allowlisted) {
-    const onSite = fetchDomains(opts.siteDomains).some((d) => hostWithin(shape.host, d));
+    const onSite =
+      rules.siteDomains === "any" || fetchDomains(rules.siteDomains).some((d) => hostWithin(shape.host, d));
     if (!onSite) return { ok: false, message: MESSAGES.offSite };
-    const resolved = await checkResolves(shape.host, opts.lookup ?? defaultLookup);
+    const resolved = await checkResolves(shape.host, rules.lookup ?? defaultLookup);
     if (!resolved.ok) return resolved;
   }
-  const path = u.pathname.replace(/\/+$/, "");
+  const path = rules.path === "as-typed" ? u.pathname : u.pathname.replace(/\/+$/, "");
   return { ok: true, url: `${u.origin}${path}` };
 }

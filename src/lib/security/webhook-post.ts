@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { ReadableStream } from "node:stream/web";
 import { fetch } from "undici";
 import { env } from "../env";
+import { processSlot } from "../process-slot";
 import { createGuardedAgent, type GuardedFetcherOptions } from "./fetch";
 import { checkUrlShape } from "./url-policy";
 
@@ -82,17 +83,16 @@ function reason(err: unknown): string {
   return message.slice(0, 200) || "the receiver could not be reached";
 }
 
-const g = globalThis as unknown as { __michiWebhookPoster?: WebhookPoster };
+const poster = processSlot<WebhookPoster>("WebhookPoster");
 
 /** The process-wide poster, configured like the packs' fetcher (allowlist, extra CA, time limit). */
 export function defaultWebhookPoster(): WebhookPoster {
-  if (!g.__michiWebhookPoster) {
+  return poster.use(() => {
     const e = env();
-    g.__michiWebhookPoster = createWebhookPoster({
+    return createWebhookPoster({
       allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
       extraCaPem: e.MICHI_FETCH_EXTRA_CA ? readFileSync(e.MICHI_FETCH_EXTRA_CA, "utf8") : undefined,
       timeoutMs: 10_000,
     });
-  }
-  return g.__michiWebhookPoster;
+  });
 }

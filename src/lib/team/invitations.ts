@@ -1,5 +1,5 @@
 import "server-only";
-import type { SessionUser, TenantContext } from "../auth/access";
+import { assertRole, type SessionUser, type TenantContext } from "../auth/access";
 import { hashPassword } from "../auth/password";
 import type { DbHandle } from "../db/client";
 import { audit } from "../db/queries/audit";
@@ -17,8 +17,8 @@ import type { Role } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { type MailResult, sendMail } from "../mail/send";
+import { LIMITS, takeOrRefuse } from "../security/limits";
 import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token";
-import { limiter } from "../security/rate-limit";
 import { invitationMail } from "./invitation-mail";
 
 // Invitations with consent: an owner invites an e-mail address with a role, the person opens the link, signs
@@ -28,13 +28,6 @@ import { invitationMail } from "./invitation-mail";
 
 export const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-// Each invitation can send a mail to any address; a ceiling per owner bounds that (and any probing).
-const INVITES_PER_HOUR = 20;
-const invitesPerOwner = () =>
-  limiter({ keyPrefix: "team_invite", points: INVITES_PER_HOUR, durationSec: 60 * 60 });
-// Accounts made from an invitation link, per address (as on the sign-up form).
-const inviteSignUpsPerIp = () => limiter({ keyPrefix: "invite_signup_ip", points: 10, durationSec: 60 * 60 });
 
 export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite/${token}`;
 
@@ -52,13 +45,9 @@ export async function inviteMember(
   input: { email: string; role: Role },
   now = new Date(),
 ): Promise<CreatedInvitation> {
-  const wait = await invitesPerOwner().take(ctx.user.id);
-  if (wait !== null)
-    throw new AppError(
-      "rate_limited",
-      `You have sent many invitations in a short time. Try again in ${Math.ceil(wait / 60)} minutes.`,
-      { retryAfterSec: wait },
-    );
+  assertRole(ctx, "owner");
+  // Each invitation can send a mail to any address; a ceiling per owner bounds that (and any probing).
+  await takeOrRefuse(LIMITS.invitesPerOwner, ctx.user.id, "You have sent many invitations in a short time.");
   const tenantId = ctx.tenant.id;
   const { token, hash } = newLinkToken();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
@@ -106,6 +95,7 @@ export async function pendingInvitations(ctx: TenantContext, now = new Date()) {
 }
 
 export async function revokeInvitation(ctx: TenantContext, invitationId: string): Promise<void> {
+  assertRole(ctx, "owner");
   const tenantId = ctx.tenant.id;
   await ctx.db.forTenant(tenantId, async (tx) => {
     const revoked = await revokePendingInvitation(tx, tenantId, invitationId, new Date());
@@ -212,13 +202,7 @@ export async function signUpFromInvitation(
   const view = await readInvitation(db, input.token, now);
   if (view.state !== "open")
     throw new AppError(view.state === "unknown" ? "not_found" : "conflict", NOT_OPEN[view.state]);
-  const wait = await inviteSignUpsPerIp().take(input.ip);
-  if (wait !== null)
-    throw new AppError(
-      "rate_limited",
-      `Too many accounts from your network. Try again in ${Math.ceil(wait / 60)} minutes.`,
-      { retryAfterSec: wait },
-    );
+  await takeOrRefuse(LIMITS.inviteSignUpPerIp, input.ip, "Too many accounts from your network.");
   const passwordHash = await hashPassword(input.password);
   if (await findUserByEmail(db.platform, view.email)) return;
   try {

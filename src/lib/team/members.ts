@@ -1,21 +1,21 @@
 import "server-only";
-import type { TenantContext } from "../auth/access";
-import { audit } from "../db/queries/audit";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { countOwners, deleteMember, getMember, lockTeam, updateMemberRole } from "../db/queries/members";
 import { deleteTenantRow } from "../db/queries/tenants";
 import type { Role } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
 
-// Team changes for the tenant in `ctx` (the guard has already checked the caller is an owner). The target
-// member is looked up inside the tenant's own transaction, so an id from another tenant matches nothing.
+// Team changes for the tenant in `ctx`, for owners only. The target member is looked up inside the tenant's
+// own transaction, so an id from another tenant matches nothing.
 // Inside forTenant only `tx` is used: PGlite has one connection, and a platform query there would wait forever.
 
 const LAST_OWNER = "A business needs at least one owner. Make someone else an owner first.";
 
 export async function changeRole(ctx: TenantContext, userId: string, role: Role): Promise<void> {
+  assertRole(ctx, "owner");
   const tenantId = ctx.tenant.id;
-  await ctx.db.forTenant(tenantId, async (tx) => {
+  await auditedTx(ctx, async (tx, record) => {
     await lockTeam(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
     if (!member) throw new AppError("not_found", "That person is not a member of this business.");
@@ -23,32 +23,21 @@ export async function changeRole(ctx: TenantContext, userId: string, role: Role)
     if (member.role === "owner" && (await countOwners(tx, tenantId)) <= 1)
       throw new AppError("conflict", LAST_OWNER);
     await updateMemberRole(tx, tenantId, userId, role);
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: "member.role_changed",
-      target: member.email,
-      details: { from: member.role, to: role },
-    });
+    await record("member.role_changed", { target: member.email, details: { from: member.role, to: role } });
   });
 }
 
 export async function removeMember(ctx: TenantContext, userId: string): Promise<void> {
+  assertRole(ctx, "owner");
   const tenantId = ctx.tenant.id;
-  await ctx.db.forTenant(tenantId, async (tx) => {
+  await auditedTx(ctx, async (tx, record) => {
     await lockTeam(tx, tenantId);
     const member = await getMember(tx, tenantId, userId);
     if (!member) throw new AppError("not_found", "That person is not a member of this business.");
     if (member.role === "owner" && (await countOwners(tx, tenantId)) <= 1)
       throw new AppError("conflict", LAST_OWNER);
     await deleteMember(tx, tenantId, userId);
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: "member.removed",
-      target: member.email,
-      details: { role: member.role },
-    });
+    await record("member.removed", { target: member.email, details: { role: member.role } });
   });
 }
 
@@ -57,6 +46,7 @@ export async function removeMember(ctx: TenantContext, userId: string): Promise<
  * is platform work, keyed by the id the guard resolved, after the typed slug matched.
  */
 export async function deleteTenant(ctx: TenantContext, typedSlug: string): Promise<void> {
+  assertRole(ctx, "owner");
   if (typedSlug.trim() !== ctx.tenant.slug)
     throw new AppError("invalid_input", "Type the address of the business exactly to confirm.", {
       fieldErrors: { confirm: [`Type ${ctx.tenant.slug} to confirm.`] },

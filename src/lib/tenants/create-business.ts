@@ -2,7 +2,7 @@ import "server-only";
 import { findOrCreateUser } from "../accounts/users";
 import { hashPassword } from "../auth/password";
 import type { Db, DbHandle } from "../db/client";
-import { type AuditActor, audit } from "../db/queries/audit";
+import { type AuditActor, forTenantAudited } from "../db/queries/audit";
 import { createTenant, isSlugTaken, SLUG_RE, type TenantRow } from "../db/queries/tenants";
 import { addMembership, createUser, findUserByEmail, type UserRow } from "../db/queries/users";
 import type { BotSettings } from "../db/schema";
@@ -132,11 +132,9 @@ export async function createBusinessWithOwner(
   const { tenant, owner: ownerRow } = created;
   const entry = input.audit;
   if (entry) {
-    await handle.forTenant(tenant.id, (tx) =>
-      audit(tx, {
-        tenantId: tenant.id,
-        actor: entry.actor === "owner" ? ownerRow : entry.actor,
-        action: "tenant.created",
+    const actor = entry.actor === "owner" ? ownerRow : entry.actor;
+    await forTenantAudited(handle, tenant.id, actor, (_tx, record) =>
+      record("tenant.created", {
         target: tenant.slug,
         details: entry.details(ownerRow, oneTimePassword !== null),
       }),

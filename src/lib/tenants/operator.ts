@@ -1,18 +1,19 @@
 import "server-only";
-import type { OperatorContext } from "../auth/action";
-import { audit } from "../db/queries/audit";
+import { assertOperator, type OperatorContext } from "../auth/access";
+import { forTenantAudited } from "../db/queries/audit";
 import { getTenantById, updateTenantLimits, updateTenantStatus } from "../db/queries/operator";
 import type { TenantRateLimits, TenantStatus } from "../db/schema";
 import { AppError } from "../errors";
 import { type CreatedBusiness, createBusinessWithOwner } from "./create-business";
 
-// The operator's platform-level use cases. Every change is also written to the affected tenant's audit log,
-// inside the same transaction when the change itself is tenant-scoped.
+// The operator's platform-level use cases, for the operator only. Every change is also written to the affected
+// tenant's audit log, inside the same transaction when the change itself is tenant-scoped.
 
 export async function createBusiness(
   ctx: OperatorContext,
   input: { name: string; slug: string; ownerEmail: string },
 ): Promise<CreatedBusiness> {
+  assertOperator(ctx);
   return createBusinessWithOwner(ctx.db, {
     name: input.name,
     slug: input.slug,
@@ -31,16 +32,12 @@ async function existingTenant(ctx: OperatorContext, tenantId: string) {
 }
 
 export async function setTenantStatus(ctx: OperatorContext, tenantId: string, status: TenantStatus) {
+  assertOperator(ctx);
   const found = await existingTenant(ctx, tenantId);
   if (found.status === status) return found;
-  return ctx.db.forTenant(tenantId, async (tx) => {
+  return forTenantAudited(ctx.db, tenantId, ctx.user, async (tx, record) => {
     const row = await updateTenantStatus(tx, tenantId, status);
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: status === "suspended" ? "tenant.suspended" : "tenant.resumed",
-      target: found.slug,
-    });
+    await record(status === "suspended" ? "tenant.suspended" : "tenant.resumed", { target: found.slug });
     return row!;
   });
 }
@@ -50,19 +47,17 @@ export async function setTenantLimits(
   tenantId: string,
   input: { monthlyTokenBudget: number | null; rateLimits: TenantRateLimits },
 ): Promise<void> {
+  assertOperator(ctx);
   const found = await existingTenant(ctx, tenantId);
   const rateLimits = Object.fromEntries(
     Object.entries(input.rateLimits).filter(([, v]) => typeof v === "number"),
   ) as TenantRateLimits;
-  await ctx.db.forTenant(tenantId, async (tx) => {
+  await forTenantAudited(ctx.db, tenantId, ctx.user, async (tx, record) => {
     await updateTenantLimits(tx, tenantId, {
       monthlyTokenBudget: input.monthlyTokenBudget,
       rateLimits: Object.keys(rateLimits).length > 0 ? rateLimits : null,
     });
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: "tenant.limits_changed",
+    await record("tenant.limits_changed", {
       target: found.slug,
       details: { monthlyTokenBudget: input.monthlyTokenBudget, rateLimits },
     });

@@ -3,6 +3,7 @@ import type { DbHandle, TenantTx } from "../db/client";
 import { listPackConfigs, type PackConfigChange, savePackConfig } from "../db/queries/packs";
 import type { SealedSecret } from "../db/schema";
 import { log } from "../log";
+import { processSlot } from "../process-slot";
 import { openSecret, type SecretKeys, sealSecret } from "../security/secrets";
 import { configSchema } from "./config";
 import type { AnyConfig, ConfigValue, ToolPack } from "./contract";
@@ -55,9 +56,7 @@ type EnabledRow = StoredConfig & { packId: string; updatedAt: Date | string };
 // row's own content, so any change (a save, or an operator's direct edit) opens it afresh. Bounded: the
 // oldest entries go first. Per process, like the other caches on globalThis.
 const OPENED_MAX = 2000;
-const cache = globalThis as unknown as {
-  __michiOpenedPacks?: Map<string, { stamp: string; ready: EnabledPack }>;
-};
+const openedSlot = processSlot<Map<string, { stamp: string; ready: EnabledPack }>>("OpenedPacks");
 
 function stampOf(row: EnabledRow): string {
   const at = typeof row.updatedAt === "string" ? row.updatedAt : row.updatedAt.toISOString();
@@ -73,8 +72,7 @@ export function enabledPacksFrom(
   tenantId: string,
   packs: readonly ToolPack[] = ALL_PACKS,
 ): EnabledPack[] {
-  cache.__michiOpenedPacks ??= new Map();
-  const opened = cache.__michiOpenedPacks;
+  const opened = openedSlot.use(() => new Map());
   const out: EnabledPack[] = [];
   for (const row of rows) {
     const pack = packs.find((p) => p.id === row.packId);

@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
+import { processSlot } from "../process-slot";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
@@ -30,16 +31,16 @@ export type ToolCallInput = {
 };
 
 // Validators are compiled once per pack object and reused; compiled functions keep no per-call state.
-const g = globalThis as unknown as { __michiArgValidators?: WeakMap<ToolPack, ValidateFunction> };
+const validators = processSlot<WeakMap<ToolPack, ValidateFunction>>("ArgValidators");
 
 function validatorFor(pack: ToolPack): ValidateFunction {
-  g.__michiArgValidators ??= new WeakMap();
-  let v = g.__michiArgValidators.get(pack);
+  const byPack = validators.use(() => new WeakMap());
+  let v = byPack.get(pack);
   if (!v) {
     // coerceTypes: small models often send "3" for 3; useDefaults fills schema defaults before run.
     const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
     v = ajv.compile(pack.definition.function.parameters);
-    g.__michiArgValidators.set(pack, v);
+    byPack.set(pack, v);
   }
   return v;
 }

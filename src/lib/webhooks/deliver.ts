@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbHandle } from "../db/client";
-import { audit } from "../db/queries/audit";
+import { forTenantAudited } from "../db/queries/audit";
 import {
   getDelivery,
   getEndpoint,
@@ -62,7 +62,7 @@ export async function deliverWebhook(
   const outcome = await deps.poster.post(endpoint.url, body, headers);
 
   const last = !outcome.ok && job.retryCount >= job.retryLimit;
-  const notice = await db.forTenant(tenantId, async (tx) => {
+  const notice = await forTenantAudited(db, tenantId, null, async (tx, record) => {
     await recordAttempt(tx, deliveryId, {
       status: outcome.ok ? "delivered" : last ? "failed" : "retrying",
       statusCode: outcome.status,
@@ -73,10 +73,7 @@ export async function deliverWebhook(
     const reason = `Switched off after ${attempts} failed attempts to deliver ${delivery.eventType} (last: ${outcome.ok ? "" : outcome.error}).`;
     // Conditional, so two deliveries failing for good at the same moment switch it off (and tell) once.
     if (!(await switchOffEndpoint(tx, endpoint.id, reason))) return null;
-    await audit(tx, {
-      tenantId,
-      actor: null,
-      action: "webhook.endpoint_disabled",
+    await record("webhook.endpoint_disabled", {
       target: endpoint.id,
       details: { url: endpoint.url, attempts },
     });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbHandle } from "@/lib/db";
 import type { TenantRow } from "@/lib/db/queries/tenants";
+import { processSlot } from "@/lib/process-slot";
 
 // Tenants the chat endpoint read a moment ago, by widget key, so that a turn need not read its tenant again
 // before it opens (one round trip fewer on every visitor message; bench/README.md).
@@ -21,14 +22,14 @@ type Entry = KnownTenant & { at: number };
 
 // Per database handle (tests run several in one process) and per process, on globalThis like the other
 // per-process caches, since Next may load this module in more than one bundle.
-const g = globalThis as unknown as { __michiKnownTenants?: WeakMap<DbHandle, Map<string, Entry>> };
+const known = processSlot<WeakMap<DbHandle, Map<string, Entry>>>("KnownTenants");
 
 function entries(db: DbHandle): Map<string, Entry> {
-  g.__michiKnownTenants ??= new WeakMap();
-  let m = g.__michiKnownTenants.get(db);
+  const byDb = known.use(() => new WeakMap());
+  let m = byDb.get(db);
   if (!m) {
     m = new Map();
-    g.__michiKnownTenants.set(db, m);
+    byDb.set(db, m);
   }
   return m;
 }

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { sessionUser } from "@/lib/auth/access";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { redirectToSignIn } from "@/lib/auth/redirect";
 import { env } from "@/lib/env";
@@ -28,10 +28,7 @@ export const inviteSignUpAction = publicAction(
   z.object({
     token,
     name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),
-    password: z
-      .string()
-      .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-      .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+    password: newPasswordField,
   }),
   async (input) => {
     const { db, user } = await sessionUser();

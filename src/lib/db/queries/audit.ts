@@ -1,7 +1,7 @@
 import "server-only";
 import { desc, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
-import type { TenantTx } from "../client";
+import type { DbHandle, TenantTx } from "../client";
 import { auditLog } from "../schema";
 
 // The audit trail of a tenant. Entries say who did what to which thing; details carry names (fields changed,
@@ -27,6 +27,27 @@ export async function audit(tx: TenantTx, entry: AuditEntry): Promise<void> {
     target: entry.target ?? "",
     details: entry.details ?? {},
   });
+}
+
+/** Records one entry as the transaction's actor, in its tenant; `fn` never repeats who or where. */
+export type RecordAudit = (
+  action: string,
+  entry?: { target?: string; details?: Record<string, unknown> },
+) => Promise<void>;
+
+/**
+ * A tenant transaction whose work is audited as `actor`: `fn` gets the transaction and a `record` bound to
+ * the tenant and the actor, so every entry commits or rolls back with the change it describes.
+ */
+export function forTenantAudited<T>(
+  db: DbHandle,
+  tenantId: string,
+  actor: AuditActor,
+  fn: (tx: TenantTx, record: RecordAudit) => Promise<T>,
+): Promise<T> {
+  return db.forTenant(tenantId, (tx) =>
+    fn(tx, (action, entry = {}) => audit(tx, { tenantId, actor, action, ...entry })),
+  );
 }
 
 export type AuditRow = typeof auditLog.$inferSelect;

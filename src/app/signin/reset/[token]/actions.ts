@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { resetPassword } from "@/lib/accounts/password-reset";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { newPasswordField, PASSWORD_MAX } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -14,10 +14,7 @@ export const resetPasswordAction = publicAction(
   z
     .object({
       token: z.string().max(100),
-      newPassword: z
-        .string()
-        .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-        .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+      newPassword: newPasswordField,
       confirmPassword: z.string().max(PASSWORD_MAX),
     })
     .refine((v) => v.newPassword === v.confirmPassword, {

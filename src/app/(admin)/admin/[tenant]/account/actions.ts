@@ -5,7 +5,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { changePassword, renameUser, signOutEverywhere } from "@/lib/accounts/users";
-import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
+import { newPasswordField, PASSWORD_MAX } from "@/lib/auth/accounts";
 import { tenantAction } from "@/lib/auth/guard";
 import { clearSession, issueSession } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
@@ -31,10 +31,7 @@ export const changePasswordAction = tenantAction(
   z
     .object({
       currentPassword: z.string().min(1, "Enter your current password").max(PASSWORD_MAX),
-      newPassword: z
-        .string()
-        .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
-        .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`),
+      newPassword: newPasswordField,
       confirmPassword: z.string(),
     })
     .refine((v) => v.newPassword === v.confirmPassword, {

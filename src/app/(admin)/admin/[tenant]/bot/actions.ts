@@ -2,13 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { tenantAction } from "@/lib/auth/guard";
-import { saveBotForm } from "@/lib/bot/settings";
+import { parseForm, tenantAction } from "@/lib/auth/guard";
+import { botFormSchema } from "@/lib/bot/form";
+import { updateBotSettings } from "@/lib/bot/settings";
 import { env } from "@/lib/env";
 
-// The form is validated inside saveBotForm, against the operator's model list as it is now.
+// The form is parsed here, against the operator's model list as it is now.
 export const saveBotAction = tenantAction("admin", z.object({}), async (ctx, _input, fd) => {
-  const result = await saveBotForm(ctx, fd, env().MICHI_MODELS);
-  if (result.ok !== false) revalidatePath(`/admin/${ctx.tenant.slug}/bot`);
-  return result;
+  const parsed = parseForm(botFormSchema(env().MICHI_MODELS), fd);
+  if (!parsed.ok) return parsed.state;
+  const { changed } = await updateBotSettings(ctx, parsed.data);
+  revalidatePath(`/admin/${ctx.tenant.slug}/bot`);
+  return { message: changed.length > 0 ? "Bot settings saved." : "No changes to save." };
 });

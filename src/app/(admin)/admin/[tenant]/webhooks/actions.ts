@@ -23,18 +23,22 @@ const deliveryId = z.uuid({ error: "Unknown delivery" });
 const refresh = (slug: string) => revalidatePath(`/admin/${slug}`, "layout");
 
 export const createEndpointAction = tenantAction("admin", endpointFormSchema, async (ctx, input) => {
-  const result = await createWebhookEndpoint(ctx, input);
-  if (result.ok) refresh(ctx.tenant.slug);
-  return result.ok ? { ...result, values: {} } : result;
+  const shown = await createWebhookEndpoint(ctx, input);
+  refresh(ctx.tenant.slug);
+  return {
+    message: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+    data: shown,
+    values: {},
+  };
 });
 
 export const updateEndpointAction = tenantAction(
   "admin",
   endpointFormSchema.extend({ endpointId }),
   async (ctx, input) => {
-    const result = await updateWebhookEndpoint(ctx, input.endpointId, input);
-    if (result.ok) refresh(ctx.tenant.slug);
-    return result;
+    await updateWebhookEndpoint(ctx, input.endpointId, input);
+    refresh(ctx.tenant.slug);
+    return { message: "Endpoint saved." };
   },
 );
 
@@ -42,25 +46,25 @@ export const setEndpointEnabledAction = tenantAction(
   "admin",
   z.object({ endpointId, enabled: z.enum(["true", "false"]).transform((v) => v === "true") }),
   async (ctx, input) => {
-    const result = await setWebhookEndpointEnabled(ctx, input.endpointId, input.enabled);
-    if (result.ok) refresh(ctx.tenant.slug);
-    return result;
+    await setWebhookEndpointEnabled(ctx, input.endpointId, input.enabled);
+    refresh(ctx.tenant.slug);
+    return { message: input.enabled ? "Endpoint switched on." : "Endpoint switched off." };
   },
 );
 
-export const rollSecretAction = tenantAction("admin", z.object({ endpointId }), async (ctx, input) =>
-  rollWebhookSecret(ctx, input.endpointId),
-);
+export const rollSecretAction = tenantAction("admin", z.object({ endpointId }), async (ctx, input) => ({
+  message: "New signing secret created. Copy it now: it will not be shown again.",
+  data: await rollWebhookSecret(ctx, input.endpointId),
+}));
 
 export const deleteEndpointAction = tenantAction("admin", z.object({ endpointId }), async (ctx, input) => {
-  const result = await deleteWebhookEndpoint(ctx, input.endpointId);
-  if (!result.ok) return result;
+  await deleteWebhookEndpoint(ctx, input.endpointId);
   refresh(ctx.tenant.slug);
   redirect(`/admin/${ctx.tenant.slug}/webhooks`);
 });
 
 export const redeliverAction = tenantAction("admin", z.object({ deliveryId }), async (ctx, input) => {
-  const result = await redeliverWebhook(ctx, input.deliveryId);
-  if (result.ok) refresh(ctx.tenant.slug);
-  return result;
+  await redeliverWebhook(ctx, input.deliveryId);
+  refresh(ctx.tenant.slug);
+  return { message: "Queued for delivery again." };
 });

@@ -1,0 +1,158 @@
+import type { World } from "../cross-tenant/harness";
+
+// What the viewer-role matrix (tests/integration/viewer-role-matrix.test.ts) does with each use case that
+// acts for a caller. Keyed "src/lib/…/file.ts#function"; the matrix fails for a discovered use case without an
+// entry here, and for an entry whose use case no longer exists.
+//
+// - "refused": changes something (or hands out data only admins may take away). The matrix calls it with a
+//   viewer's context of tenant A followed by `args`; it must throw AppError("forbidden") with the role
+//   refusal (so a use case that looks anything up before the role fails here) and leave every table as it
+//   was. `min` is the role it needs; "operator" for the operator's use cases (called by a member who is no
+//   operator).
+// - "read-only": reads only. The matrix calls it as a viewer with `args` and checks that nothing changed.
+// - "own-account": changes only the caller's own user row, so every member may; say why.
+
+type Args = (w: World) => unknown[];
+
+export type ViewerCase =
+  | { kind: "refused"; min: "admin" | "owner" | "operator"; args: Args }
+  | { kind: "read-only"; args: Args }
+  | { kind: "own-account"; why: string };
+
+const SOME_ID = "00000000-0000-4000-8000-00000000abcd";
+const HOOK = { url: "https://hooks.example.org/catch/1", description: "", events: ["lead.created"] };
+
+const L = "src/lib";
+
+export const viewerCases: Record<string, ViewerCase> = {
+  [`${L}/accounts/users.ts#changePassword`]: { kind: "own-account", why: "the caller's own password" },
+  [`${L}/accounts/users.ts#renameUser`]: { kind: "own-account", why: "the caller's own name" },
+  [`${L}/accounts/users.ts#signOutEverywhere`]: { kind: "own-account", why: "the caller's own sessions" },
+
+  [`${L}/bot/settings.ts#updateBotSettings`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [
+      {
+        displayName: "Viewer bot",
+        greeting: "",
+        instructions: "",
+        model: "",
+        language: "en",
+        color: "#0f766e",
+      },
+    ],
+  },
+  [`${L}/embed/site-domains.ts#updateSiteDomains`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [["viewer.example"]],
+  },
+
+  [`${L}/insights/export-conversations.ts#exportConversations`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [new URL("http://localhost/api/admin/x/export?format=json")],
+  },
+  [`${L}/insights/manage.ts#deleteConversation`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [w.a.conversationId],
+  },
+  [`${L}/insights/manage.ts#updateRetention`]: { kind: "refused", min: "admin", args: () => [1] },
+  [`${L}/insights/unanswered.ts#markUnansweredHandled`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [[SOME_ID]],
+  },
+
+  [`${L}/leads/export.ts#exportLeads`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [new URL("http://localhost/api/admin/x/inbox/export?format=csv")],
+  },
+  [`${L}/leads/inbox.ts#setLeadHandled`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ id: SOME_ID, status: "handled" }],
+  },
+
+  [`${L}/pack-settings/settings.ts#loadPackGroups`]: { kind: "read-only", args: () => [] },
+  [`${L}/pack-settings/settings.ts#loadPackView`]: { kind: "read-only", args: () => ["get_business_info"] },
+  [`${L}/pack-settings/settings.ts#updatePackSettings`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [
+      {
+        packId: "get_business_info",
+        enabled: true,
+        values: { address: "Viewer street", phone: "+1 555 0199" },
+        secrets: {},
+      },
+    ],
+  },
+  [`${L}/pack-settings/test-pack.ts#testPack`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["get_business_info", { topic: "phone" }],
+  },
+  [`${L}/pack-settings/toggle.ts#setPackEnabled`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ packId: "get_business_info", enabled: false }],
+  },
+
+  [`${L}/team/invitations.ts#inviteMember`]: {
+    kind: "refused",
+    min: "owner",
+    args: () => [{ email: "friend@viewer.test", role: "owner" }],
+  },
+  [`${L}/team/invitations.ts#pendingInvitations`]: { kind: "read-only", args: () => [] },
+  [`${L}/team/invitations.ts#revokeInvitation`]: { kind: "refused", min: "owner", args: () => [SOME_ID] },
+  [`${L}/team/members.ts#changeRole`]: {
+    kind: "refused",
+    min: "owner",
+    args: (w) => [w.a.viewer.id, "owner"],
+  },
+  [`${L}/team/members.ts#deleteTenant`]: {
+    kind: "refused",
+    min: "owner",
+    args: (w) => [w.a.tenant.slug],
+  },
+  [`${L}/team/members.ts#removeMember`]: { kind: "refused", min: "owner", args: (w) => [w.a.owner.id] },
+
+  [`${L}/tenants/operator.ts#createBusiness`]: {
+    kind: "refused",
+    min: "operator",
+    args: () => [{ name: "Viewer's shop", slug: "viewer-shop", ownerEmail: "viewer-shop@viewer.test" }],
+  },
+  [`${L}/tenants/operator.ts#setTenantLimits`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id, { monthlyTokenBudget: 1, rateLimits: {} }],
+  },
+  [`${L}/tenants/operator.ts#setTenantStatus`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id, "suspended"],
+  },
+
+  [`${L}/webhooks/endpoints.ts#createWebhookEndpoint`]: { kind: "refused", min: "admin", args: () => [HOOK] },
+  [`${L}/webhooks/endpoints.ts#deleteWebhookEndpoint`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID],
+  },
+  [`${L}/webhooks/endpoints.ts#redeliverWebhook`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
+  [`${L}/webhooks/endpoints.ts#rollWebhookSecret`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
+  [`${L}/webhooks/endpoints.ts#setWebhookEndpointEnabled`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID, false],
+  },
+  [`${L}/webhooks/endpoints.ts#updateWebhookEndpoint`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID, HOOK],
+  },
+};
