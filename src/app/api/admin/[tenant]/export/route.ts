@@ -1,4 +1,4 @@
-import { withTenant } from "@/lib/auth/guard";
+import { tenantRoute } from "@/lib/auth/guard";
 import { audit } from "@/lib/db/queries/audit";
 import { exportBatches } from "@/lib/db/queries/insights-export";
 import { exportFilename, parseExportQuery } from "@/lib/insights/export-request";
@@ -11,7 +11,7 @@ import { exportStream } from "@/lib/insights/export-stream";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = withTenant("admin", async (req, ctx) => {
+export const GET = tenantRoute("admin", async (req, ctx) => {
   const query = parseExportQuery(new URL(req.url));
   await ctx.db.forTenant(ctx.tenant.id, (tx) =>
     audit(tx, {
