@@ -122,7 +122,7 @@ export const saveSchema = z.object({
   enabled: z.preprocess(isTruthy, z.boolean()),
 });
 
-export function findPack(packs: readonly ToolPack[], id: string): ToolPack {
+export function requirePack(packs: readonly ToolPack[], id: string): ToolPack {
   const pack = packs.find((p) => p.id === id);
   if (!pack) throw new AppError("not_found", "This tool pack does not exist.");
   return pack;
@@ -148,7 +148,7 @@ export async function savePackForm(
   fd: FormData,
   deps: ToolsDeps = {},
 ): Promise<ActionState> {
-  const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
+  const pack = requirePack(deps.packs ?? ALL_PACKS, input.packId);
   const tenantId = ctx.tenant.id;
   const submission = readSubmission(pack.configFields, fd);
   const { existing, siteDomains } = await ctx.db.forTenant(tenantId, async (tx) => ({
