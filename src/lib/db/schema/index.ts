@@ -1,6 +1,6 @@
 export * from "./chat";
 export * from "./core";
-export * from "./handoff";
+export * from "./leads";
 export * from "./mail";
 export * from "./tools";
 export * from "./webhooks";
