@@ -1,5 +1,6 @@
 export * from "./chat";
 export * from "./core";
+export * from "./feedback";
 export * from "./leads";
 export * from "./mail";
 export * from "./tools";
