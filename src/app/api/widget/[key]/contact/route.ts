@@ -1,5 +1,5 @@
 import { handlePreflight } from "@/widget/server/chat";
-import { handleContact } from "@/widget/server/contact";
+import { handleContact } from "@/widget/server/lead";
 import { defaultWidgetDeps } from "@/widget/server/deps";
 
 // A visitor's request to be contacted by a person: 201 with the confirmation in their language. See docs/widget.md.

@@ -1,5 +1,5 @@
 import { handlePreflight } from "@/widget/server/chat";
-import { handleFeedback } from "@/widget/server/contact";
+import { handleFeedback } from "@/widget/server/lead";
 import { defaultWidgetDeps } from "@/widget/server/deps";
 
 // A visitor's rating of one answer of their own conversation: 204. See docs/widget.md.
