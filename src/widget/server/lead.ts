@@ -1,35 +1,18 @@
-// POST /api/widget/[key]/contact (a visitor asks for a person; 201) and POST /api/widget/[key]/feedback (a
-// visitor rates an answer; 204). Same key, origin, token and body rules as the chat endpoint; each has its own
-// rate limit and neither touches the token budget.
+// POST /api/widget/[key]/contact: a visitor asks for a person (201). Same key, origin, token and body rules as
+// the chat endpoint; it has its own rate limit and does not touch the token budget.
 import "server-only";
-import { AppError, errorResponse, isAppError } from "@/lib/errors";
-import { rateAnswer } from "@/lib/feedback/rate";
+import { errorResponse, isAppError } from "@/lib/errors";
 import { submitContact } from "@/lib/leads/contact";
-import { takeContactPoint, takeFeedbackPoint } from "@/lib/leads/limits";
+import { takeContactPoint } from "@/lib/leads/limits";
 import { log } from "@/lib/log";
-import { readCappedText } from "@/lib/security/body";
 import { clientIp } from "@/lib/security/client-ip";
 import { isLang, type Lang } from "@/shared/languages";
 import { HANDOFF_STRINGS } from "../handoff-i18n";
 import { botName } from "../public-config";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
-import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
-
-const BODY_MAX_BYTES = 16 * 1024;
-
-async function readJson(req: Request): Promise<Record<string, unknown>> {
-  const raw = await readCappedText(req, BODY_MAX_BYTES);
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw new AppError("invalid_input", "The request is not valid JSON.", {
-    fieldErrors: { body: ["The request is not valid JSON."] },
-  });
-}
+import { assertActive, dbStep, requireVisitor } from "./guard";
+import { guarded, readJson } from "./store-request";
 
 /** The visitor's language as the panel reports it, else the bot's, else English. */
 function langOf(requested: unknown, fallback: string | undefined): Lang {
@@ -38,14 +21,6 @@ function langOf(requested: unknown, fallback: string | undefined): Lang {
     if (isLang(base)) return base;
   }
   return "en";
-}
-
-async function guarded(req: Request, key: string, deps: WidgetStoreDeps) {
-  const e = deps.env();
-  const db = await dbStep(() => deps.db());
-  const tenant = await tenantForKey(db, key);
-  const cors = corsHeaders(allowedOrigin(req, tenant, e.MICHI_PUBLIC_URL));
-  return { e, db, tenant, cors };
 }
 
 export async function handleContact(req: Request, key: string, deps: WidgetStoreDeps) {
@@ -84,23 +59,6 @@ export async function handleContact(req: Request, key: string, deps: WidgetStore
     );
   } catch (err) {
     if (!isAppError(err)) log().error({ err }, "widget contact request failed");
-    return errorResponse(err, cors);
-  }
-}
-
-export async function handleFeedback(req: Request, key: string, deps: WidgetStoreDeps) {
-  let cors = corsHeaders(null);
-  try {
-    const g = await guarded(req, key, deps);
-    cors = g.cors;
-    assertActive(g.tenant);
-    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
-    await dbStep(() => takeFeedbackPoint({ tenantId: g.tenant.id, visitorId: visitor.visitorId }));
-    const body = await readJson(req);
-    await dbStep(() => rateAnswer(g.db, { tenantId: g.tenant.id, visitorId: visitor.visitorId, body }));
-    return new Response(null, { status: 204, headers: { ...cors, "Cache-Control": "no-store" } });
-  } catch (err) {
-    if (!isAppError(err)) log().error({ err }, "widget feedback request failed");
     return errorResponse(err, cors);
   }
 }

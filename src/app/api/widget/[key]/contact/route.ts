@@ -1,6 +1,6 @@
 import { handlePreflight } from "@/widget/server/chat";
-import { handleContact } from "@/widget/server/lead";
 import { defaultWidgetDeps } from "@/widget/server/deps";
+import { handleContact } from "@/widget/server/lead";
 
 // A visitor's request to be contacted by a person: 201 with the confirmation in their language. See docs/widget.md.
 export const runtime = "nodejs";
