@@ -23,7 +23,7 @@ function langOf(requested: unknown, fallback: string | undefined): Lang {
   return "en";
 }
 
-export async function handleContact(req: Request, key: string, deps: WidgetStoreDeps) {
+export async function handleLeadRequest(req: Request, key: string, deps: WidgetStoreDeps) {
   let cors = corsHeaders(null);
   try {
     const g = await guarded(req, key, deps);
