@@ -2,7 +2,7 @@
 // the chat endpoint; it has its own rate limit and does not touch the token budget.
 import "server-only";
 import { errorResponse, isAppError } from "@/lib/errors";
-import { submitContact } from "@/lib/leads/contact";
+import { submitContact } from "@/lib/leads/submit";
 import { takeContactPoint } from "@/lib/leads/limits";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
