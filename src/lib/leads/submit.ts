@@ -34,7 +34,7 @@ export type ContactRequest = {
   body: unknown;
 };
 
-export async function submitContact(
+export async function submitLead(
   db: DbHandle,
   req: ContactRequest,
   log: Logger,

@@ -2,7 +2,7 @@
 // the chat endpoint; it has its own rate limit and does not touch the token budget.
 import "server-only";
 import { errorResponse, isAppError } from "@/lib/errors";
-import { submitContact } from "@/lib/leads/submit";
+import { submitLead } from "@/lib/leads/submit";
 import { takeContactPoint } from "@/lib/leads/limits";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
@@ -41,7 +41,7 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
     const body = await readJson(req);
     const bodyLang = langOf(body.lang, lang);
     const { lead, confirmation } = await dbStep(() =>
-      submitContact(
+      submitLead(
         g.db,
         {
           tenant: { id: g.tenant.id, name: g.tenant.name, slug: g.tenant.slug },
