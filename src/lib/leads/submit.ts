@@ -26,7 +26,7 @@ const bodySchema = z.object({
   source: z.enum(["menu", "assistant"]).optional(),
 });
 
-export type ContactRequest = {
+export type LeadRequest = {
   tenant: { id: string; name: string; slug: string };
   botName: string;
   visitorId: string;
@@ -36,7 +36,7 @@ export type ContactRequest = {
 
 export async function submitLead(
   db: DbHandle,
-  req: ContactRequest,
+  req: LeadRequest,
   log: Logger,
 ): Promise<{ lead: LeadRow; confirmation: string }> {
   const s = HANDOFF_STRINGS[req.lang];
