@@ -10,7 +10,7 @@ export const CONTACT_PER_VISITOR_PER_HOUR = 5;
 export const CONTACT_PER_IP_PER_HOUR = 20;
 export const FEEDBACK_PER_VISITOR_PER_MIN = 30;
 
-export async function takeContactPoint(
+export async function takeLeadPoint(
   keys: { tenantId: string; visitorId: string; ip: string },
   message: string,
 ): Promise<void> {

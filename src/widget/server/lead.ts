@@ -3,7 +3,7 @@
 import "server-only";
 import { errorResponse, isAppError } from "@/lib/errors";
 import { submitLead } from "@/lib/leads/submit";
-import { takeContactPoint } from "@/lib/leads/limits";
+import { takeLeadPoint } from "@/lib/leads/limits";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { isLang, type Lang } from "@/shared/languages";
@@ -33,7 +33,7 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
     const lang = langOf(new URL(req.url).searchParams.get("lang"), g.tenant.bot.language);
     const ip = clientIp(req.headers, g.e.MICHI_TRUST_PROXY);
     await dbStep(() =>
-      takeContactPoint(
+      takeLeadPoint(
         { tenantId: g.tenant.id, visitorId: visitor.visitorId, ip },
         HANDOFF_STRINGS[lang].failed,
       ),
