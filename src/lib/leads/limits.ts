@@ -6,8 +6,8 @@ import { limiter } from "../security/rate-limit";
 // more than one or two, and a script sending hundreds would flood the business. Ratings are cheap (one row
 // replaced per answer) but still bounded.
 
-export const CONTACT_PER_VISITOR_PER_HOUR = 5;
-export const CONTACT_PER_IP_PER_HOUR = 20;
+export const LEAD_PER_VISITOR_PER_HOUR = 5;
+export const LEAD_PER_IP_PER_HOUR = 20;
 export const FEEDBACK_PER_VISITOR_PER_MIN = 30;
 
 export async function takeLeadPoint(
@@ -15,10 +15,10 @@ export async function takeLeadPoint(
   message: string,
 ): Promise<void> {
   const waits = await Promise.all([
-    limiter({ keyPrefix: "contact_visitor", points: CONTACT_PER_VISITOR_PER_HOUR, durationSec: 3600 }).take(
+    limiter({ keyPrefix: "contact_visitor", points: LEAD_PER_VISITOR_PER_HOUR, durationSec: 3600 }).take(
       `${keys.tenantId}:${keys.visitorId}`,
     ),
-    limiter({ keyPrefix: "contact_ip", points: CONTACT_PER_IP_PER_HOUR, durationSec: 3600 }).take(
+    limiter({ keyPrefix: "contact_ip", points: LEAD_PER_IP_PER_HOUR, durationSec: 3600 }).take(
       `${keys.tenantId}:${keys.ip}`,
     ),
   ]);
