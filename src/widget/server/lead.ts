@@ -2,8 +2,8 @@
 // the chat endpoint; it has its own rate limit and does not touch the token budget.
 import "server-only";
 import { errorResponse, isAppError } from "@/lib/errors";
-import { submitLead } from "@/lib/leads/submit";
 import { takeLeadPoint } from "@/lib/leads/limits";
+import { submitLead } from "@/lib/leads/submit";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { isLang, type Lang } from "@/shared/languages";
