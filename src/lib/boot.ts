@@ -19,8 +19,8 @@ async function run(): Promise<void> {
   try {
     const e = env();
     process.env.NEXTAUTH_URL ??= e.MICHI_PUBLIC_URL;
-    const { checkRegistryAtStartup } = await import("./tools/startup");
-    checkRegistryAtStartup();
+    const { checkPackListAtStartup } = await import("./tools/startup");
+    checkPackListAtStartup();
     const db = await getDb();
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());

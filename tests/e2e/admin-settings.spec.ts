@@ -1,14 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
+import { signIn } from "./admin-support";
 
 // The Bot page and the embed snippet as a tenant owner uses them, on the production build.
 
 test.beforeEach(async ({ page }) => {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(E2E.operator.email);
-  await page.getByLabel("Password").fill(E2E.operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
+  await signIn(page, E2E.operator);
 });
 
 test("Bot settings: a bad colour is explained, the rest kept; a good one saves", async ({ page }) => {

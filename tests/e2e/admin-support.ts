@@ -1,10 +1,29 @@
-import { type APIRequestContext, type Browser, expect, type Page, type TestInfo } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 
 // Shared by the admin specs: signing in, a visitor turn through the public widget API, and screenshots
 // saved as the run's artifacts.
 
-export async function signIn(page: Page, who: { email: string; password: string }) {
+type Who = { email: string; password: string };
+type Cookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
+
+// The session cookies of each seeded account, kept for the life of this worker: the first spec that needs
+// the operator (or the viewer) signs in through the form, and every later one starts from that session, the
+// way Playwright's storageState shares a signed-in state. Signing in costs a scrypt hash on the server and
+// three page loads; the form itself is proven by the first sign-in here, by smoke.spec.ts and by
+// mail-flows.spec.ts. Only the seeded accounts are kept: no spec ends their sessions, while the accounts a
+// spec creates (mail-flows) change their password and must sign in anew.
+const sessions = new Map<string, Promise<Cookies>>();
+const SHARED: readonly Who[] = [E2E.operator, E2E.viewer];
+
+async function signInThroughForm(page: Page, who: Who) {
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
@@ -12,9 +31,30 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await expect(page).toHaveURL(/\/admin\//);
 }
 
+/** Signs this page's browser context in as `who`; the page itself is left where it was. */
+export async function signIn(page: Page, who: Who) {
+  if (!SHARED.some((s) => s.email === who.email && s.password === who.password)) {
+    await signInThroughForm(page, who);
+    return;
+  }
+  let kept = sessions.get(who.email);
+  if (!kept) {
+    kept = (async () => {
+      await signInThroughForm(page, who);
+      return page.context().cookies(E2E.appUrl);
+    })();
+    sessions.set(who.email, kept);
+    // A failed sign-in is not kept: the next spec tries the form again and reports its own failure.
+    kept.catch(() => sessions.delete(who.email));
+    await kept;
+    return;
+  }
+  await page.context().addCookies(await kept);
+}
+
 export async function signedInContext(
   browser: Browser,
-  who: { email: string; password: string },
+  who: Who,
   opts: { colorScheme?: "light" | "dark"; width?: number } = {},
 ): Promise<Page> {
   const context = await browser.newContext({
@@ -25,7 +65,6 @@ export async function signedInContext(
   await signIn(page, who);
   return page;
 }
-
 /** One visitor turn from the platform's own origin; returns the conversation id from the stream's start. */
 export async function visitorTurn(widget: APIRequestContext, key: string, message: string): Promise<string> {
   const headers = { Origin: E2E.appUrl };

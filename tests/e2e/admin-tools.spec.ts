@@ -1,5 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
+import { signIn } from "./admin-support";
 
 // A pack's page (Tools → one pack) as a tenant admin uses it, on the production build: the generated form,
 // the url policy's messages, typed values kept after a failed save, the audit trail, the Test panel,
@@ -15,11 +16,7 @@ const CHECK_STOCK = `${TOOLS}/check_stock`;
 async function signedIn(browser: Browser, who: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
+  await signIn(page, who);
   return page;
 }
 

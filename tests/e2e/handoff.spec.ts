@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
+import { signIn } from "./admin-support";
 import { CAFE, model, panelOf } from "./widget-helpers";
 
 // Issue 16 end to end: a visitor on a customer's site (another origin) asks for a person, the business gets the
@@ -39,14 +40,6 @@ async function signedHooks(type: string) {
   });
 }
 
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(E2E.operator.email);
-  await page.getByLabel("Password").fill(E2E.operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
-
 async function setRequestHuman(page: Page, on: boolean) {
   await page.goto(`/admin/${E2E.cafe.slug}/tools/request_human`);
   const card = page.locator('section[data-pack="request_human"]');
@@ -75,7 +68,7 @@ test.beforeEach(async () => {
 test("the assistant offers a person; the visitor fills the form; mail, signed webhook and Inbox follow", async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, E2E.operator);
   await setRequestHuman(page, true);
   try {
     const panel = await openChat(page);
@@ -166,7 +159,7 @@ test("a visitor rates an answer down: transcript, Conversations filter, Usage an
     .poll(async () => (await signedHooks("feedback.created")).map((d) => d.comment))
     .toContain("I asked about delivery");
 
-  await signIn(page);
+  await signIn(page, E2E.operator);
   await page.goto(`/admin/${E2E.cafe.slug}/conversations?rating=down`);
   await page.getByRole("link", { name: "Do you deliver to Osaka on Sundays?" }).click();
   await expect(

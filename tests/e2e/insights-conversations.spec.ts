@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
+import { type APIRequestContext, expect, request, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { fakeModelControl } from "../support/fake-model";
+import { signIn } from "./admin-support";
 
 // Conversation logs as a tenant admin and a viewer use them, on conversations made through the widget API.
 
@@ -28,14 +29,6 @@ async function chat(key: string, message: string): Promise<string> {
   const done = /event: done\ndata: (.+)\n/.exec(body);
   expect(done, body).not.toBeNull();
   return (JSON.parse(done![1]!) as { conversationId: string }).conversationId;
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
 }
 
 test.beforeAll(async () => {
@@ -182,7 +175,8 @@ test("the Usage page shows the period's numbers; retention is saved under Data &
 test("the Insights pages have no serious accessibility faults, in the light and the dark theme", async ({
   browser,
 }) => {
-  for (const colorScheme of ["light", "dark"] as const) {
+  // Both themes at once, each in a browser context of its own.
+  const sweep = async (colorScheme: "light" | "dark") => {
     const context = await browser.newContext({ colorScheme });
     const page = await context.newPage();
     await signIn(page, E2E.operator);
@@ -199,7 +193,8 @@ test("the Insights pages have no serious accessibility faults, in the light and 
       ).toEqual([]);
     }
     await context.close();
-  }
+  };
+  await Promise.all([sweep("light"), sweep("dark")]);
 });
 
 test("an admin exports the range as CSV and deletes the conversation after confirming", async ({ page }) => {

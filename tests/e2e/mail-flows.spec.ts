@@ -1,12 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
+import { signIn } from "./admin-support";
 
 // A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account and accepts;
 // a person who forgot their password resets it. Each link is read from the mail that reached the world's SMTP
 // server, after the operator's Outbox has listed it.
 
-async function signIn(page: Page, who: { email: string; password: string }) {
+/** A sign-in through the form, for the accounts this spec creates (the seeded ones come from admin-support). */
+async function signInThroughForm(page: Page, who: { email: string; password: string }) {
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(who.email);
   await page.getByLabel("Password", { exact: true }).fill(who.password);
@@ -105,7 +107,7 @@ test("a person who forgot their password resets it through the mailed link; othe
   await page.getByLabel("Password").fill("the old password 1");
   await page.getByRole("button", { name: /Create/ }).click();
   await expect(page).toHaveURL(/\/signin\?signedUp=1/);
-  await signIn(page, { email, password: "the old password 1" });
+  await signInThroughForm(page, { email, password: "the old password 1" });
 
   // Elsewhere, the password is forgotten.
   const other = await browser.newContext();
@@ -130,7 +132,7 @@ test("a person who forgot their password resets it through the mailed link; othe
   await there.getByRole("button", { name: "Set new password" }).click();
   await expect(there).toHaveURL(/\/signin\?reset=1$/);
   await expect(there.getByRole("status")).toContainText("Your password was changed");
-  await signIn(there, { email, password: "the new password 2" });
+  await signInThroughForm(there, { email, password: "the new password 2" });
 
   // The first browser's session was signed out by the reset.
   await page.reload();

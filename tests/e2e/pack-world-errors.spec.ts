@@ -2,6 +2,7 @@ import { type APIRequestContext, type Browser, expect, type Page, request, test 
 import { E2E } from "../support/e2e-env";
 import { FAILING_PATHS } from "../support/e2e-fixture-routes";
 import { fakeModelControl } from "../support/fake-model";
+import { signIn } from "./admin-support";
 
 // Issue 13 item 3, on the production build: a pack that meets a fact of the world (the site answers 404, never
 // answers, answers with broken JSON) or throws ToolWorldError itself must give the model in a real chat exactly
@@ -17,13 +18,9 @@ const TOOLS = `/admin/${E2E.packs.slug}/tools/fetch_json`;
 let admin: Page;
 let widget: APIRequestContext;
 
-async function signIn(browser: Browser): Promise<Page> {
+async function signedInAdmin(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(E2E.operator.email);
-  await page.getByLabel("Password").fill(E2E.operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
+  await signIn(page, E2E.operator);
   return page;
 }
 
@@ -90,7 +87,7 @@ async function chatToolResult(message: string): Promise<{ toolResult: string; an
 
 test.beforeAll(async ({ browser }) => {
   widget = await request.newContext({ baseURL: E2E.appUrl });
-  admin = await signIn(browser);
+  admin = await signedInAdmin(browser);
 });
 test.afterAll(async () => {
   await widget?.dispose();

@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { STRINGS } from "@/widget/i18n";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
+import { signIn } from "./admin-support";
 import { CAFE, model, OPEN_ANSWER, OPEN_NOW, panelFrame, panelOf } from "./widget-helpers";
 
 // The visitor's side of issue 14, each item on the world's host page (another origin than the platform).
@@ -22,14 +23,6 @@ async function openAndAsk(page: Page, params: Record<string, string>, question: 
   await input.fill(question);
   await input.press("Enter");
   return panel;
-}
-
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(E2E.operator.email);
-  await page.getByLabel("Password").fill(E2E.operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin\//);
 }
 
 test("1. server errors read in the conversation's language: busy and interrupted from the model, rate limit and budget refusals", async ({
@@ -83,7 +76,7 @@ test("2. launcher settings revalidate by ETag within a minute; a suspended busin
   });
   expect(again.status()).toBe(304);
 
-  await signIn(page);
+  await signIn(page, E2E.operator);
   await page.goto("/admin/operator");
   await page.getByRole("row").filter({ hasText: E2E.visitor.slug }).getByRole("link").click();
   await page.getByRole("button", { name: "Suspend" }).click();
@@ -166,7 +159,7 @@ test("6. after a failed turn and a reload, the unanswered question shows Retry, 
 test("7. greeting per language as Markdown, starter chips until the first message, and answer tables", async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, E2E.operator);
   await page.goto(`/admin/${E2E.visitor.slug}/bot`);
   await page.getByLabel("Greeting", { exact: true }).fill("Hi! See our **menu**.");
   await page.locator("details", { hasText: "Greeting in each language" }).evaluate((d) => {

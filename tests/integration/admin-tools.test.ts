@@ -18,7 +18,7 @@ const { savePackAction, testPackAction, togglePackAction } = await import(
   "@/app/(admin)/admin/[tenant]/tools/actions"
 );
 const { argName } = await import("@/lib/tools/arg-form");
-const { findPack, loadPackGroups, updatePackSettings } = await import("@/lib/pack-settings/settings");
+const { requirePack, loadPackGroups, updatePackSettings } = await import("@/lib/pack-settings/settings");
 const { ALL_PACKS } = await import("@/lib/tools/index");
 const { PackCard } = await import("@/app/(admin)/admin/[tenant]/tools/PackCard");
 const { requireTenant } = await import("@/lib/auth/guard");
@@ -83,7 +83,7 @@ function savePackForm(
   fd: FormData,
   deps: Parameters<typeof updatePackSettings>[2] = {},
 ) {
-  const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
+  const pack = requirePack(deps.packs ?? ALL_PACKS, input.packId);
   return updatePackSettings(ctx, { ...input, ...readSubmission(pack.configFields, fd) }, deps);
 }
 

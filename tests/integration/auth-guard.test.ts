@@ -10,7 +10,7 @@ vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => 
 vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
-const { requireOperator, requireTenant, tenantAction, withTenant } = await import("@/lib/auth/guard");
+const { requireOperator, requireTenant, tenantAction, tenantRoute } = await import("@/lib/auth/guard");
 const { AppError } = await import("@/lib/errors");
 const { users, tenants } = await import("@/lib/db/schema");
 
@@ -161,8 +161,8 @@ describe("tenantAction (server actions)", () => {
   });
 });
 
-describe("withTenant (route handlers)", () => {
-  const handler = withTenant("admin", async (_req, ctx) =>
+describe("tenantRoute (route handlers)", () => {
+  const handler = tenantRoute("admin", async (_req, ctx) =>
     Response.json({ tenant: ctx.tenant.slug, id: ctx.params.id }),
   );
   const call = (method: string, slug: string, headers: Record<string, string> = {}) =>

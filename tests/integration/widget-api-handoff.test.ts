@@ -3,7 +3,7 @@ import { POST as chatPost } from "@/app/api/widget/[key]/chat/route";
 import { POST as contactPost } from "@/app/api/widget/[key]/contact/route";
 import { POST as feedbackPost } from "@/app/api/widget/[key]/feedback/route";
 import { leads, messageFeedback, packConfigs } from "@/lib/db/schema";
-import { CONTACT_PER_VISITOR_PER_HOUR } from "@/lib/leads/limits";
+import { LEAD_PER_VISITOR_PER_HOUR } from "@/lib/leads/limits";
 import { DEFAULT_CONSENT } from "@/lib/tools/packs/request-human";
 import { type ChatWorld, PLATFORM, readEvents, SITE, startChatWorld } from "../support/chat-world";
 
@@ -193,10 +193,10 @@ describe("talk to a person", () => {
     expect(await leadRows(shop.id)).toHaveLength(1);
   });
 
-  it(`limits a visitor to ${CONTACT_PER_VISITOR_PER_HOUR} requests an hour (429 with Retry-After)`, async () => {
+  it(`limits a visitor to ${LEAD_PER_VISITOR_PER_HOUR} requests an hour (429 with Retry-After)`, async () => {
     const t = await w.token(shop.widgetKey);
     const before = (await leadRows(shop.id)).length;
-    for (let i = 0; i < CONTACT_PER_VISITOR_PER_HOUR; i++) {
+    for (let i = 0; i < LEAD_PER_VISITOR_PER_HOUR; i++) {
       const res = await contact(
         shop.widgetKey,
         { email: `v${i}@example.org`, message: "hi", consent: true },
@@ -211,7 +211,7 @@ describe("talk to a person", () => {
     );
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await leadRows(shop.id)).length).toBe(before + CONTACT_PER_VISITOR_PER_HOUR);
+    expect((await leadRows(shop.id)).length).toBe(before + LEAD_PER_VISITOR_PER_HOUR);
   });
 });
 

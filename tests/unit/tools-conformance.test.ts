@@ -74,7 +74,7 @@ describe("runConformance", () => {
     expect(byId.good).toMatchObject({ ok: true });
   });
 
-  it("fails a pack whose source imports a network client, and reports registry faults by pack", async () => {
+  it("fails a pack whose source imports a network client, and reports pack list faults by pack", async () => {
     const good = base("uses_undici", async () => "ok", {
       config: { baseUrl: "https://a.example" },
       args: {},

@@ -23,7 +23,7 @@ import { redirectToSignIn } from "./redirect";
 export type { Role, SessionUser, TenantContext } from "./access";
 export { roleAtLeast } from "./access";
 export { operatorAction, parseForm, tenantAction } from "./action";
-export { withTenant } from "./route";
+export { tenantRoute } from "./route";
 
 /** For pages: the caller's context in tenant `slug`, or redirect / 404 / forbidden as described above. */
 export async function requireTenant(slug: string, minRole: Role = "viewer"): Promise<TenantContext> {

@@ -38,7 +38,7 @@ export function assertSameOriginJson(req: Request): void {
     );
 }
 
-export function withTenant(
+export function tenantRoute(
   minRole: Role,
   handler: (req: Request, ctx: TenantRouteContext) => Promise<Response>,
 ): (req: Request, context: RouteContext) => Promise<Response> {

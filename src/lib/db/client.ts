@@ -56,7 +56,7 @@ export type DbOptions = { url: string; poolMax?: number } | { dataDir: string | 
  */
 export const EMBEDDED_POOL_MAX = 4;
 
-function withTenant(db: Db) {
+function forTenantOf(db: Db) {
   return <T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T> => {
     if (!isUuid(tenantId)) return Promise.reject(new Error("forTenant needs a tenant uuid"));
     return db.transaction(async (tx) => {
@@ -115,7 +115,7 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
   return {
     kind,
     platform: db,
-    forTenant: withTenant(db),
+    forTenant: forTenantOf(db),
     tenantCall: tenantCaller(pool, kind === "pg"),
     raw: { kind, pool },
     async ping(timeoutMs = 2000) {

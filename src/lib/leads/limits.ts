@@ -6,9 +6,9 @@ import { limiter } from "../security/rate-limit";
 // Contact requests reach a person's inbox, so they are limited far below chat messages; ratings are cheap but
 // still bounded. The numbers are in src/lib/security/limits.ts.
 
-export const CONTACT_PER_VISITOR_PER_HOUR = LIMITS.contactPerVisitor.points;
+export const LEAD_PER_VISITOR_PER_HOUR = LIMITS.contactPerVisitor.points;
 
-export async function takeContactPoint(
+export async function takeLeadPoint(
   keys: { tenantId: string; visitorId: string; ip: string },
   message: string,
 ): Promise<void> {

@@ -121,7 +121,7 @@ export const saveSchema = z.object({
   enabled: z.preprocess(isTruthy, z.boolean()),
 });
 
-export function findPack(packs: readonly ToolPack[], id: string): ToolPack {
+export function requirePack(packs: readonly ToolPack[], id: string): ToolPack {
   const pack = packs.find((p) => p.id === id);
   if (!pack) throw new AppError("not_found", "This tool pack does not exist.");
   return pack;
@@ -146,7 +146,7 @@ export async function updatePackSettings(
   deps: ToolsDeps = {},
 ): Promise<{ label: string; changed: string[] }> {
   assertRole(ctx, "admin");
-  const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
+  const pack = requirePack(deps.packs ?? ALL_PACKS, input.packId);
   const tenantId = ctx.tenant.id;
   const submission = { values: input.values, secrets: input.secrets };
   const { existing, siteDomains } = await ctx.db.forTenant(tenantId, async (tx) => ({

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { savePackSettings } from "@/lib/tools/config-store";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { isTruthy } from "@/shared/parse";
-import { auditToggle, findPack, loadPackView, type ToolsDeps } from "./settings";
+import { auditToggle, loadPackView, requirePack, type ToolsDeps } from "./settings";
 
 // The on/off switch of the Tools list, for admins and owners: only the enable flag changes, the settings stay
 // as saved. A pack that still needs settings cannot be turned on from the list (it could not run); turning
@@ -24,7 +24,7 @@ export async function setPackEnabled(
   deps: Pick<ToolsDeps, "packs"> = {},
 ): Promise<{ name: string; changed: boolean }> {
   assertRole(ctx, "admin");
-  const pack = findPack(deps.packs ?? ALL_PACKS, input.packId);
+  const pack = requirePack(deps.packs ?? ALL_PACKS, input.packId);
   const view = await loadPackView(ctx, pack.id, deps);
   const name = view?.name ?? pack.id;
   if (input.enabled && view?.status === "needs_settings")

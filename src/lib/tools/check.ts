@@ -3,7 +3,7 @@ import { Ajv } from "ajv";
 import { configSchema, pathProblem } from "./config";
 import { type ConfigField, isLang, type ToolPack } from "./contract";
 
-// The registry rules, checked at start-up, in a unit test and by `npm run check:packs`. A broken pack must
+// The pack list rules, checked at start-up, in a unit test and by `npm run check:packs`. A broken pack must
 // stop the process with a message naming it, not surface later as a confusing model error.
 
 const ID = /^[a-z][a-z0-9_]{1,63}$/;
@@ -107,8 +107,8 @@ export function packFaults(pack: ToolPack): string[] {
   return faults;
 }
 
-/** Every fault of the registry, each prefixed with the pack it belongs to. */
-export function registryFaults(packs: readonly ToolPack[]): string[] {
+/** Every fault of the pack list, each prefixed with the pack it belongs to. */
+export function packListFaults(packs: readonly ToolPack[]): string[] {
   const out: string[] = [];
   const ids = new Map<string, number>();
   packs.forEach((pack, i) => {
@@ -125,8 +125,8 @@ export function registryFaults(packs: readonly ToolPack[]): string[] {
 }
 
 /** Throws one Error listing every fault, each naming its pack. */
-export function checkRegistry(packs: readonly ToolPack[]): void {
-  const faults = registryFaults(packs);
+export function checkPackList(packs: readonly ToolPack[]): void {
+  const faults = packListFaults(packs);
   if (faults.length > 0)
-    throw new Error(`The tool-pack registry is broken:\n${faults.map((f) => `  - ${f}`).join("\n")}`);
+    throw new Error(`The tool-pack list is broken:\n${faults.map((f) => `  - ${f}`).join("\n")}`);
 }

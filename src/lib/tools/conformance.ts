@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../log";
 import { ToolWorldError, withFetcher } from "../security/fetch";
-import { registryFaults } from "./check";
+import { packListFaults } from "./check";
 import { configSchema } from "./config";
 import type { ToolPack } from "./contract";
 import { definitionFor, runToolCall } from "./runtime";
 import { estimateTokens } from "./tokens";
 
-// The conformance kit behind `npm run check:packs`: for every registered pack, the registry rules, a source
+// The conformance kit behind `npm run check:packs`: for every registered pack, the pack list rules, a source
 // scan for network clients other than getJson, and a run on the pack's declared example against canned
 // upstream answers, within the timeout and under the result cap.
 
@@ -135,13 +135,13 @@ export async function runConformance(
   packs: readonly ToolPack[],
   opts: { sources: Record<string, string>; timeoutMs: number; maxChars: number },
 ): Promise<PackReport[]> {
-  const registry = registryFaults(packs);
+  const listFaults = packListFaults(packs);
   const reports: PackReport[] = [];
   for (const [i, pack] of packs.entries()) {
     const id = typeof pack?.id === "string" && pack.id ? pack.id : `#${i + 1}`;
     const lines: string[] = [];
     const prefix = `Tool pack ${typeof pack?.id === "string" && pack.id ? `"${pack.id}"` : `#${i + 1}`}: `;
-    const own = registry.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
+    const own = listFaults.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
     for (const f of own) lines.push(`FAULT ${f}`);
     const file = fileOf(id, opts.sources);
     if (!file) lines.push("FAULT source file not found under src/lib/tools (needed for the network scan)");

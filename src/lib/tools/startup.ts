@@ -1,8 +1,8 @@
 import "server-only";
-import { checkRegistry } from "./check";
+import { checkPackList } from "./check";
 import { ALL_PACKS } from "./index";
 
 /** Called once by boot(): a broken or duplicate pack stops start-up with a message naming it. */
-export function checkRegistryAtStartup(): void {
-  checkRegistry(ALL_PACKS);
+export function checkPackListAtStartup(): void {
+  checkPackList(ALL_PACKS);
 }

@@ -35,7 +35,7 @@ export async function insertHandoff(
  * Stores the visitor's details: they complete the newest open hand-off of the conversation when there is one
  * (so the Inbox shows one item per request, not an offer and a lead), else they make a new lead.
  */
-export async function saveContact(
+export async function saveLead(
   tx: TenantTx,
   input: ContactDetails & { tenantId: string; conversationId: string | null; source: LeadSource },
 ): Promise<LeadRow> {

@@ -1,14 +1,10 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { CharCounter } from "@/components/ui/CharCounter";
-import { Field } from "@/components/ui/Field";
+import { useActionState } from "react";
 import { FormMessage } from "@/components/ui/FormError";
 import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { PlainActionFn } from "@/lib/auth/action";
-import { BOT_DEFAULTS } from "@/shared/bot-defaults";
-import { BOT_LIMITS, GREETING_NAMES, STARTER_NAMES } from "@/shared/bot-form";
-import { LANGUAGE_LABELS } from "@/shared/languages";
+import { IntroFields, LookFields, ModelFields } from "./BotFields";
 
 type Props = {
   action: PlainActionFn;
@@ -19,198 +15,15 @@ type Props = {
 
 export function BotForm({ action, values, models, canEdit }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
-  const [color, setColor] = useState(values.color ?? "");
   const { formRef, onSubmit } = useKeptForm(state, formAction);
   const errors = state.ok === false ? (state.fieldErrors ?? {}) : {};
   const v = (name: string) => values[name] ?? "";
-  // The stored model may have been withdrawn by the operator; then the default is preselected.
-  const model = models.includes(v("model")) ? v("model") : "";
 
   return (
     <form ref={formRef} key={JSON.stringify(values)} onSubmit={onSubmit} noValidate className="space-y-6">
-      <fieldset disabled={!canEdit} className="card space-y-4">
-        <legend className="sr-only">How the bot introduces itself</legend>
-        <Field id="bot-displayName" label="Name visitors see" error={errors.displayName} required>
-          {(c) => <input {...c} name="displayName" className="input" defaultValue={v("displayName")} />}
-        </Field>
-        {canEdit ? <CharCounter forId="bot-displayName" max={BOT_LIMITS.displayName} /> : null}
-        <Field
-          id="bot-greeting"
-          label="Greeting"
-          help="The first message of every chat."
-          error={errors.greeting}
-        >
-          {(c) => <textarea {...c} name="greeting" className="input" rows={2} defaultValue={v("greeting")} />}
-        </Field>
-        {canEdit ? <CharCounter forId="bot-greeting" max={BOT_LIMITS.greeting} /> : null}
-        <details className="space-y-4" open={GREETING_NAMES.some((g) => v(g.name) !== "")}>
-          <summary className="label cursor-pointer">Greeting in each language</summary>
-          <p className="muted text-sm">
-            Optional. Visitors whose chat is in that language see this greeting instead. Markdown such as
-            **bold** and links works here as in answers.
-          </p>
-          {GREETING_NAMES.map((g) => (
-            <div key={g.name}>
-              <Field
-                id={`bot-${g.name}`}
-                label={`Greeting in ${LANGUAGE_LABELS[g.lang]}`}
-                error={errors[g.name]}
-              >
-                {(c) => (
-                  <textarea
-                    {...c}
-                    name={g.name}
-                    lang={g.lang}
-                    className="input"
-                    rows={2}
-                    defaultValue={v(g.name)}
-                  />
-                )}
-              </Field>
-              {canEdit ? <CharCounter forId={`bot-${g.name}`} max={BOT_LIMITS.greeting} /> : null}
-            </div>
-          ))}
-        </details>
-        <Field
-          id="bot-instructions"
-          label="Instructions"
-          help={`How the bot should behave: tone, what to talk about, what to avoid. Up to ${BOT_LIMITS.instructions.toLocaleString("en")} characters.`}
-          error={errors.instructions}
-        >
-          {(c) => (
-            <textarea
-              {...c}
-              name="instructions"
-              className="input"
-              rows={8}
-              defaultValue={v("instructions")}
-            />
-          )}
-        </Field>
-        {canEdit ? <CharCounter forId="bot-instructions" max={BOT_LIMITS.instructions} /> : null}
-        {STARTER_NAMES.map((name, i) => (
-          <Field
-            key={name}
-            id={`bot-${name}`}
-            label={`Starter prompt ${i + 1}`}
-            help={
-              i === 0
-                ? `Shown as buttons until the visitor's first message, up to ${BOT_LIMITS.starter} characters each.`
-                : undefined
-            }
-            error={errors[name]}
-          >
-            {(c) => <input {...c} name={name} className="input" defaultValue={v(name)} />}
-          </Field>
-        ))}
-      </fieldset>
-
-      <fieldset disabled={!canEdit} className="card space-y-4">
-        <legend className="sr-only">Model and language</legend>
-        {models.length === 0 ? (
-          <div>
-            <p className="label">Model</p>
-            <p className="text-sm">
-              The platform operator has not configured a model yet, so the bot cannot answer. Ask them to set
-              MICHI_MODELS.
-            </p>
-            <input type="hidden" name="model" value="" />
-          </div>
-        ) : (
-          <Field id="bot-model" label="Model" help="Offered by your platform operator." error={errors.model}>
-            {(c) => (
-              <select {...c} name="model" className="input" defaultValue={model}>
-                <option value="">Platform default ({models[0]})</option>
-                {models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        )}
-        <Field
-          id="bot-language"
-          label="Language"
-          help="The language the bot starts in."
-          error={errors.language}
-        >
-          {(c) => (
-            <select {...c} name="language" className="input" defaultValue={v("language") || "en"}>
-              {Object.entries(LANGUAGE_LABELS).map(([code, label]) => (
-                <option key={code} value={code}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </fieldset>
-
-      <fieldset disabled={!canEdit} className="card space-y-4">
-        <legend className="sr-only">Look</legend>
-        <Field
-          id="bot-color"
-          label="Theme colour"
-          help="As # and six hex digits, like #0f766e."
-          error={errors.color}
-        >
-          {(c) => (
-            <div className="flex items-center gap-2">
-              <input
-                {...c}
-                name="color"
-                className="input max-w-40 font-mono"
-                value={color}
-                onChange={(e) => setColor(e.target.value)}
-                spellCheck={false}
-              />
-              <input
-                type="color"
-                aria-label="Pick the theme colour"
-                className="h-9 w-12 cursor-pointer rounded border border-[var(--border)]"
-                value={/^#[0-9a-f]{6}$/i.test(color) ? color : BOT_DEFAULTS.color}
-                onChange={(e) => setColor(e.target.value)}
-              />
-            </div>
-          )}
-        </Field>
-        <fieldset>
-          <legend className="label">Launcher position</legend>
-          <div className="flex gap-4">
-            {(["right", "left"] as const).map((p) => (
-              <label key={p} className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="position"
-                  value={p}
-                  defaultChecked={(v("position") || "right") === p}
-                />
-                Bottom {p}
-              </label>
-            ))}
-          </div>
-          {errors.position ? <p className="field-error">{errors.position}</p> : null}
-        </fieldset>
-        <Field
-          id="bot-avatarUrl"
-          label="Avatar image address"
-          help="Optional. An https:// address of a square image."
-          error={errors.avatarUrl}
-        >
-          {(c) => (
-            <input
-              {...c}
-              name="avatarUrl"
-              className="input font-mono"
-              inputMode="url"
-              defaultValue={v("avatarUrl")}
-            />
-          )}
-        </Field>
-      </fieldset>
-
+      <IntroFields v={v} errors={errors} canEdit={canEdit} />
+      <ModelFields v={v} errors={errors} canEdit={canEdit} models={models} />
+      <LookFields v={v} errors={errors} canEdit={canEdit} />
       <FormMessage state={state} />
       {canEdit ? (
         <button type="submit" className="btn" disabled={pending}>

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { tenantAction } from "@/lib/auth/guard";
-import { findPack, saveSchema, updatePackSettings } from "@/lib/pack-settings/settings";
+import { requirePack, saveSchema, updatePackSettings } from "@/lib/pack-settings/settings";
 import { testPack, testSchema } from "@/lib/pack-settings/test-pack";
 import { setPackEnabled, toggleSchema } from "@/lib/pack-settings/toggle";
 import { argFields, readArgs } from "@/lib/tools/arg-form";
@@ -26,7 +26,7 @@ export const savePackAction = tenantAction(
   "admin",
   saveSchema,
   async (ctx, input, fd) => {
-    const pack = findPack(ALL_PACKS, input.packId);
+    const pack = requirePack(ALL_PACKS, input.packId);
     try {
       const { label, changed } = await updatePackSettings(ctx, {
         ...input,
@@ -59,7 +59,7 @@ export const testPackAction = tenantAction(
   "admin",
   testSchema,
   async (ctx, input, fd) => {
-    const pack = findPack(ALL_PACKS, input.packId);
+    const pack = requirePack(ALL_PACKS, input.packId);
     const read = readArgs(argFields(pack.definition.function.parameters), fd);
     if (!read.ok) return { ok: false, message: "The test did not run.", fieldErrors: read.fieldErrors };
     try {

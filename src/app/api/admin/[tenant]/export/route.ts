@@ -1,4 +1,4 @@
-import { withTenant } from "@/lib/auth/guard";
+import { tenantRoute } from "@/lib/auth/guard";
 import { exportConversations } from "@/lib/insights/export-conversations";
 
 // GET /api/admin/[tenant]/export?format=csv|json&from=YYYY-MM-DD&to=YYYY-MM-DD
@@ -6,4 +6,4 @@ import { exportConversations } from "@/lib/insights/export-conversations";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = withTenant("admin", async (req, ctx) => exportConversations(ctx, new URL(req.url)));
+export const GET = tenantRoute("admin", async (req, ctx) => exportConversations(ctx, new URL(req.url)));

@@ -1,6 +1,6 @@
 import { handlePreflight } from "@/widget/server/chat";
-import { handleContact } from "@/widget/server/contact";
 import { defaultWidgetDeps } from "@/widget/server/deps";
+import { handleLeadRequest } from "@/widget/server/lead";
 
 // A visitor's request to be contacted by a person: 201 with the confirmation in their language. See docs/widget.md.
 export const runtime = "nodejs";
@@ -10,7 +10,7 @@ type Ctx = { params: Promise<{ key: string }> };
 
 export async function POST(req: Request, { params }: Ctx) {
   const { key } = await params;
-  return handleContact(req, key, await defaultWidgetDeps());
+  return handleLeadRequest(req, key, await defaultWidgetDeps());
 }
 
 export async function OPTIONS(req: Request, { params }: Ctx) {

@@ -1,6 +1,6 @@
 import { handlePreflight } from "@/widget/server/chat";
-import { handleFeedback } from "@/widget/server/contact";
 import { defaultWidgetDeps } from "@/widget/server/deps";
+import { handleFeedback } from "@/widget/server/feedback";
 
 // A visitor's rating of one answer of their own conversation: 204. See docs/widget.md.
 export const runtime = "nodejs";

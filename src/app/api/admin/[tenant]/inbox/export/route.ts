@@ -1,4 +1,4 @@
-import { withTenant } from "@/lib/auth/guard";
+import { tenantRoute } from "@/lib/auth/guard";
 import { exportLeads } from "@/lib/leads/export";
 
 // GET /api/admin/[tenant]/inbox/export?format=csv|json&from=YYYY-MM-DD&to=YYYY-MM-DD
@@ -7,4 +7,4 @@ import { exportLeads } from "@/lib/leads/export";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = withTenant("admin", async (req, ctx) => exportLeads(ctx, new URL(req.url)));
+export const GET = tenantRoute("admin", async (req, ctx) => exportLeads(ctx, new URL(req.url)));

@@ -6,7 +6,7 @@ import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
 import { fill } from "@/widget/i18n";
 import type { DbHandle } from "../db";
 import { findVisitorConversation } from "../db/queries/conversations";
-import { type LeadRow, saveContact } from "../db/queries/leads";
+import { type LeadRow, saveLead } from "../db/queries/leads";
 import { AppError } from "../errors";
 import type { Logger } from "../log";
 import { leadEvents, leadMail } from "./notify";
@@ -26,7 +26,7 @@ const bodySchema = z.object({
   source: z.enum(["menu", "assistant"]).optional(),
 });
 
-export type ContactRequest = {
+export type LeadRequest = {
   tenant: { id: string; name: string; slug: string };
   botName: string;
   visitorId: string;
@@ -34,9 +34,9 @@ export type ContactRequest = {
   body: unknown;
 };
 
-export async function submitContact(
+export async function submitLead(
   db: DbHandle,
-  req: ContactRequest,
+  req: LeadRequest,
   log: Logger,
 ): Promise<{ lead: LeadRow; confirmation: string }> {
   const s = HANDOFF_STRINGS[req.lang];
@@ -57,7 +57,7 @@ export async function submitContact(
     // Only the visitor's own conversation; another one (or another tenant's) looks the same as none at all.
     if (conversationId && !(await findVisitorConversation(tx, conversationId, req.visitorId)))
       throw new AppError("not_found", s.failed);
-    const row = await saveContact(tx, {
+    const row = await saveLead(tx, {
       tenantId: req.tenant.id,
       conversationId,
       source: parsed.data.source ?? "menu",

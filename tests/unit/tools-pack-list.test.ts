@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkRegistry, packFaults, registryFaults } from "@/lib/tools/check";
+import { checkPackList, packFaults, packListFaults } from "@/lib/tools/check";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { getJson, type ToolPack } from "@/lib/tools/registry";
 
 // The contract's own example, verbatim: it must keep compiling against the ToolPack type (tsc checks this
-// file) and pass the registry rules.
+// file) and pass the pack list rules.
 const openingStatus: ToolPack = {
   id: "get_opening_status",
   label: "Checking if we're open", // the live chip visitors see
@@ -35,17 +35,17 @@ const ok = (over: Partial<ToolPack> = {}): ToolPack => ({ ...openingStatus, ...o
 
 function startupError(packs: ToolPack[]): string {
   try {
-    checkRegistry(packs);
+    checkPackList(packs);
   } catch (e) {
     return (e as Error).message;
   }
   return "";
 }
 
-describe("registry check", () => {
+describe("pack list check", () => {
   it("accepts the built-in packs and the contract example", () => {
-    expect(registryFaults(ALL_PACKS)).toEqual([]);
-    expect(registryFaults(MY_PACKS)).toEqual([]);
+    expect(packListFaults(ALL_PACKS)).toEqual([]);
+    expect(packListFaults(MY_PACKS)).toEqual([]);
     expect(ALL_PACKS.map((p) => p.id)).toEqual(
       expect.arrayContaining([
         "fetch_json",

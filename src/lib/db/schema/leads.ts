@@ -2,12 +2,12 @@ import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { conversations, messages } from "./chat";
 import { tenants, users } from "./core";
 
-// Hand-off to a person, answer ratings and the unanswered-questions report (drizzle/0007_handoff.sql).
+// A visitor's request for a person: a lead (drizzle/0007_handoff.sql). Ratings and the unanswered report are in
+// feedback.ts.
 
 export type LeadKind = "lead" | "handoff";
 export type LeadSource = "menu" | "assistant";
 export type LeadStatus = "new" | "handled";
-export type Rating = "up" | "down";
 
 /**
  * A visitor's request to be contacted ("lead"), or a hand-off the assistant offered that the visitor has not
@@ -43,44 +43,4 @@ export const leads = pgTable(
     index("leads_tenant_created_idx").on(t.tenantId, t.createdAt.desc(), t.id),
     index("leads_tenant_conversation_idx").on(t.tenantId, t.conversationId),
   ],
-);
-
-/** A visitor's rating of one answer; rating again replaces it. */
-export const messageFeedback = pgTable(
-  "message_feedback",
-  {
-    messageId: uuid("message_id")
-      .primaryKey()
-      .references(() => messages.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    conversationId: uuid("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    rating: text("rating").$type<Rating>().notNull(),
-    comment: text("comment").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index("message_feedback_tenant_created_idx").on(t.tenantId, t.createdAt),
-    index("message_feedback_tenant_conversation_idx").on(t.tenantId, t.conversationId),
-  ],
-);
-
-/** Visitor questions of the unanswered report an admin marked as handled. */
-export const unansweredHandled = pgTable(
-  "unanswered_handled",
-  {
-    messageId: uuid("message_id")
-      .primaryKey()
-      .references(() => messages.id, { onDelete: "cascade" }),
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    handledBy: uuid("handled_by").references(() => users.id, { onDelete: "set null" }),
-    handledAt: timestamp("handled_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("unanswered_handled_tenant_idx").on(t.tenantId)],
 );

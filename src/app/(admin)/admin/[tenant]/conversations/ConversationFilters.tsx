@@ -1,0 +1,92 @@
+import { FilterBar, FilterSelect, InputField } from "@/components/ui";
+import { type ListFilters, OUTCOMES } from "@/lib/insights/views";
+import { ALL_PACKS } from "@/lib/tools/index";
+import { OUTCOME_LABELS } from "./display";
+
+const PACK_OPTIONS = ALL_PACKS.map((p) => ({ value: p.id, label: `${p.label} (${p.id})` }));
+const OUTCOME_OPTIONS = OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }));
+const RATING_OPTIONS = [
+  { value: "down", label: "Rated down" },
+  { value: "up", label: "Rated up" },
+];
+
+/** The Conversations filter: days, the tool used, the outcome, visitors' ratings and a search of the messages. */
+export function ConversationFilters({
+  action,
+  filters,
+  filtered,
+  ignored,
+  canExport,
+}: {
+  action: string;
+  filters: ListFilters;
+  filtered: boolean;
+  ignored: string[];
+  canExport: boolean;
+}) {
+  return (
+    <FilterBar
+      action={action}
+      columns="sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_1fr_2fr_auto]"
+      filtered={filtered}
+      notes={
+        <>
+          {canExport ? (
+            <p className="help">
+              Export takes every message of the chosen days (the last 30 days when none are chosen), with its
+              tool calls; the other filters do not apply to it.
+            </p>
+          ) : null}
+          {ignored.length > 0 ? (
+            <p role="alert" className="field-error">
+              Ignored a filter that was not valid: {ignored.join(", ")}.
+            </p>
+          ) : null}
+        </>
+      }
+    >
+      <div>
+        <label className="label" htmlFor="f-from">
+          From
+        </label>
+        <input id="f-from" className="input" type="date" name="from" defaultValue={filters.from ?? ""} />
+      </div>
+      <div>
+        <label className="label" htmlFor="f-to">
+          To
+        </label>
+        <input id="f-to" className="input" type="date" name="to" defaultValue={filters.to ?? ""} />
+      </div>
+      <FilterSelect
+        id="f-pack"
+        label="Tool used"
+        name="pack"
+        value={filters.pack ?? ""}
+        options={PACK_OPTIONS}
+      />
+      <FilterSelect
+        id="f-outcome"
+        label="Outcome"
+        name="outcome"
+        value={filters.outcome ?? ""}
+        options={OUTCOME_OPTIONS}
+      />
+      <FilterSelect
+        id="f-rating"
+        label="Rating"
+        name="rating"
+        value={filters.rating ?? ""}
+        options={RATING_OPTIONS}
+      />
+      <InputField
+        id="f-q"
+        label="Search messages"
+        help={'Any part of a word, accents ignored; "quotes" for a phrase, -word to leave out.'}
+        type="search"
+        name="q"
+        maxLength={200}
+        defaultValue={filters.q ?? ""}
+      />
+    </FilterBar>
+  );
+}

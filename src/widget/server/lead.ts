@@ -1,0 +1,64 @@
+// POST /api/widget/[key]/contact: a visitor asks for a person (201). Same key, origin, token and body rules as
+// the chat endpoint; it has its own rate limit and does not touch the token budget.
+import "server-only";
+import { errorResponse, isAppError } from "@/lib/errors";
+import { takeLeadPoint } from "@/lib/leads/limits";
+import { submitLead } from "@/lib/leads/submit";
+import { log } from "@/lib/log";
+import { clientIp } from "@/lib/security/client-ip";
+import { isLang, type Lang } from "@/shared/languages";
+import { HANDOFF_STRINGS } from "../handoff-i18n";
+import { botName } from "../public-config";
+import { corsHeaders } from "./cors";
+import type { WidgetStoreDeps } from "./deps";
+import { assertActive, dbStep, requireVisitor } from "./guard";
+import { guarded, readJson } from "./store-request";
+
+/** The visitor's language as the panel reports it, else the bot's, else English. */
+function langOf(requested: unknown, fallback: string | undefined): Lang {
+  for (const c of [requested, fallback]) {
+    const base = typeof c === "string" ? c.toLowerCase().split(/[-_]/)[0] : undefined;
+    if (isLang(base)) return base;
+  }
+  return "en";
+}
+
+export async function handleLeadRequest(req: Request, key: string, deps: WidgetStoreDeps) {
+  let cors = corsHeaders(null);
+  try {
+    const g = await guarded(req, key, deps);
+    cors = g.cors;
+    assertActive(g.tenant);
+    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
+    const lang = langOf(new URL(req.url).searchParams.get("lang"), g.tenant.bot.language);
+    const ip = clientIp(req.headers, g.e.MICHI_TRUST_PROXY);
+    await dbStep(() =>
+      takeLeadPoint(
+        { tenantId: g.tenant.id, visitorId: visitor.visitorId, ip },
+        HANDOFF_STRINGS[lang].failed,
+      ),
+    );
+    const body = await readJson(req);
+    const bodyLang = langOf(body.lang, lang);
+    const { lead, confirmation } = await dbStep(() =>
+      submitLead(
+        g.db,
+        {
+          tenant: { id: g.tenant.id, name: g.tenant.name, slug: g.tenant.slug },
+          botName: botName(g.tenant),
+          visitorId: visitor.visitorId,
+          lang: bodyLang,
+          body,
+        },
+        log().child({ tenantId: g.tenant.id }),
+      ),
+    );
+    return Response.json(
+      { id: lead.id, message: confirmation },
+      { status: 201, headers: { ...cors, "Cache-Control": "no-store" } },
+    );
+  } catch (err) {
+    if (!isAppError(err)) log().error({ err }, "widget contact request failed");
+    return errorResponse(err, cors);
+  }
+}
