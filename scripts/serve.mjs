@@ -17,6 +17,7 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { loadDirectRoutes, serveDirect } from "./direct-routes.mjs";
+import { redactSecretPaths } from "./secret-paths.mjs";
 
 const dir = import.meta.dirname;
 process.env.NODE_ENV = "production";
@@ -38,9 +39,24 @@ const log = pino(
     level: process.env.MICHI_LOG_LEVEL || "info",
     base: { app: "michi-chat" },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: { streamWrite: redactSecretPaths },
   },
   pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 500 }),
 );
+
+// Next prints through console (an error with the URL it failed on, a warning naming a path): whatever this
+// process writes to stdout or stderr outside pino passes the same secret-route redaction as the log lines.
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  stream.write = (chunk, ...rest) =>
+    write(typeof chunk === "string" ? redactSecretPaths(chunk) : redactBuffer(chunk), ...rest);
+}
+function redactBuffer(chunk) {
+  if (!(chunk instanceof Uint8Array)) return chunk;
+  const text = Buffer.from(chunk).toString("utf8");
+  const clean = redactSecretPaths(text);
+  return clean === text ? chunk : clean;
+}
 
 // Shared with route code through globalThis: guards record the tenant they resolved (src/lib/request-context.ts).
 const requestContext = new AsyncLocalStorage();
@@ -82,7 +98,7 @@ const server = http.createServer((req, res) => {
         reqId: id,
         tenantId: ctx.tenantId,
         method: req.method,
-        route: url.split("?")[0],
+        route: redactSecretPaths(url.split("?")[0]),
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
         aborted: !res.writableFinished || undefined,

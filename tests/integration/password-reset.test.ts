@@ -11,7 +11,7 @@ vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.hea
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
 const { requestResetAction } = await import("@/app/signin/forgot/actions");
-const { resetPasswordAction } = await import("@/app/signin/reset/[token]/actions");
+const { resetPasswordAction } = await import("@/app/signin/reset/actions");
 const { checkResetLink, requestPasswordReset } = await import("@/lib/accounts/password-reset");
 const { currentUser } = await import("@/lib/auth/access");
 const { authenticate } = await import("@/lib/auth/credentials");
@@ -29,7 +29,7 @@ const fd = (v: Record<string, string>) => {
 };
 const fromIp = (ip: string) => setRequestHeaders({ "x-michi-peer": ip });
 const linkIn = (text: string | null | undefined) => {
-  const m = /\/signin\/reset\/([A-Za-z0-9_-]{43})\b/.exec(text ?? "");
+  const m = /\/signin\/reset#([A-Za-z0-9_-]{43})\b/.exec(text ?? "");
   expect(m, `a reset link in: ${text}`).not.toBeNull();
   return m![1]!;
 };
@@ -107,7 +107,7 @@ describe("setting a new password", () => {
       expect(mail!.envelope.to).toEqual(["mia@reset.test"]);
       expect(mail!.subject).toBe("Reset your michi-chat password");
       const token = linkIn(mail!.text);
-      expect(mail!.text).toContain(`http://localhost:3999/signin/reset/${token}`);
+      expect(mail!.text).toContain(`http://localhost:3999/signin/reset#${token}`);
 
       actAs(user); // a session from before the reset
       expect(await currentUser(t.handle)).not.toBeNull();

@@ -33,7 +33,7 @@ const tooMany = (wait: number) =>
     { retryAfterSec: wait },
   );
 
-export const resetUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/signin/reset/${token}`;
+export const resetUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/signin/reset#${token}`;
 
 /**
  * Records a link and mails it when the address has an account. Returns `delivery`, the mail being sent:

@@ -36,7 +36,7 @@ const invitesPerOwner = () =>
 // Accounts made from an invitation link, per address (as on the sign-up form).
 const inviteSignUpsPerIp = () => limiter({ keyPrefix: "invite_signup_ip", points: 10, durationSec: 60 * 60 });
 
-export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite/${token}`;
+export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite#${token}`;
 
 export type CreatedInvitation = {
   email: string;
