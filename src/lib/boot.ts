@@ -25,9 +25,10 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries) before the first request, so publishing can enqueue.
+    // The durable queue (webhook deliveries, reset mails) before the first request, so requests can enqueue.
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
-    await startProcessWebhookQueue(db);
+    const { passwordResetWorkers } = await import("./accounts/password-reset");
+    await startProcessWebhookQueue(db, { extraWorkers: passwordResetWorkers(db) });
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
     const { startBackgroundJobs } = await import("./jobs");
