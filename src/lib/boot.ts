@@ -25,10 +25,13 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries, reset mails) before the first request, so requests can enqueue.
+    // The durable queue (webhook deliveries, reset and lead mails) before the first request, so requests can enqueue.
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
     const { passwordResetWorkers } = await import("./accounts/password-reset");
-    await startProcessWebhookQueue(db, { extraWorkers: passwordResetWorkers(db) });
+    const { leadMailWorkers } = await import("./leads/notify");
+    await startProcessWebhookQueue(db, {
+      extraWorkers: [...passwordResetWorkers(db), ...leadMailWorkers(db)],
+    });
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
     const { startBackgroundJobs } = await import("./jobs");
