@@ -11,13 +11,13 @@ export const SECRET_ROUTES = ["/signin/reset", "/invite"];
 
 export const REDACTED = "[redacted]";
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // A slash may also be written %2F and a hash %23 (a callbackUrl in a query string, a URL quoted in another).
 const SLASH = "(?:/|%2[fF])";
 const NEXT = "(?:/|%2[fF]|#|%23)";
 const SEGMENT = "[^/?#\\s\"'<>&\\\\%]*(?:%(?!2[fF]|23)[^/?#\\s\"'<>&\\\\%]*)*";
 const PATTERN = new RegExp(
-  `(${SECRET_ROUTES.map((r) => r.split("/").map(escape).join(SLASH)).join("|")})(${NEXT})(?!\\[redacted\\])${SEGMENT}`,
+  `(${SECRET_ROUTES.map((r) => r.split("/").map(escapeRe).join(SLASH)).join("|")})(${NEXT})(?!\\[redacted\\])${SEGMENT}`,
   "g",
 );
 

@@ -3,7 +3,11 @@
 // standalone server lacks:
 //  - the socket's peer address in `x-michi-peer`, overwritten on every request, because Next keeps a
 //    client-sent X-Forwarded-For and so cannot be trusted for rate limits without proxies in front;
-//  - a request id and one structured access-log line per request (tenant id when a guard resolved one);
+//  - a request id and one structured access-log line per request (tenant id when a guard resolved one), and
+//    every line this process writes passed through the secret-route redaction (secret-paths.mjs, copied
+//    beside this file), so no reset or invitation token reaches a log;
+//  - request targets that are not a plain path of this server refused with 400 (badRequestTarget): Next
+//    redirected an absolute-form line to its foreign host and failed with 500 on a malformed escape;
 //  - graceful shutdown: on SIGTERM stop accepting, let running chat streams finish up to a deadline, then close
 //    the database pool;
 //  - start-up before the first request: configuration errors stop the process instead of the first visitor;
@@ -16,7 +20,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { loadDirectRoutes, serveDirect } from "./direct-routes.mjs";
+import { badRequestTarget, loadDirectRoutes, refuseRequestTarget, serveDirect } from "./direct-routes.mjs";
 import { redactSecretPaths } from "./secret-paths.mjs";
 
 const dir = import.meta.dirname;
@@ -98,7 +102,8 @@ const server = http.createServer((req, res) => {
         reqId: id,
         tenantId: ctx.tenantId,
         method: req.method,
-        route: redactSecretPaths(url.split("?")[0]),
+        // An absolute-form target keeps only its path: the host part is the client's, not ours.
+        route: redactSecretPaths(url.startsWith("/") ? url.split("?")[0] : "(refused request target)"),
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
         aborted: !res.writableFinished || undefined,
@@ -117,6 +122,11 @@ const server = http.createServer((req, res) => {
     }
     return origWriteHead.apply(this, args);
   };
+  const refused = badRequestTarget(req.url);
+  if (refused) {
+    refuseRequestTarget(res, refused);
+    return;
+  }
   requestContext.run(ctx, () => {
     const route = direct.match(req);
     (route ? serveDirect(req, res, route) : handle(req, res)).catch((err) => {

@@ -121,7 +121,7 @@ describe("coverage of the route tree", () => {
     );
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/team/page.tsx");
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/layout.tsx");
-    expect(discoveredActions.map((a) => a.key)).toContain("src/app/invite/actions.tsx#openInvitationAction");
+    expect(discoveredActions.map((a) => a.key)).toContain("src/app/invite/actions.ts#openInvitationAction");
   });
 
   it("has a case for every exported server action", () => {

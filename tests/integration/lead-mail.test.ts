@@ -11,6 +11,11 @@ import { startSmtpServer, type TestSmtpServer, useSmtp } from "../support/smtp-s
 vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
 vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
+// The Outbox calls connection() to opt out of prerendering; outside a request it would throw.
+vi.mock("next/server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/server")>()),
+  connection: async () => {},
+}));
 
 const { submitContact } = await import("@/lib/leads/contact");
 const { leadMail } = await import("@/lib/leads/notify");
@@ -18,6 +23,9 @@ const { saveContact } = await import("@/lib/db/queries/leads");
 const { leads } = await import("@/lib/db/schema");
 const { log } = await import("@/lib/log");
 const { default: InboxPage } = await import("@/app/(admin)/admin/[tenant]/inbox/page");
+const { default: OutboxPage } = await import("@/app/(admin)/admin/operator/outbox/page");
+const { sendMail } = await import("@/lib/mail/send");
+const { env } = await import("@/lib/env");
 
 // A contact request and the mail that tells the business: addresses that could bend a mail link are refused
 // by the server, the Inbox's links are encoded, a notice goes out even when one field would not fit a mail
@@ -141,7 +149,12 @@ describe("the mail that tells the business", () => {
   it("is shown as failed in the Inbox when the mail server refuses, and the queue sends it again", async () => {
     smtp.rejectWith(451);
     const before = smtp.received.length;
-    const { lead } = await contact({ name: "Rita Retry", email: "rita@example.org", message: "Hi", consent: true });
+    const { lead } = await contact({
+      name: "Rita Retry",
+      email: "rita@example.org",
+      message: "Hi",
+      consent: true,
+    });
     const failed = await leadRow(lead.id);
     expect(failed.mailStatus).toBe("failed");
     expect(failed.mailError).toMatch(/451/);
@@ -152,5 +165,36 @@ describe("the mail that tells the business", () => {
     expect(mail.subject).toBe("New contact request from Rita Retry");
     expect(mail.replyTo?.text).toBe("rita@example.org");
     expect(await inbox()).not.toContain("could not be sent");
+  });
+});
+
+describe("the operator's Outbox", () => {
+  it("shows a visitor's links as text, and only the platform's own links in its own mails as links", async () => {
+    const operator = await makeUser(t.handle, "operator@leadmail.test", { isOperator: true });
+    useSmtp(null, { outbox: true }); // every mail kept whole, as without a mail server
+    try {
+      const { lead } = await contact({
+        name: "Phil Isher",
+        email: "phil@example.org",
+        message: "Your menu is here: https://evil.test/menu?login=1 and javascript:alert(1) <b>hi</b>",
+        consent: true,
+      });
+      expect((await leadRow(lead.id)).mailStatus).toBe("sent");
+      const platformLink = `${env().MICHI_PUBLIC_URL}/invite#${"A".repeat(43)}`;
+      await sendMail({
+        kind: "invitation",
+        to: "someone@leadmail.test",
+        subject: "Join",
+        text: `Open ${platformLink} or, says the inviter's name, https://evil.test/x`,
+      });
+      actAs(operator);
+      const html = renderToStaticMarkup(await OutboxPage());
+      expect(html).toContain("https://evil.test/menu?login=1");
+      expect(html).not.toMatch(/href="https:\/\/evil\.test/);
+      expect(html).not.toContain("<b>hi</b>");
+      expect(html).toContain(`href="${platformLink}"`);
+    } finally {
+      useSmtp(smtp.url);
+    }
   });
 });

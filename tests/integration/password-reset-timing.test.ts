@@ -70,8 +70,9 @@ describe("the answer time of Forgot password?", () => {
     }
     for (const kind of order) times[kind].push(await ask(kind, count[kind]++));
     const r = mannWhitney(times.known, times.ghost);
-    expect(r.p, `medians ${r.medianA.toFixed(2)} ms (account) vs ${r.medianB.toFixed(2)} ms (none)`).toBeGreaterThan(
-      0.001,
-    );
+    expect(
+      r.p,
+      `medians ${r.medianA.toFixed(2)} ms (account) vs ${r.medianB.toFixed(2)} ms (none)`,
+    ).toBeGreaterThan(0.001);
   }, 120_000);
 });

@@ -76,7 +76,10 @@ describe("asking for a link", () => {
   it("sends at most three mails an hour to one address, answering the same past that", async () => {
     await makeUser(t.handle, "flooded@reset.test");
     for (let i = 0; i < 5; i++) {
-      await mailPasswordReset(t.handle, { email: "flooded@reset.test", requestedAt: new Date().toISOString() });
+      await mailPasswordReset(t.handle, {
+        email: "flooded@reset.test",
+        requestedAt: new Date().toISOString(),
+      });
     }
     expect(await mailsTo("flooded@reset.test")).toHaveLength(3);
   });
@@ -181,7 +184,11 @@ describe("setting a new password", () => {
   it("refuses an expired link", async () => {
     await makeUser(t.handle, "late@reset.test");
     const longAgo = new Date(Date.now() - 61 * 60_000);
-    await mailPasswordReset(t.handle, { email: "late@reset.test", requestedAt: longAgo.toISOString() }, longAgo);
+    await mailPasswordReset(
+      t.handle,
+      { email: "late@reset.test", requestedAt: longAgo.toISOString() },
+      longAgo,
+    );
     const [mail] = await mailsTo("late@reset.test");
     const token = linkIn(mail!.bodyText);
     expect(await checkResetLink(t.handle, token)).toBeNull();

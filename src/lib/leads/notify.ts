@@ -66,7 +66,11 @@ const LEAD_MAIL_POLICY: QueuePolicy = { retryLimit: 6, retryDelaySeconds: 60, ex
 export const LEAD_MAIL_QUEUE = "lead-mail";
 
 /** The business's name and address as they were when the lead came in; the job is about that moment. */
-type LeadMailJob = { tenant: { id: string; name: string; slug: string }; leadId: string; recipients: string[] };
+type LeadMailJob = {
+  tenant: { id: string; name: string; slug: string };
+  leadId: string;
+  recipients: string[];
+};
 
 function leadMailText(tenant: { name: string; slug: string }, lead: LeadRow) {
   const who = lead.name || lead.email || lead.phone;
@@ -131,7 +135,12 @@ export async function leadMail(
   try {
     const { failed, error } = await sendLeadMails(tenant, lead, notice.recipients, log);
     await db.forTenant(tenant.id, (tx) =>
-      setLeadMail(tx, tenant.id, lead.id, failed.length ? { status: "failed", error } : { status: "sent", error: "" }),
+      setLeadMail(
+        tx,
+        tenant.id,
+        lead.id,
+        failed.length ? { status: "failed", error } : { status: "sent", error: "" },
+      ),
     );
     if (failed.length === 0) return;
     const queue = processQueue();
@@ -155,7 +164,12 @@ export async function retryLeadMail(db: DbHandle, job: LeadMailJob, log: Logger)
   if (!lead) return; // the lead or the business was deleted meanwhile
   const { failed, error } = await sendLeadMails(job.tenant, lead, job.recipients, log);
   await db.forTenant(tenantId, (tx) =>
-    setLeadMail(tx, tenantId, lead.id, failed.length ? { status: "failed", error } : { status: "sent", error: "" }),
+    setLeadMail(
+      tx,
+      tenantId,
+      lead.id,
+      failed.length ? { status: "failed", error } : { status: "sent", error: "" },
+    ),
   );
   if (failed.length) throw new Error(`the lead mail could not be sent: ${error}`);
 }

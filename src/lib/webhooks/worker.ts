@@ -50,7 +50,10 @@ export type WebhookQueueOptions = Omit<QueueOptions, "workers"> & {
 
 /** A queue instance with the webhook workers (tests start two against one database to play two servers). */
 export function startWebhookQueue(db: DbHandle, opts: WebhookQueueOptions = {}): Promise<JobQueue> {
-  return startQueue(db, { ...opts, workers: [...webhookWorkers(db, opts.deps), ...(opts.extraWorkers ?? [])] });
+  return startQueue(db, {
+    ...opts,
+    workers: [...webhookWorkers(db, opts.deps), ...(opts.extraWorkers ?? [])],
+  });
 }
 
 /** The process's queue with the webhook workers, started once by boot. */

@@ -60,18 +60,18 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: (b) => ({ invitationId: b.extra.invitationId! }),
     },
-    "src/app/invite/actions.tsx#acceptInvitationAction": {
+    "src/app/invite/actions.ts#acceptInvitationAction": {
       kind: "link",
       why: "the business comes from the stored invitation the token names",
       forms: (w) => forgedTokens(w).map((token) => ({ token, tenant: w.b.tenant.slug, role: "owner" })),
     },
-    "src/app/invite/actions.tsx#inviteSignUpAction": {
+    "src/app/invite/actions.ts#inviteSignUpAction": {
       kind: "link",
       why: "creates the invited address's account only for an open invitation",
       forms: (w) =>
         forgedTokens(w).map((token) => ({ token, name: "Probe", password: "probe password 123" })),
     },
-    "src/app/signin/reset/actions.tsx#resetPasswordAction": {
+    "src/app/signin/reset/actions.ts#resetPasswordAction": {
       kind: "link",
       why: "the account comes from the stored reset link the token names",
       forms: (w) =>
@@ -81,13 +81,13 @@ export const cases: MatrixCases = {
           confirmPassword: "probe password 123",
         })),
     },
-    "src/app/invite/actions.tsx#openInvitationAction": {
+    "src/app/invite/actions.ts#openInvitationAction": {
       kind: "view",
       why: "renders the invitation the token in the body names, and nothing for a forged one",
       forms: (w) => forgedTokens(w).map((token) => ({ token })),
       expect: showsNothingOfB(/This invitation link is not valid/),
     },
-    "src/app/signin/reset/actions.tsx#openResetLinkAction": {
+    "src/app/signin/reset/actions.ts#openResetLinkAction": {
       kind: "view",
       why: "renders the account of the stored reset link the token names, and nothing for a forged one",
       forms: (w) => forgedTokens(w).map((token) => ({ token })),

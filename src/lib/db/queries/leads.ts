@@ -2,7 +2,14 @@ import "server-only";
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
 import type { TenantTx } from "../client";
-import { type LeadKind, type LeadMailStatus, type LeadSource, type LeadStatus, leads, messages } from "../schema";
+import {
+  type LeadKind,
+  type LeadMailStatus,
+  type LeadSource,
+  type LeadStatus,
+  leads,
+  messages,
+} from "../schema";
 
 // The Inbox's rows: visitors' contact requests and hand-offs the assistant offered. Tenant path only; every
 // statement also names the tenant so it walks leads_tenant_created_idx.

@@ -158,7 +158,8 @@ export default async function InboxPage({
                 {l.mailStatus === "failed" ? (
                   <p className="rounded-lg border border-danger-600/40 bg-danger-600/10 px-3 py-2 text-sm">
                     The notification mail about this request could not be sent
-                    {l.mailError ? ` (${l.mailError})` : ""}. It is tried again automatically for about an hour.
+                    {l.mailError ? ` (${l.mailError})` : ""}. It is tried again automatically for about an
+                    hour.
                   </p>
                 ) : null}
                 {l.kind === "lead" ? (

@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import type { ReactNode } from "react";
+import { createElement, type ReactNode } from "react";
 import { z } from "zod";
 import { sessionUser } from "@/lib/auth/access";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
@@ -23,7 +23,7 @@ export async function openInvitationAction(_prev: unknown, form: FormData): Prom
   const parsed = token.safeParse(form.get("token"));
   const t = parsed.success ? parsed.data : "";
   const { user, db } = await sessionUser();
-  return <InvitationView view={await readInvitation(db, t)} token={t} user={user} />;
+  return createElement(InvitationView, { view: await readInvitation(db, t), token: t, user });
 }
 
 export const acceptInvitationAction = publicAction(z.object({ token }), async (input) => {

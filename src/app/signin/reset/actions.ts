@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import type { ReactNode } from "react";
+import { createElement, type ReactNode } from "react";
 import { z } from "zod";
 import { checkResetLink, resetPassword } from "@/lib/accounts/password-reset";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/accounts";
@@ -18,7 +18,7 @@ const token = z.string().max(100);
 export async function openResetLinkAction(_prev: unknown, form: FormData): Promise<ReactNode> {
   const parsed = token.safeParse(form.get("token"));
   const t = parsed.success ? parsed.data : "";
-  return <ResetView link={await checkResetLink(await getDb(), t)} token={t} />;
+  return createElement(ResetView, { link: await checkResetLink(await getDb(), t), token: t });
 }
 
 export const resetPasswordAction = publicAction(

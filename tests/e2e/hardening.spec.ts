@@ -1,17 +1,21 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { instanceEnv, startStandalone } from "../support/standalone";
 
-// A production instance of its own, logging at debug: an invitation and a password reset run end to end
-// through the browser, their tokens are also tried in the old path form (and a broken one), and afterwards
-// neither token appears anywhere in what the server wrote (stdout and stderr: access lines, the platform's
-// log, Next's own output). See docs/security.md, "Secrets in logs".
+// The hardening of docs/security.md on a production instance of its own, logging at debug:
+// - request targets the platform does not serve (absolute form, "//host", malformed escapes) get a 400, never
+//   a redirect to another host or a 500, whether the path is one the server serves itself or Next's;
+// - an invitation and a password reset run end to end through the browser, their tokens are also tried in
+//   the old path form (and broken ones), and then neither token appears anywhere in what the server wrote
+//   (stdout and stderr: access lines, the platform's log, Next's own output). This one stops the server, so
+//   it runs last.
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 let child: ChildProcess;
 let dataDir: string;
@@ -62,7 +66,9 @@ async function linkFromOutbox(browser: Browser, to: string, pattern: RegExp): Pr
     .poll(
       async () => {
         await page.goto(`${BASE}/admin/operator/outbox`);
-        const mail = page.getByRole("article", { name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`) });
+        const mail = page.getByRole("article", {
+          name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`),
+        });
         const text = (await mail.count()) ? ((await mail.first().textContent()) ?? "") : "";
         link = text.match(/https?:\/\/\S+/g)?.find((u) => pattern.test(u)) ?? "";
         return link;
@@ -73,6 +79,52 @@ async function linkFromOutbox(browser: Browser, to: string, pattern: RegExp): Pr
   await ctx.close();
   return link;
 }
+
+/** One raw HTTP/1.1 exchange, so the request line can be what no fetch() would send. */
+function rawRequest(port: number, head: string): Promise<{ status: number; head: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let got = "";
+    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer within 10 s")));
+    socket.on("data", (d) => {
+      got += String(d);
+      const end = got.indexOf("\r\n\r\n");
+      if (end >= 0) {
+        socket.destroy();
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1]), head: got.slice(0, end) });
+      }
+    });
+    socket.on("error", reject);
+    socket.write(`${head}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+test("a request target that is not a plain path on this server gets 400: no foreign redirect, no 500", async () => {
+  const port = Number(new URL(BASE).port);
+  const key = /data-michi-key="([^"]+)"/.exec(await (await fetch(`${BASE}/demo`)).text())?.[1];
+  expect(key).toBeTruthy();
+  const lines = [
+    // The red-team's finding: Next answered 308 to http://evil.test/….
+    `POST http://evil.test/api/widget/${key}/session HTTP/1.1\r\nHost: evil.test\r\nContent-Length: 0`,
+    `GET http://evil.test/admin HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+    `GET https://evil.test/ HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+    `GET //evil.test/ HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+    `GET //evil.test/admin/ HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+    // Malformed escapes: a route the server serves itself, and ones Next serves.
+    `POST /api/widget/%E0%A4%A/session HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0`,
+    `POST /api/widget/${key}%/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0`,
+    `GET /api/widget/${key}/conversations/%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1:${port}`,
+    `POST /api/widget/%zz/contact HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0`,
+  ];
+  for (const line of lines) {
+    const r = await rawRequest(port, line);
+    expect(r.status, line).toBe(400);
+    expect(r.head, line).not.toMatch(/^location:/im);
+  }
+  // An ordinary request still works.
+  const ok = await rawRequest(port, `GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:${port}`);
+  expect(ok.status).toBe(200);
+});
 
 const tokenOf = (link: string) => new URL(link).hash.slice(1);
 const local = (link: string) => `${BASE}${new URL(link).pathname}${new URL(link).hash}`;
@@ -88,7 +140,9 @@ test("neither a reset token nor an invitation token reaches any line the server 
   await inviteCard.getByLabel("E-mail").fill(colleague);
   await inviteCard.getByLabel("Role").selectOption("admin");
   await inviteCard.getByRole("button", { name: "Send invitation" }).click();
-  const invitation = await inviteCard.getByLabel(`Invitation link for ${colleague} (shown only now)`).inputValue();
+  const invitation = await inviteCard
+    .getByLabel(`Invitation link for ${colleague} (shown only now)`)
+    .inputValue();
   expect(await linkFromOutbox(browser, colleague, /\/invite#/)).toBe(invitation);
   const inviteToken = tokenOf(invitation);
   expect(inviteToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
