@@ -18,7 +18,7 @@ const NEXT = "(?:/|%2[fF]|#|%23)";
 const SEGMENT = "[^/?#\\s\"'<>&\\\\%]*(?:%(?!2[fF]|23)[^/?#\\s\"'<>&\\\\%]*)*";
 const PATTERN = new RegExp(
   `(${SECRET_ROUTES.map((r) => r.split("/").map(escapeRe).join(SLASH)).join("|")})(${NEXT})(?!\\[redacted\\])${SEGMENT}`,
-  "g",
+  "gi",
 );
 
 /** The text with the secret segment of every secret route replaced by REDACTED. */
