@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 
 // A mailed link's token travels in the URL fragment (/invite#<token>), which the browser never sends: no
 // server, proxy or access log sees it. This reads it once, keeps it for the tab (sessionStorage, so a reload
@@ -40,17 +40,19 @@ export function FragmentLink({
   children: ReactNode;
 }) {
   const [view, setView] = useState<ReactNode>(null);
+  // Asked once per page view: new props from a refresh of the page must not ask (and render) again.
+  const given = useRef({ open, failed });
   useEffect(() => {
     let live = true;
     const form = new FormData();
     form.set("token", takeToken(storageKey));
-    open(null, form).then(
+    given.current.open(null, form).then(
       (v) => live && setView(v),
-      () => live && setView(failed),
+      () => live && setView(given.current.failed),
     );
     return () => {
       live = false;
     };
-  }, [storageKey, open, failed]);
+  }, [storageKey]);
   return <>{view ?? children}</>;
 }
