@@ -1,3 +1,4 @@
+import { connection } from "next/server";
 import { FragmentLink } from "@/components/link/FragmentLink";
 import { openInvitationAction } from "./actions";
 
@@ -5,7 +6,9 @@ export const metadata = { title: "Invitation" };
 
 // The link is /invite#<token>: the page itself is the same for everyone, and asks for the invitation with
 // the token in a POST body once it has read the fragment.
-export default function InvitationPage() {
+export default async function InvitationPage() {
+  // Rendered per request, never prerendered: the page's scripts need the nonce of this view (src/proxy.ts).
+  await connection();
   return (
     <main id="main" className="mx-auto max-w-md px-6 py-16">
       <FragmentLink

@@ -1,3 +1,4 @@
+import { connection } from "next/server";
 import { FragmentLink } from "@/components/link/FragmentLink";
 import { openResetLinkAction } from "./actions";
 
@@ -5,7 +6,9 @@ export const metadata = { title: "Choose a new password" };
 
 // The link is /signin/reset#<token>: the page is the same for everyone, and asks for the account with the
 // token in a POST body once it has read the fragment.
-export default function ResetPasswordPage() {
+export default async function ResetPasswordPage() {
+  // Rendered per request, never prerendered: the page's scripts need the nonce of this view (src/proxy.ts).
+  await connection();
   return (
     <main id="main" className="mx-auto max-w-sm px-6 py-16">
       <FragmentLink
