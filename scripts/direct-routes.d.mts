@@ -16,3 +16,6 @@ export function directRoutes(modules: Record<string, Handlers>): {
 };
 export function loadDirectRoutes(dir: string, require: NodeRequire): ReturnType<typeof directRoutes>;
 export function serveDirect(req: IncomingMessage, res: ServerResponse, route: Matched): Promise<void>;
+/** Why a request target must be refused with 400 before any routing (not origin-form, "//", a bad escape), or null. */
+export function badRequestTarget(url: string | undefined): string | null;
+export function refuseRequestTarget(res: ServerResponse, reason: string): void;

@@ -6,7 +6,8 @@
 // The handlers stay ordinary App Router route handlers (src/app/api/widget/...), bundled by `next build`; this
 // only calls the functions the compiled route module exports, with a standard Request, and writes their
 // standard Response. `npm run dev`, and any request this does not match exactly (another method, a trailing
-// slash, a malformed escape), still goes through Next. A route belongs here only if its handler needs nothing
+// slash), still goes through Next; a malformed escape is answered 400 here (badRequestTarget also refuses it,
+// and other targets Next mishandles, before any routing). A route belongs here only if its handler needs nothing
 // of Next's request scope (cookies(), headers(), after(), redirect(), the fetch cache):
 // tests/unit/direct-routes.test.ts fails when anything these routes import reaches Next or next-auth.
 import path from "node:path";
@@ -17,6 +18,38 @@ import path from "node:path";
  * path; the history (`conversations/[id]`) also keeps Next's gzip, the one widget answer that can be large.
  */
 export const DIRECT_ROUTES = ["/api/widget/[key]/chat", "/api/widget/[key]/session"];
+
+/**
+ * Why a request target must be refused with 400 before any routing, or null. Only the origin form ("/path")
+ * is served: an absolute-form line ("POST http://evil.test/x", which a client sends to a proxy) made Next
+ * answer with a redirect to that foreign host, and a path starting "//" is read by browsers as a host
+ * ("//evil.test/"), so a trailing-slash redirect would lead there too. A path whose percent-escapes do not
+ * decode ("%E0%A4%A") made Next fail with a 500 while decoding the route's parameters.
+ */
+export function badRequestTarget(url) {
+  if (typeof url !== "string" || !url.startsWith("/")) return "not an origin-form request target";
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  if (pathname.startsWith("//") || pathname.startsWith("/\\")) return "a path that reads as a host";
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return "a malformed percent-escape";
+  }
+  return null;
+}
+
+/** The answer to a request badRequestTarget refuses (plain text, never cached, never a redirect). */
+export function refuseRequestTarget(res, reason) {
+  res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.end(`Bad request: ${reason}.\n`);
+}
+
+const malformed = () =>
+  new Response("Bad request: a malformed percent-escape.\n", {
+    status: 400,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+  });
 
 /** `/api/widget/[key]/chat` → a pattern with one group per dynamic segment, and the segments' names. */
 export function compileRoute(route) {
@@ -55,7 +88,7 @@ export function directRoutes(modules) {
             params[name] = decodeURIComponent(m[i + 1]);
           });
         } catch {
-          return undefined; // Next answers a malformed escape with its own 400
+          return { handler: malformed, params: {} };
         }
         return { handler, params };
       }

@@ -3,7 +3,11 @@
 // standalone server lacks:
 //  - the socket's peer address in `x-michi-peer`, overwritten on every request, because Next keeps a
 //    client-sent X-Forwarded-For and so cannot be trusted for rate limits without proxies in front;
-//  - a request id and one structured access-log line per request (tenant id when a guard resolved one);
+//  - a request id and one structured access-log line per request (tenant id when a guard resolved one), and
+//    every line this process writes passed through the secret-route redaction (secret-paths.mjs, copied
+//    beside this file), so no reset or invitation token reaches a log;
+//  - request targets that are not a plain path of this server refused with 400 (badRequestTarget): Next
+//    redirected an absolute-form line to its foreign host and failed with 500 on a malformed escape;
 //  - graceful shutdown: on SIGTERM stop accepting, let running chat streams finish up to a deadline, then close
 //    the database pool;
 //  - start-up before the first request: configuration errors stop the process instead of the first visitor;
@@ -16,7 +20,8 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { loadDirectRoutes, serveDirect } from "./direct-routes.mjs";
+import { badRequestTarget, loadDirectRoutes, refuseRequestTarget, serveDirect } from "./direct-routes.mjs";
+import { redactSecretPaths } from "./secret-paths.mjs";
 
 const dir = import.meta.dirname;
 process.env.NODE_ENV = "production";
@@ -38,9 +43,24 @@ const log = pino(
     level: process.env.MICHI_LOG_LEVEL || "info",
     base: { app: "michi-chat" },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: { streamWrite: redactSecretPaths },
   },
   pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 500 }),
 );
+
+// Next prints through console (an error with the URL it failed on, a warning naming a path): whatever this
+// process writes to stdout or stderr outside pino passes the same secret-route redaction as the log lines.
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  stream.write = (chunk, ...rest) =>
+    write(typeof chunk === "string" ? redactSecretPaths(chunk) : redactBuffer(chunk), ...rest);
+}
+function redactBuffer(chunk) {
+  if (!(chunk instanceof Uint8Array)) return chunk;
+  const text = Buffer.from(chunk).toString("utf8");
+  const clean = redactSecretPaths(text);
+  return clean === text ? chunk : clean;
+}
 
 // Shared with route code through globalThis: guards record the tenant they resolved (src/lib/request-context.ts).
 const requestContext = new AsyncLocalStorage();
@@ -82,7 +102,8 @@ const server = http.createServer((req, res) => {
         reqId: id,
         tenantId: ctx.tenantId,
         method: req.method,
-        route: url.split("?")[0],
+        // An absolute-form target keeps only its path: the host part is the client's, not ours.
+        route: redactSecretPaths(url.startsWith("/") ? url.split("?")[0] : "(refused request target)"),
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
         aborted: !res.writableFinished || undefined,
@@ -101,6 +122,11 @@ const server = http.createServer((req, res) => {
     }
     return origWriteHead.apply(this, args);
   };
+  const refused = badRequestTarget(req.url);
+  if (refused) {
+    refuseRequestTarget(res, refused);
+    return;
+  }
   requestContext.run(ctx, () => {
     const route = direct.match(req);
     (route ? serveDirect(req, res, route) : handle(req, res)).catch((err) => {

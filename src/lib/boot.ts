@@ -25,9 +25,13 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries) before the first request, so publishing can enqueue.
+    // The durable queue (webhook deliveries, reset and lead mails) before the first request, so requests can enqueue.
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
-    await startProcessWebhookQueue(db);
+    const { passwordResetWorkers } = await import("./accounts/password-reset");
+    const { leadMailWorkers } = await import("./leads/notify");
+    await startProcessWebhookQueue(db, {
+      extraWorkers: [...passwordResetWorkers(db), ...leadMailWorkers(db)],
+    });
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
     const { startBackgroundJobs } = await import("./jobs");

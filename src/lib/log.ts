@@ -1,5 +1,6 @@
 import "server-only";
 import pino from "pino";
+import { redactSecretPaths } from "../../scripts/secret-paths.mjs";
 import { processSlot } from "./process-slot";
 
 // Paths that may carry credentials or visitor content. Content is dropped unless MICHI_LOG_CONTENT=true,
@@ -32,6 +33,9 @@ export function createLogger(destination?: pino.DestinationStream, level?: strin
       level: level ?? process.env.MICHI_LOG_LEVEL ?? "info",
       base: { app: "michi-chat" },
       redact: { paths: REDACT, censor: "[redacted]" },
+      // Field names cannot catch a link token inside a URL or a message (an error's text, a mail in
+      // development): every written line passes the secret-route redaction as well.
+      hooks: { streamWrite: redactSecretPaths },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

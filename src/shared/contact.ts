@@ -54,3 +54,17 @@ export function contactProblems(
   if (needsConsent && !c.consent) out.consent = "consent_needed";
   return out;
 }
+
+/**
+ * A mailto: link to one address. Everything but its @ is percent-encoded, so nothing a visitor typed can
+ * become part of the link's query: "x@y.test?bcc=a%40evil.test" stays one (odd) address, never a Bcc.
+ */
+export function mailtoHref(address: string): string {
+  return `mailto:${encodeURIComponent(address.trim()).replaceAll("%40", "@")}`;
+}
+
+/** A tel: link: an optional leading + and the digits, nothing else. */
+export function telHref(phone: string): string {
+  const t = phone.trim();
+  return `tel:${t.startsWith("+") ? "+" : ""}${t.replace(/\D/g, "")}`;
+}

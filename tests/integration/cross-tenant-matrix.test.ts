@@ -121,7 +121,7 @@ describe("coverage of the route tree", () => {
     );
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/team/page.tsx");
     expect(pageFiles).toContain("src/app/(admin)/admin/[tenant]/layout.tsx");
-    expect(pageFiles).toContain("src/app/invite/[token]/page.tsx");
+    expect(discoveredActions.map((a) => a.key)).toContain("src/app/invite/actions.ts#openInvitationAction");
   });
 
   it("has a case for every exported server action", () => {
@@ -150,6 +150,20 @@ describe("server actions", () => {
   for (const { key, fn } of discoveredActions) {
     const c = actionCases[key];
     if (!c || c.kind === "public") continue;
+
+    if (c.kind === "view") {
+      it(`${key}: forged links show nothing of B and nothing changes`, async () => {
+        for (const form of c.forms(w)) {
+          await asOwnerOfA();
+          const before = await snapshotAll(t.handle);
+          const r = await outcome(() => fn({}, toFormData(form)));
+          expect(r.kind, JSON.stringify(r)).toBe("value");
+          c.expect((r as { value: unknown }).value, w);
+          expect(await snapshotAll(t.handle)).toEqual(before);
+        }
+      });
+      continue;
+    }
 
     if (c.kind === "link") {
       it(`${key}: forged links are refused and nothing changes`, async () => {

@@ -11,7 +11,7 @@ vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.hea
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
 const team = await import("@/app/(admin)/admin/[tenant]/team/actions");
-const invite = await import("@/app/invite/[token]/actions");
+const invite = await import("@/app/invite/actions");
 const { inviteMember, readInvitation } = await import("@/lib/team/invitations");
 const { resolveTenantAccess } = await import("@/lib/auth/access");
 const { authenticate } = await import("@/lib/auth/credentials");
@@ -40,7 +40,7 @@ const roleOf = async (userId: string) =>
       .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
   )[0]?.role ?? null;
 const tokenOf = (link: string | undefined) => {
-  const m = /\/invite\/([A-Za-z0-9_-]{43})$/.exec(link ?? "");
+  const m = /\/invite#([A-Za-z0-9_-]{43})$/.exec(link ?? "");
   expect(m, `an invitation link: ${link}`).not.toBeNull();
   return m![1]!;
 };
@@ -71,7 +71,7 @@ describe("inviting", () => {
     const shape = (s: typeof known) => ({
       ok: s.ok,
       message: s.message?.replace(/\S+@\S+/g, "EMAIL"),
-      link: /\/invite\/[A-Za-z0-9_-]{43}$/.test(s.data?.link ?? ""),
+      link: /\/invite#[A-Za-z0-9_-]{43}$/.test(s.data?.link ?? ""),
     });
     expect(shape(known)).toEqual(shape(unknown));
     expect(shape(known)).toMatchObject({ ok: true, link: true });
@@ -148,7 +148,7 @@ describe("accepting", () => {
     actAs(null);
     expect(await outcome(() => invite.acceptInvitationAction({}, fd({ token })))).toEqual({
       kind: "redirect",
-      url: `/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`,
+      url: `/signin?callbackUrl=${encodeURIComponent("/invite")}`,
     });
   });
 
@@ -248,7 +248,7 @@ describe("creating an account from an invitation", () => {
     );
     expect(r).toEqual({
       kind: "redirect",
-      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent(`/invite/${token}`)}`,
+      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent("/invite")}`,
     });
     const [created] = await t.handle.platform.select().from(users).where(eq(users.email, "newbie@inv.test"));
     expect(created).toMatchObject({ name: "Nia", mustChangePassword: false });
@@ -271,7 +271,7 @@ describe("creating an account from an invitation", () => {
     );
     expect(r).toEqual({
       kind: "redirect",
-      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent(`/invite/${token}`)}`,
+      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent("/invite")}`,
     });
     const [after] = await t.handle.platform.select().from(users).where(eq(users.email, "busy@inv.test"));
     expect(after).toEqual(before);

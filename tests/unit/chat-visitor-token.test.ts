@@ -69,6 +69,37 @@ describe("visitor tokens", () => {
     }
   });
 
+  it("are refused when the signed expiry lies further ahead than a token ever lives", () => {
+    // A token signed with the secret but claiming a lifetime no token is given (the red-team's exp: 1e308).
+    const key = Buffer.from(hkdfSync("sha256", secret, "michi-chat", "visitor-token", 32));
+    const signed = (exp: number) => {
+      const body = Buffer.from(JSON.stringify({ v: 1, t: tenantA, vid: "abcdefghijklmnop", exp })).toString(
+        "base64url",
+      );
+      return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
+    };
+    const nowSec = t0.getTime() / 1000;
+    for (const exp of [
+      1e308,
+      Number.MAX_SAFE_INTEGER,
+      nowSec + 30 * 24 * 3600,
+      nowSec + VISITOR_TOKEN_TTL_SEC + 3600,
+      1.5e9 + 0.5,
+    ]) {
+      expect(verifyVisitorToken(secret, signed(exp), tenantA, t0), String(exp)).toMatchObject({
+        ok: false,
+        reason: "malformed",
+      });
+      expect(renewableVisitorId(secret, signed(exp), tenantA, t0), String(exp)).toBeUndefined();
+    }
+    // A token issued a moment "later" by an instance whose clock runs a little ahead still holds.
+    expect(
+      verifyVisitorToken(secret, signed(nowSec + VISITOR_TOKEN_TTL_SEC + 30), tenantA, t0),
+    ).toMatchObject({
+      ok: true,
+    });
+  });
+
   it("give a fresh visitor id each time, kept when renewing a valid or recently expired token", () => {
     const first = signVisitorToken(secret, { tenantId: tenantA, now: t0 });
     const other = signVisitorToken(secret, { tenantId: tenantA, now: t0 });

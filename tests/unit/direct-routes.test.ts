@@ -5,7 +5,13 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { readCappedText } from "@/lib/security/body";
-import { compileRoute, DIRECT_ROUTES, directRoutes, serveDirect } from "../../scripts/direct-routes.mjs";
+import {
+  badRequestTarget,
+  compileRoute,
+  DIRECT_ROUTES,
+  directRoutes,
+  serveDirect,
+} from "../../scripts/direct-routes.mjs";
 import { lazyBody } from "../support/lazy-body";
 
 // The production server hands a visitor's token and chat requests to their route handlers itself
@@ -31,7 +37,8 @@ function importsOf(file: string): string[] {
       const found = ["", ".ts", ".tsx", "/index.ts"]
         .map((ext) => base + ext)
         .find((f) => existsSync(f) && statSync(f).isFile());
-      if (!found || !/\.tsx?$/.test(found)) throw new Error(`${file}: cannot resolve ${spec}`);
+      // Plain .mjs modules (scripts/secret-paths.mjs) are walked too: they could import a package as well.
+      if (!found || !/\.(tsx?|mjs)$/.test(found)) throw new Error(`${file}: cannot resolve ${spec}`);
       return found;
     });
 }
@@ -82,17 +89,55 @@ describe("matching a request", () => {
     expect(match("GET", "/api/widget/abc/conversations/c1")?.params).toEqual({ key: "abc", id: "c1" });
   });
 
-  it("leaves to Next a method the route does not export, other paths and malformed escapes", () => {
+  it("leaves to Next a method the route does not export and other paths", () => {
     expect(match("GET", "/api/widget/abc/chat")).toBeUndefined(); // Next answers 405
     expect(match("HEAD", "/api/widget/abc/conversations/c1")).toBeUndefined();
     expect(match("POST", "/api/widget/abc/chat/")).toBeUndefined(); // Next redirects
     expect(match("POST", "/api/widget/a/b/chat")).toBeUndefined();
-    expect(match("POST", "/api/widget/%E0%A4%A/chat")).toBeUndefined();
     expect(match("POST", "/api/widget//chat")).toBeUndefined();
+  });
+
+  it("answers a malformed escape in a segment with 400 itself, instead of Next's 500", async () => {
+    for (const url of [
+      "/api/widget/%E0%A4%A/chat",
+      "/api/widget/%/chat",
+      "/api/widget/abc/conversations/%zz",
+    ]) {
+      const m = match(url.endsWith("chat") ? "POST" : "GET", url);
+      expect(m, url).toBeDefined();
+      const res = await m!.handler(new Request("http://x.test/"), { params: Promise.resolve(m!.params) });
+      expect(res.status).toBe(400);
+    }
   });
 
   it("escapes a route's literal parts", () => {
     expect(compileRoute("/api/a.b/[x]").pattern.test("/api/aXb/1")).toBe(false);
+  });
+});
+
+describe("request targets refused before any routing", () => {
+  it("refuses the absolute form, the authority form, '*', a path that reads as a host and a bad escape", () => {
+    // The red-team corpus of docs/security.md ("Request targets").
+    for (const url of [
+      "http://evil.test/api/widget/k/session",
+      "https://evil.test/",
+      "HTTP://EVIL.TEST/admin",
+      "evil.test:443",
+      "*",
+      "",
+      "//evil.test/",
+      "//evil.test/api/widget/k/chat",
+      "/\\evil.test/",
+      "/api/widget/%E0%A4%A/session",
+      "/api/widget/k/conversations/%",
+      "/signin/reset/%zz",
+    ])
+      expect(badRequestTarget(url), url).not.toBeNull();
+  });
+
+  it("lets ordinary paths through, escapes and odd queries included", () => {
+    for (const url of ["/", "/api/widget/k%C3%A9y/chat", "/admin?q=%", "/demo?x=//evil.test", "/a//b"])
+      expect(badRequestTarget(url), url).toBeNull();
   });
 });
 

@@ -48,7 +48,7 @@ export default async function SignInPage({
   const error = errorText(typeof sp.error === "string" ? sp.error : undefined);
   const signedUp = sp.signedUp === "1";
   const notice = signedUp
-    ? callbackUrl.startsWith("/invite/")
+    ? /^\/invite(\/|$|#)/.test(callbackUrl)
       ? SIGNED_UP_INVITED
       : SIGNED_UP
     : sp.reset === "1"

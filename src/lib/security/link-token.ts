@@ -18,3 +18,18 @@ export function hashLinkToken(token: string): string {
 export function isLinkToken(value: unknown): value is string {
   return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
+
+/**
+ * The answer to an old-style link with the token in its path: a redirect to `page#<token>`, which the browser
+ * follows without sending the fragment. Never cached, and no Referer carrying the old path.
+ */
+export function fragmentRedirect(page: string, token: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location: `${page}#${encodeURIComponent(token)}`,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
+}

@@ -7,6 +7,8 @@ import { z } from "zod";
 // secret so that a leaked visitor key never signs admin sessions (and the other way round).
 
 export const VISITOR_TOKEN_TTL_SEC = 60 * 60;
+/** Instances' clocks may differ this much: a token is never trusted to live longer than TTL plus this. */
+const CLOCK_SKEW_SEC = 5 * 60;
 /** An expired token may still be exchanged for a new one this long, so a returning visitor keeps their id. */
 export const VISITOR_RENEW_GRACE_SEC = 24 * 60 * 60;
 
@@ -94,6 +96,12 @@ export function verifyVisitorToken(
     typeof payload.vid !== "string" ||
     typeof payload.exp !== "number"
   ) {
+    return { ok: false, reason: "malformed" };
+  }
+  // The expiry is bounded, not only checked to be a number: a payload signed with the secret (a leaked key, a
+  // signing bug) must not make a token that never expires ("exp": 1e308), nor one past what any token is given.
+  const nowSec = now.getTime() / 1000;
+  if (!Number.isSafeInteger(payload.exp) || payload.exp > nowSec + VISITOR_TOKEN_TTL_SEC + CLOCK_SKEW_SEC) {
     return { ok: false, reason: "malformed" };
   }
   const claims = { tenantId: payload.t, visitorId: payload.vid, expiresAt: new Date(payload.exp * 1000) };

@@ -29,7 +29,7 @@ import { invitationMail } from "./invitation-mail";
 export const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite/${token}`;
+export const invitationUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/invite#${token}`;
 
 export type CreatedInvitation = {
   email: string;

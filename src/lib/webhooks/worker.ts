@@ -42,16 +42,26 @@ export function webhookWorkers(db: DbHandle, deps: Partial<DeliverDeps> = {}): Q
   return [delivery as QueueWorker];
 }
 
-export type WebhookQueueOptions = Omit<QueueOptions, "workers"> & { deps?: Partial<DeliverDeps> };
+export type WebhookQueueOptions = Omit<QueueOptions, "workers"> & {
+  deps?: Partial<DeliverDeps>;
+  /** Other domains' workers on the same queue (boot adds the mail jobs). */
+  extraWorkers?: QueueWorker[];
+};
 
 /** A queue instance with the webhook workers (tests start two against one database to play two servers). */
 export function startWebhookQueue(db: DbHandle, opts: WebhookQueueOptions = {}): Promise<JobQueue> {
-  return startQueue(db, { ...opts, workers: webhookWorkers(db, opts.deps) });
+  return startQueue(db, {
+    ...opts,
+    workers: [...webhookWorkers(db, opts.deps), ...(opts.extraWorkers ?? [])],
+  });
 }
 
 /** The process's queue with the webhook workers, started once by boot. */
 export function startProcessWebhookQueue(db: DbHandle, opts: WebhookQueueOptions = {}): Promise<JobQueue> {
-  return startProcessQueue(db, { ...opts, workers: webhookWorkers(db, opts.deps) });
+  return startProcessQueue(db, {
+    ...opts,
+    workers: [...webhookWorkers(db, opts.deps), ...(opts.extraWorkers ?? [])],
+  });
 }
 
 /** Makes `q` the queue publishEvent enqueues on in this process (tests). */

@@ -39,6 +39,11 @@ export type ActionCase =
    * refused, or sent elsewhere, while nothing anywhere changes.
    */
   | { kind: "link"; forms: (w: World) => FormSpec[]; why: string }
+  /**
+   * A page's view fetched with a link's token in a POST body (the token travels in the link's fragment):
+   * each forged form must render nothing of B (`expect` gets the returned element) and change nothing.
+   */
+  | { kind: "view"; forms: (w: World) => FormSpec[]; expect: (value: unknown, w: World) => void; why: string }
   /** Not tenant-scoped at all (sign-in, sign-up, sign-out); say why. */
   | { kind: "public"; why: string };
 
@@ -102,7 +107,8 @@ const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join("/"
 
 /**
  * Every admin page and layout (src/app/(admin)/**\/page.tsx and layout.tsx), and every other page that takes
- * a key from its URL (src/app/invite/[token]/page.tsx…): a forged key must show nothing of anyone.
+ * a key from its URL: a forged key must show nothing of anyone. (The invitation and reset pages take theirs
+ * from the link's fragment through a POST: their view actions are "view" cases.)
  */
 export function discoverPages(): string[] {
   const admin = walk(path.join(ROOT, "src/app/(admin)")).filter((f) => /[/\\](page|layout)\.tsx$/.test(f));

@@ -2,7 +2,14 @@ import "server-only";
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
 import type { TenantTx } from "../client";
-import { type LeadKind, type LeadSource, type LeadStatus, leads, messages } from "../schema";
+import {
+  type LeadKind,
+  type LeadMailStatus,
+  type LeadSource,
+  type LeadStatus,
+  leads,
+  messages,
+} from "../schema";
 
 // The Inbox's rows: visitors' contact requests and hand-offs the assistant offered. Tenant path only; every
 // statement also names the tenant so it walks leads_tenant_created_idx.
@@ -202,4 +209,17 @@ export async function visibleConversations(
     out.set(r.conversationId, list);
   }
   return out;
+}
+
+/** Records whether the business was told about a lead by mail, and why not when it failed. */
+export async function setLeadMail(
+  tx: TenantTx,
+  tenantId: string,
+  id: string,
+  mail: { status: LeadMailStatus; error: string },
+): Promise<void> {
+  await tx
+    .update(leads)
+    .set({ mailStatus: mail.status, mailError: mail.error.slice(0, 500) })
+    .where(and(eq(leads.tenantId, tenantId), eq(leads.id, id)));
 }

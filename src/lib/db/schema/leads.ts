@@ -8,6 +8,8 @@ import { tenants, users } from "./core";
 export type LeadKind = "lead" | "handoff";
 export type LeadSource = "menu" | "assistant";
 export type LeadStatus = "new" | "handled";
+/** Whether the business was told by mail (drizzle/0014_lead_mail_status.sql). */
+export type LeadMailStatus = "none" | "sent" | "failed";
 
 /**
  * A visitor's request to be contacted ("lead"), or a hand-off the assistant offered that the visitor has not
@@ -36,6 +38,9 @@ export const leads = pgTable(
     handledBy: uuid("handled_by").references(() => users.id, { onDelete: "set null" }),
     handledByLabel: text("handled_by_label").notNull().default(""),
     handledAt: timestamp("handled_at", { withTimezone: true }),
+    mailStatus: text("mail_status").$type<LeadMailStatus>().notNull().default("none"),
+    /** The mail server's reason while mailStatus is "failed". */
+    mailError: text("mail_error").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { PlainActionFn } from "@/lib/auth/action";
 import type { LeadRow, VisibleMessage } from "@/lib/leads/views";
+import { mailtoHref, telHref } from "@/shared/contact";
 import { When } from "../conversations/display";
 import { KIND_LABEL } from "./filters";
 import { LeadStatusForm } from "./LeadStatusForm";
@@ -31,6 +32,12 @@ export function LeadCard({
         </span>
       </div>
       <LeadStatus lead={l} />
+      {l.mailStatus === "failed" ? (
+        <p className="rounded-lg border border-danger-600/40 bg-danger-600/10 px-3 py-2 text-sm">
+          The notification mail about this request could not be sent
+          {l.mailError ? ` (${l.mailError})` : ""}. It is tried again automatically for about an hour.
+        </p>
+      ) : null}
       {l.kind === "lead" ? (
         <ContactDetails lead={l} />
       ) : (
@@ -72,9 +79,9 @@ function ContactDetails({ lead: l }: { lead: LeadRow }) {
   return (
     <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
       <dt className="muted">E-mail</dt>
-      <dd className="break-all">{l.email ? <a href={`mailto:${l.email}`}>{l.email}</a> : "—"}</dd>
+      <dd className="break-all">{l.email ? <a href={mailtoHref(l.email)}>{l.email}</a> : "—"}</dd>
       <dt className="muted">Phone</dt>
-      <dd>{l.phone ? <a href={`tel:${l.phone.replace(/[^+\d]/g, "")}`}>{l.phone}</a> : "—"}</dd>
+      <dd>{l.phone ? <a href={telHref(l.phone)}>{l.phone}</a> : "—"}</dd>
       <dt className="muted">Message</dt>
       <dd className="whitespace-pre-wrap break-words">{l.message}</dd>
       <dt className="muted">Language</dt>

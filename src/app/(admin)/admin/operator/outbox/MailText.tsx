@@ -1,14 +1,20 @@
-// A kept mail's text as the recipient would read it, with its web links made clickable (the operator follows
-// an invitation or a reset link from here when no mail server is configured). Only http(s) links become
-// anchors; everything else stays text, which React escapes.
+// A kept mail's text as the recipient would read it. The operator follows an invitation or a reset link from
+// here when no mail server is configured, so in those mails, which the platform writes whole, a link to the
+// platform's own address becomes clickable. Nothing else does: a lead or hand-off mail carries what a visitor
+// typed, and a visitor's link must not become one click away for the operator. Everything stays text, which
+// React escapes.
 const URL_RE = /(https?:\/\/[^\s<>"]+)/g;
 
-export function MailText({ text }: { text: string }) {
+/** Mails the platform writes entirely itself; the others quote visitors or operators. */
+const LINKED_KINDS = new Set(["invitation", "password_reset"]);
+
+export function MailText({ text, kind, origin }: { text: string; kind: string; origin: string }) {
+  const linkable = LINKED_KINDS.has(kind);
   // split() with a capturing group alternates text and links; each piece is keyed by where it starts.
   const pieces: { at: number; text: string; link: boolean }[] = [];
   let at = 0;
   for (const [i, piece] of text.split(URL_RE).entries()) {
-    pieces.push({ at, text: piece, link: i % 2 === 1 });
+    pieces.push({ at, text: piece, link: linkable && i % 2 === 1 && sameOrigin(piece, origin) });
     at += piece.length;
   }
   return (
@@ -24,4 +30,12 @@ export function MailText({ text }: { text: string }) {
       )}
     </pre>
   );
+}
+
+function sameOrigin(link: string, origin: string): boolean {
+  try {
+    return new URL(link).origin === origin;
+  } catch {
+    return false;
+  }
 }

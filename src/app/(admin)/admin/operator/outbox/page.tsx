@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { listOutbox } from "@/lib/db/queries/outbox";
+import { env } from "@/lib/env";
 import { mailDelivery, smtpServerLabel } from "@/lib/mail/send";
 import { MailText } from "./MailText";
 
@@ -29,6 +30,7 @@ export default async function OutboxPage() {
   await connection(); // per request, never prerendered at build time
   const { db } = await requireOperator();
   const mails = await listOutbox(db.platform, 50);
+  const origin = new URL(env().MICHI_PUBLIC_URL).origin;
   return (
     <div className="space-y-6">
       <PageHeader title="Outbox" description={deliveryText()} />
@@ -57,7 +59,7 @@ export default async function OutboxPage() {
                       {m.error ? `: ${m.error}` : ""}
                     </dd>
                   </dl>
-                  {m.bodyText ? <MailText text={m.bodyText} /> : null}
+                  {m.bodyText ? <MailText text={m.bodyText} kind={m.kind} origin={origin} /> : null}
                 </article>
               </li>
             ))}

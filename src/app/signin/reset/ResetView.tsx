@@ -1,16 +1,13 @@
 import Link from "next/link";
-import { checkResetLink, RESET_LINK_INVALID } from "@/lib/accounts/password-reset";
+import { RESET_LINK_INVALID } from "@/lib/accounts/password-reset";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
-import { getDb } from "@/lib/db";
 import { ResetForm } from "./ResetForm";
 
-export const metadata = { title: "Choose a new password" };
-
-export default async function ResetPasswordPage({ params }: { params: Promise<{ token: string }> }) {
-  const { token } = await params;
-  const link = await checkResetLink(await getDb(), token);
+// The reset page for the token the page POSTed (openResetLinkAction): the token never appears in a URL the
+// server is asked for.
+export function ResetView({ link, token }: { link: { email: string } | null; token: string }) {
   return (
-    <main id="main" className="mx-auto max-w-sm px-6 py-16">
+    <>
       <h1 className="text-2xl font-bold">Choose a new password</h1>
       {link ? (
         <>
@@ -32,6 +29,6 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
           </p>
         </>
       )}
-    </main>
+    </>
   );
 }

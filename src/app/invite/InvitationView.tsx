@@ -1,10 +1,11 @@
 import Link from "next/link";
-import { sessionUser } from "@/lib/auth/access";
+import type { SessionUser } from "@/lib/auth/access";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
-import { readInvitation } from "@/lib/team/invitations";
+import type { InvitationView as View } from "@/lib/team/invitations";
 import { AcceptForm, InviteSignUpForm } from "./InviteForms";
 
-export const metadata = { title: "Invitation" };
+// What the holder of an invitation link sees, rendered on the server for the token the page POSTed
+// (openInvitationAction): the token never appears in a URL the server is asked for.
 
 const ROLE_WORDS = { owner: "an owner", admin: "an admin", viewer: "a viewer" } as const;
 
@@ -15,13 +16,20 @@ const CLOSED = {
   expired: "This invitation has expired. Ask the owner of the business for a new one.",
 } as const;
 
-export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
-  const { token } = await params;
-  const { user, db } = await sessionUser();
-  const view = await readInvitation(db, token);
-  const here = `/invite/${encodeURIComponent(token)}`;
+/** Where the invitation page is; the token stays in the tab (see FragmentLink), never in this path. */
+export const INVITE_PATH = "/invite";
+
+export function InvitationView({
+  view,
+  token,
+  user,
+}: {
+  view: View;
+  token: string;
+  user: SessionUser | null;
+}) {
   return (
-    <main id="main" className="mx-auto max-w-md px-6 py-16">
+    <>
       <h1 className="text-2xl font-bold">
         {view.state === "open" ? `Join ${view.business} on michi-chat` : "Invitation"}
       </h1>
@@ -65,7 +73,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
                 <p className="mt-3">
                   <Link
                     className="btn btn-secondary"
-                    href={`/signin?callbackUrl=${encodeURIComponent(here)}`}
+                    href={`/signin?callbackUrl=${encodeURIComponent(INVITE_PATH)}`}
                   >
                     Sign in to accept
                   </Link>
@@ -81,6 +89,6 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           )}
         </>
       )}
-    </main>
+    </>
   );
 }
