@@ -259,3 +259,8 @@ export function env(): Env {
   }
   return cache.__michiEnv;
 }
+
+/** Makes the next env() read process.env again: for a setting the app itself just changed (development). */
+export function reloadEnv(): void {
+  cache.__michiEnv = undefined;
+}

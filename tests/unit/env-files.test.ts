@@ -16,7 +16,7 @@ function startEnv(files: Record<string, string>, real: Record<string, string> = 
 const read = loadEnvFiles(${JSON.stringify(dir)});
 console.log(JSON.stringify({ read, A: process.env.A, B: process.env.B, C: process.env.C }));`;
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], {
-    env: { PATH: process.env.PATH, ...real },
+    env: { PATH: process.env.PATH, NODE_ENV: "production", ...real },
     encoding: "utf8",
   });
   return JSON.parse(out) as { read: string[]; A?: string; B?: string; C?: string };
@@ -30,7 +30,11 @@ describe("the .env files npm start reads", () => {
 
   it("lets the real environment win over every file, and the production files over the plain ones", () => {
     const r = startEnv(
-      { ".env": "A=plain\nC=plain\n", ".env.production": "B=prod\nC=prod\n", ".env.production.local": "C=prodlocal\n" },
+      {
+        ".env": "A=plain\nC=plain\n",
+        ".env.production": "B=prod\nC=prod\n",
+        ".env.production.local": "C=prodlocal\n",
+      },
       { A: "real" },
     );
     expect(r).toMatchObject({ A: "real", B: "prod", C: "prodlocal" });

@@ -3,9 +3,11 @@ import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant } from "@/lib/auth/guard";
 import { budgetStatus } from "@/lib/chat/limits";
+import { detectLocalModelServers } from "@/lib/chat/local-models";
 import { modelStatus } from "@/lib/chat/model";
 import { toolRefusals } from "@/lib/chat/providers";
 import { countEnabledPacks } from "@/lib/db/queries/packs";
+import { env } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -21,6 +23,8 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
   const enabledPacks = await ctx.db.forTenant(tenant.id, countEnabledPacks);
   const model = modelStatus();
   const budget = await budgetStatus(ctx.db, tenant.id);
+  // In development, a local model server on its usual address is one click away (the operator's Models page).
+  const [local] = !model.configured && env().NODE_ENV !== "production" ? await detectLocalModelServers() : [];
 
   // Learned by this process from the model server's own refusal (src/lib/chat/model-call.ts).
   const refused = model.configured ? toolRefusals().filter((r) => model.models.includes(r.model)) : [];
@@ -33,7 +37,16 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
           href: `${base}/bot`,
           fix: "Choose the model on the Bot page",
         }
-      : { done: false, title: "A model is available", detail: model.reason },
+      : {
+          done: false,
+          title: "A model is available",
+          detail: local
+            ? `${model.reason} ${local.name} answers on this machine (${local.models.slice(0, 3).join(", ")}): the operator can use it in one click.`
+            : model.reason,
+          ...(local && ctx.user.isOperator
+            ? { href: "/admin/operator/models#local", fix: `Use ${local.name}` }
+            : {}),
+        },
     ...refused.map((r) => ({
       done: false,
       title: `Your model server accepts tools (${r.model})`,
