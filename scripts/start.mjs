@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { loadEnvFiles } from "./env-files.mjs";
 import { SERVER_NODE_FLAGS } from "./server-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -11,6 +12,8 @@ if (!existsSync(server)) {
   console.error("No production build found. Run `npm run build` first.");
   process.exit(1);
 }
+const read = loadEnvFiles(root);
+if (read.length > 0) console.log(`start: read ${read.join(", ")}`);
 const env = { ...process.env, NODE_ENV: "production" };
 env.MICHI_DATA_DIR = path.resolve(root, env.MICHI_DATA_DIR || ".data");
 if (env.MICHI_FETCH_EXTRA_CA) env.MICHI_FETCH_EXTRA_CA = path.resolve(root, env.MICHI_FETCH_EXTRA_CA);

@@ -34,6 +34,8 @@ async function run(): Promise<void> {
     });
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
+    const { registerHealthNotices } = await import("./health/notices");
+    registerHealthNotices(db);
     const { startBackgroundJobs } = await import("./jobs");
     startBackgroundJobs();
     const where = e.DATABASE_URL

@@ -260,3 +260,8 @@ function loadEnv(): Env {
   cache.set(parsed);
   return parsed;
 }
+
+/** Makes the next env() read process.env again: for a setting the app itself just changed (development). */
+export function reloadEnv(): void {
+  cache.set(undefined);
+}

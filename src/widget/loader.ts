@@ -23,7 +23,7 @@ type Launcher = {
   unread: string;
   title: string;
 };
-type Msg = { michi?: unknown; type?: unknown; c?: Launcher } | null;
+type Msg = { michi?: unknown; type?: unknown; c?: Launcher; t?: string } | null;
 
 const CHAT = "M4 5h16v11H9l-5 4z";
 const CROSS = "M6 6l12 12M18 6L6 18";
@@ -38,10 +38,11 @@ const STYLE =
   "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o,0px);width:100%;height:calc(100% - var(--o,0px));border-radius:0}}";
 
 ((d, w) => {
-  const script = d.currentScript as HTMLScriptElement | null;
-  const data = script?.dataset;
+  const script = d.currentScript as HTMLScriptElement;
+  // A key implies the script and its dataset; the one check keeps the loader inside its size budget.
+  const data = script?.dataset as DOMStringMap;
   const key = data?.michiKey;
-  if (!script || !data || !key) return;
+  if (!key) return;
   const base = new URL(script.src).origin;
   const path = `${base}/w/${encodeURIComponent(key)}`;
   const prev = w.michi as Api | undefined;
@@ -183,9 +184,13 @@ const STYLE =
   w.addEventListener("message", (e) => {
     const m = e.data as Msg;
     if (e.origin !== base || m?.michi !== key) return;
-    if (!cfg && m.type === "config" && e.source === cf.contentWindow && m.c) {
-      cf.remove();
-      start(m.c);
+    // The config frame posts the launcher's settings, or, on a site missing from the business's domains,
+    // the one sentence that tells the site's developer what to add (instead of a bare CSP error).
+    if (!cfg && e.source === cf.contentWindow) {
+      if (m.c) {
+        cf.remove();
+        start(m.c);
+      } else console.warn(m.t);
       return;
     }
     if (!frame || e.source !== frame.contentWindow) return;

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
+import { signedInContext } from "./admin-support";
 import { CAFE, model, panelOf } from "./widget-helpers";
 
 // The world's host pages: one the café tenant allows, one no tenant allows.
@@ -11,9 +12,14 @@ test("a site not on the tenant's list gets no launcher, cannot frame the panel, 
   page,
   request,
 }) => {
-  // The loader's launcher settings frame is refused (frame-ancestors, and a page that posts nothing), so it
-  // draws nothing and takes its empty element away again.
+  // The loader's launcher settings frame posts no settings, only the sentence naming the domain to add, which
+  // the loader prints as one console warning; it draws nothing and takes its empty element away again.
+  const strangerHost = new URL(stranger.origin).hostname;
+  const warned = page.waitForEvent("console", (m) => m.type() === "warning" && /michi-chat/.test(m.text()));
   await page.goto(stranger.url({ key: CAFE }));
+  const warning = (await warned).text();
+  expect(warning).toContain(`no chat launcher on ${stranger.origin}`);
+  expect(warning).toContain(`Add ${strangerHost} under Site & embed`);
   await expect(page.locator("michi-chat")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Open chat" })).toHaveCount(0);
   const refusedConfig = await request.get(`/w/${CAFE}/config`, { headers: { origin: stranger.origin } });
@@ -57,6 +63,17 @@ test("a site not on the tenant's list gets no launcher, cannot frame the panel, 
   expect(chat.status()).toBe(403);
   const allowed = await request.post(`/api/widget/${CAFE}/session`, { headers: { origin: host.origin } });
   expect(allowed.status()).toBe(200);
+});
+
+test("Site & embed lists the site that was refused, so the owner sees the domain to add", async ({ browser }) => {
+  const page = await signedInContext(browser, E2E.operator);
+  await page.goto(stranger.url({ key: CAFE }));
+  await expect(page.locator("michi-chat")).toHaveCount(0);
+  await page.goto(`/admin/${E2E.cafe.slug}/embed`);
+  const list = page.getByTestId("refused-origins");
+  await expect(list).toContainText("were refused");
+  await expect(list).toContainText(stranger.origin);
+  await page.context().close();
 });
 
 test("the panel page and bundles carry their security and cache headers", async ({ request }) => {

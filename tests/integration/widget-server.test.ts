@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listRefusedOrigins } from "@/lib/db/queries/refused-origins";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { conversations, messages, tenants, toolRuns } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
@@ -329,14 +330,49 @@ describe("GET /w/[key]/config", () => {
     expect(csp).toContain("frame-ancestors");
     expect(csp).toContain(SHOP);
     expect(ok.headers.get("etag")).toBeTruthy();
-    // A site not on the list, an unknown key and a suspended business get a page that posts nothing.
+    // A site not on the list gets a frame only that site may show, posting one sentence and no settings.
+    const refused = await frame(a.widgetKey, "https://www.other-shop.example");
+    expect(refused.status).toBe(403);
+    const told = /<script>(.*)<\/script>/.exec(await refused.text())?.[1] ?? "";
+    expect(told).toContain(`"type":"refused"`);
+    expect(told).toContain("Add www.other-shop.example under Site");
+    expect(told).not.toContain(`"c":`);
+    const refusedCsp = refused.headers.get("content-security-policy") ?? "";
+    expect(refusedCsp).toContain("frame-ancestors https://www.other-shop.example");
+    expect(refusedCsp).toContain(`script-src 'sha256-${createHash("sha256").update(told).digest("base64")}'`);
+    // A reported origin that is not a bare origin never reaches a header; an unknown key and a suspended
+    // business get a page that posts nothing.
     for (const res of [
-      await frame(a.widgetKey, "https://evil.example"),
+      await frame(a.widgetKey, "https://evil.example; script-src *"),
+      await frame(a.widgetKey, "https://evil.example/path"),
       await frame("wk_unknown_key", SHOP),
       await frame(suspended.widgetKey, "https://gone.example"),
     ]) {
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(await res.text()).not.toContain("postMessage");
     }
+  });
+
+  it("remembers the refused sites for Site & embed: one write a minute per site, the 20 newest kept", async () => {
+    const frame = (o: string) =>
+      handleLauncherConfig(
+        new Request(`${PLATFORM}/w/${b.widgetKey}/config?o=${encodeURIComponent(o)}`),
+        b.widgetKey,
+        deps,
+      );
+    await frame("https://b-staging.example");
+    await frame("https://b-staging.example"); // within the minute: not written again
+    await frame("https://evil.example; x"); // not a bare origin: neither told nor kept
+    let list = await t.handle.forTenant(b.id, listRefusedOrigins);
+    expect(list.map((r) => [r.origin, r.hits])).toEqual([["https://b-staging.example", 1]]);
+    for (let i = 0; i < 22; i++) await frame(`https://s${i}.example`);
+    list = await t.handle.forTenant(b.id, listRefusedOrigins);
+    expect(list).toHaveLength(20);
+    expect(list.map((r) => r.origin)).toContain("https://s21.example");
+    expect(list.map((r) => r.origin)).not.toContain("https://b-staging.example");
+    // Another business sees none of them.
+    expect(await t.handle.forTenant(a.id, listRefusedOrigins)).not.toContainEqual(
+      expect.objectContaining({ origin: "https://s21.example" }),
+    );
   });
 });

@@ -131,9 +131,11 @@ describe("model configuration", () => {
   const base = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, MICHI_MODELS: [] } as unknown as Env;
 
   it("is not configured without a provider, nor without allowed models", () => {
+    // A newcomer with nothing set is told every variable at once, and that a restart reads them.
     expect(modelStatus(base)).toMatchObject({
       configured: false,
-      reason: expect.stringMatching(/OPENAI_API_KEY/),
+      missing: [expect.stringMatching(/^OPENAI_BASE_URL/), expect.stringMatching(/^MICHI_MODELS/)],
+      reason: expect.stringMatching(/OPENAI_BASE_URL.*OPENAI_API_KEY.* and MICHI_MODELS.*restart/),
     });
     expect(modelStatus({ ...base, OPENAI_BASE_URL: "http://x/v1" })).toMatchObject({
       configured: false,

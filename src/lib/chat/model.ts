@@ -7,25 +7,27 @@ import { allowedModels, defaultProvider, type Profile, profileFor, providerFor }
 
 export type ModelStatus =
   | { configured: true; models: string[]; defaultModel: string }
-  | { configured: false; reason: string };
+  | { configured: false; reason: string; missing: string[] };
 
-/** Whether visitors can chat at all, and if not, a reason written for the admin overview. */
+// Env values are read once per process, so a change to .env.local or the environment needs a restart.
+const RESTART = "Set them in .env.local or the environment, then restart michi-chat.";
+
+/** Whether visitors can chat at all, and if not, which variables are missing, written for the admin. */
 export function modelStatus(e = env()): ModelStatus {
-  if (!defaultProvider(e) && (e.providers ?? []).length === 0) {
-    return {
-      configured: false,
-      reason: "No model provider is configured: the operator must set OPENAI_API_KEY or OPENAI_BASE_URL.",
-    };
-  }
+  const noProvider = !defaultProvider(e) && (e.providers ?? []).length === 0;
   const models = allowedModels(e);
   const [first] = models;
-  if (!first) {
-    return {
-      configured: false,
-      reason: "No model is allowed: the operator must list models in MICHI_MODELS.",
-    };
-  }
-  return { configured: true, models, defaultModel: first };
+  if (!noProvider && first) return { configured: true, models, defaultModel: first };
+  const missing = [
+    ...(noProvider ? ["OPENAI_BASE_URL (or OPENAI_API_KEY for OpenAI itself)"] : []),
+    ...(first ? [] : ["MICHI_MODELS (the models businesses may use, comma-separated)"]),
+  ];
+  const what = noProvider ? "No model provider is configured" : "No model is allowed";
+  return {
+    configured: false,
+    missing,
+    reason: `${what}: the operator must set ${missing.join(" and ")}. ${RESTART}`,
+  };
 }
 
 /** The tenant's chosen model when the operator still allows it, else the operator's first model. */

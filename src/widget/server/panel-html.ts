@@ -93,3 +93,27 @@ export function launcherFrameCsp(frameAncestors: readonly string[], scriptHash: 
   const ancestors = frameAncestors.length ? frameAncestors.join(" ") : "'none'";
   return `default-src 'none'; script-src '${scriptHash}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
 }
+
+/** True for a bare http(s) origin, the only form that may stand in a frame-ancestors source list. */
+export function isPlainOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For a site that is not among the business's domains: a frame that site may show, whose one script tells the
+ * loader why there is no launcher, so the site's developer reads a sentence in the console instead of a bare
+ * CSP error. It carries nothing of the business but the fact that this site is not on its list.
+ */
+export function launcherRefusedFrame(key: string, origin: string) {
+  const host = new URL(origin).hostname;
+  const t = `michi-chat: no chat launcher on ${origin}, because ${host} is not one of this business's site domains. Add ${host} under Site & embed in the michi-chat admin.`;
+  const script = `parent.postMessage(${scriptJson({ michi: key, type: "refused", t })},${scriptJson(origin)})`;
+  const scriptHash = `sha256-${createHash("sha256").update(script).digest("base64")}`;
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"></head><body><script>${script}</script></body></html>`;
+  return { html, csp: launcherFrameCsp([origin], scriptHash) };
+}

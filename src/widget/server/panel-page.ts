@@ -3,6 +3,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { noteRefusedOrigin } from "@/lib/db/queries/refused-origins";
 import { isAppError } from "@/lib/errors";
 import { contactSettings } from "@/lib/leads/settings";
 import { log } from "@/lib/log";
@@ -13,8 +14,10 @@ import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { dbStep, markWidgetSeen, tenantForKey, type WidgetTenant } from "./guard";
 import {
+  isPlainOrigin,
   launcherFrame,
   launcherFrameCsp,
+  launcherRefusedFrame,
   type PanelAssets,
   panelCsp,
   panelHtml,
@@ -150,7 +153,21 @@ export async function handleLauncherConfig(req: Request, key: string, deps: Widg
     ancestors = frameAncestors(tenant.siteDomains, e.MICHI_PUBLIC_URL);
     if (framed && !origin) return refuse("bad_request", 400);
     if (origin !== null && !originAllowed(origin, tenant.siteDomains, e.MICHI_PUBLIC_URL)) {
-      return refuse("origin_not_allowed", 403);
+      if (!framed || !isPlainOrigin(origin) || tenant.status !== "active")
+        return refuse("origin_not_allowed", 403);
+      await db
+        .forTenant(tenant.id, (tx) => noteRefusedOrigin(tx, tenant.id, origin))
+        .catch((err) => log().warn({ err, tenantId: tenant.id }, "could not record a refused origin"));
+      const told = launcherRefusedFrame(key, origin);
+      return new Response(told.html, {
+        status: 403,
+        headers: {
+          ...BASE_HEADERS,
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": told.csp,
+          "Cache-Control": "no-store",
+        },
+      });
     }
     if (tenant.status !== "active") return refuse("not_found", 404);
     if (origin && origin !== new URL(e.MICHI_PUBLIC_URL).origin) {

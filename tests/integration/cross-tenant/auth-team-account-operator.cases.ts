@@ -53,6 +53,11 @@ export const cases: MatrixCases = {
     },
     // Runs the model check: a tenant member must be refused before any model server is called.
     [`${OP}/models/actions.ts#checkModelsAction`]: { kind: "operator", form: () => ({}) },
+    // Writes .env.local in development: a tenant member must be refused before anything is probed or written.
+    [`${OP}/models/actions.ts#adoptLocalModelAction`]: {
+      kind: "operator",
+      form: () => ({ preset: "ollama" }),
+    },
     [`${OP}/actions.ts#setLimitsAction`]: {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, monthlyTokenBudget: "1", visitorPerMin: "1" }),

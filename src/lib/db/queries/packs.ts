@@ -90,11 +90,3 @@ export async function insertPackConfigIfMissing(
 ): Promise<void> {
   await db.insert(packConfigs).values(row).onConflictDoNothing();
 }
-
-export async function countEnabledPacks(tx: TenantTx): Promise<number> {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(packConfigs)
-    .where(eq(packConfigs.enabled, true));
-  return row?.n ?? 0;
-}

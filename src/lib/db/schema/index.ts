@@ -3,5 +3,6 @@ export * from "./core";
 export * from "./feedback";
 export * from "./leads";
 export * from "./mail";
+export * from "./notices";
 export * from "./tools";
 export * from "./webhooks";

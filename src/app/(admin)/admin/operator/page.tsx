@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
+import { modelStatus } from "@/lib/chat/model";
 import { tenantsOfUser } from "@/lib/db/queries/members";
 import { listTenantsOverview } from "@/lib/db/queries/operator";
 import { usageMonth } from "@/lib/db/queries/usage";
@@ -19,12 +20,21 @@ export default async function OperatorPage() {
   const list = await listTenantsOverview(db.platform, month);
   const mine = await tenantsOfUser(db.platform, user.id);
   const defaultBudget = env().MICHI_DEFAULT_MONTHLY_TOKENS;
+  const model = modelStatus();
   return (
     <div className="space-y-6">
       <PageHeader
         title="Businesses"
         description={`Every business on this installation. Token use for ${month} (UTC).`}
       />
+      {model.configured ? null : (
+        <p role="alert" className="card border-danger-600 text-sm">
+          <strong>No business can chat yet.</strong> {model.reason}{" "}
+          <Link href="/admin/operator/models" className="font-semibold underline">
+            Models
+          </Link>
+        </p>
+      )}
       <Card id="tenants">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Businesses</caption>

@@ -3,6 +3,7 @@ import { Card } from "@/components/ui/Card";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
+import { listRefusedOrigins } from "@/lib/db/queries/refused-origins";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
 import { env } from "@/lib/env";
 import { formatDate } from "@/shared/dates";
@@ -16,7 +17,10 @@ export const metadata: Metadata = { title: "Site & embed" };
 export default async function EmbedPage({ params }: { params: Promise<{ tenant: string }> }) {
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
-  const settings = await ctx.db.forTenant(ctx.tenant.id, (tx) => getTenantSettings(tx, ctx.tenant.id));
+  const { settings, refused } = await ctx.db.forTenant(ctx.tenant.id, async (tx) => ({
+    settings: await getTenantSettings(tx, ctx.tenant.id),
+    refused: await listRefusedOrigins(tx),
+  }));
   const publicUrl = env().MICHI_PUBLIC_URL;
   const widgetKey = settings?.widgetKey ?? ctx.tenant.widgetKey;
   const seen = settings?.widgetSeenAt;
@@ -33,6 +37,28 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
           canEdit={roleAtLeast(ctx.role, "admin")}
           max={MAX_SITE_ENTRIES}
         />
+        {refused.length > 0 ? (
+          <div className="mt-4" data-testid="refused-origins">
+            <h3 className="font-semibold text-sm">
+              Sites that tried to show your chat this week, and were refused
+            </h3>
+            <p className="muted text-sm">
+              The launcher does not appear on a site that is not in the list above. If one of these is yours,
+              add its domain. The sites are as the widget on the page reported them.
+            </p>
+            <ul className="mt-2 space-y-1 text-sm">
+              {refused.map((r) => (
+                <li key={r.origin}>
+                  <code className="break-all">{r.origin}</code>{" "}
+                  <span className="muted">
+                    · last {formatDate(r.lastSeenAt)}
+                    {r.hits > 1 ? ` · ${r.hits} times` : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </Card>
       <Card
         id="snippet"

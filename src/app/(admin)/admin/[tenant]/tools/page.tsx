@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { readPackHealth } from "@/lib/health/pack-health";
 import { loadPackGroups } from "@/lib/pack-settings/settings";
 import { togglePackAction } from "./actions";
 import { PackStatus } from "./PackStatus";
@@ -24,6 +25,7 @@ export default async function ToolsPage({
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const groups = await loadPackGroups(ctx);
+  const health = await ctx.db.forTenant(ctx.tenant.id, readPackHealth);
   const wanted = (await searchParams).pack;
   const base = `/admin/${ctx.tenant.slug}/tools`;
   if (typeof wanted === "string" && groups.some((g) => g.packs.some((p) => p.id === wanted)))
@@ -65,7 +67,7 @@ export default async function ToolsPage({
                     </h3>
                     {p.summary ? <p className="muted text-sm">{p.summary}</p> : null}
                     <div className="mt-1">
-                      <PackStatus pack={p} />
+                      <PackStatus pack={p} health={health.get(p.id)} />
                     </div>
                   </div>
                   <PackSwitch

@@ -1,9 +1,11 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { operatorAction } from "@/lib/auth/guard";
 import { checkModels, describeChecks } from "@/lib/chat/model-check";
 import { env } from "@/lib/env";
+import { adoptLocalModelServer } from "@/lib/setup/local-model";
 
 export const checkModelsAction = operatorAction(z.object({}), async () => {
   const checks = await checkModels(env());
@@ -15,3 +17,15 @@ export const checkModelsAction = operatorAction(z.object({}), async () => {
     values: {},
   };
 });
+
+export const adoptLocalModelAction = operatorAction(
+  z.object({ preset: z.string().trim().max(40) }),
+  async (ctx, input) => {
+    const server = await adoptLocalModelServer(ctx, input);
+    revalidatePath("/admin", "layout");
+    return {
+      ok: true,
+      message: `${server.name} is in use with ${server.models.join(", ")}, written to .env.local. Businesses can chat now.`,
+    };
+  },
+);

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { readPackHealth } from "@/lib/health/pack-health";
 import { loadPackView } from "@/lib/pack-settings/settings";
 import { savePackAction, testPackAction } from "../actions";
 import { PackCard } from "../PackCard";
@@ -17,6 +18,7 @@ export default async function PackPage({ params }: { params: Promise<{ tenant: s
   const ctx = await requireTenant(slug);
   const pack = await loadPackView(ctx, packId);
   if (!pack) notFound();
+  const health = (await ctx.db.forTenant(ctx.tenant.id, readPackHealth)).get(pack.id);
   const canEdit = roleAtLeast(ctx.role, "admin");
   const base = `/admin/${ctx.tenant.slug}/tools`;
   return (
@@ -29,7 +31,7 @@ export default async function PackPage({ params }: { params: Promise<{ tenant: s
       <PageHeader
         title={pack.name}
         description={pack.summary ?? undefined}
-        actions={<PackStatus pack={pack} />}
+        actions={<PackStatus pack={pack} health={health} />}
       />
       <p className="muted -mt-4 text-sm">
         Visitors see <span className="badge">{pack.label}</span> while it runs. The model calls it{" "}
