@@ -131,6 +131,12 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "operator",
     args: (w) => [w.a.tenant.id, { monthlyTokenBudget: 1, rateLimits: {} }],
   },
+  // Writes .env.local in development: refused before any local server is probed.
+  [`${L}/setup/local-model.ts#adoptLocalModelServer`]: {
+    kind: "refused",
+    min: "operator",
+    args: () => [{ preset: "ollama" }],
+  },
   [`${L}/tenants/operator.ts#setTenantStatus`]: {
     kind: "refused",
     min: "operator",
