@@ -2,7 +2,13 @@
 import "server-only";
 import { processSlot } from "./process-slot";
 
-type Job = { name: string; everyMs: number; run: () => Promise<void> };
+type Job = {
+  name: string;
+  everyMs: number;
+  run: () => Promise<void>;
+  /** False for a check that has nothing to find in a process that just started (its first run is one period on). */
+  runAtStart?: boolean;
+};
 
 const timers = processSlot<NodeJS.Timeout[]>("Jobs");
 const jobs: Job[] = [];
@@ -15,7 +21,7 @@ export function startBackgroundJobs() {
   if (timers.get()) return;
   timers.set(
     jobs.map((job) => {
-      void job.run().catch(() => {});
+      if (job.runAtStart !== false) void job.run().catch(() => {});
       const t = setInterval(() => void job.run().catch(() => {}), job.everyMs);
       t.unref();
       return t;

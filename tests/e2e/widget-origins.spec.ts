@@ -65,7 +65,9 @@ test("a site not on the tenant's list gets no launcher, cannot frame the panel, 
   expect(allowed.status()).toBe(200);
 });
 
-test("Site & embed lists the site that was refused, so the owner sees the domain to add", async ({ browser }) => {
+test("Site & embed lists the site that was refused, so the owner sees the domain to add", async ({
+  browser,
+}) => {
   const page = await signedInContext(browser, E2E.operator);
   await page.goto(stranger.url({ key: CAFE }));
   await expect(page.locator("michi-chat")).toHaveCount(0);

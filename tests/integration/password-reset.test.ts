@@ -12,7 +12,7 @@ vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.hea
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
 const { requestResetAction } = await import("@/app/signin/forgot/actions");
-const { resetPasswordAction } = await import("@/app/signin/reset/actions");
+const { resetPasswordAction } = await import("@/app/signin/reset/form-actions");
 const { checkResetLink, mailPasswordReset } = await import("@/lib/accounts/password-reset");
 const { currentUser } = await import("@/lib/auth/access");
 const { authenticate } = await import("@/lib/auth/credentials");

@@ -11,7 +11,7 @@ vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.hea
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
 
 const team = await import("@/app/(admin)/admin/[tenant]/team/actions");
-const invite = await import("@/app/invite/actions");
+const invite = { ...(await import("@/app/invite/actions")), ...(await import("@/app/invite/form-actions")) };
 const { inviteMember, readInvitation } = await import("@/lib/team/invitations");
 const { resolveTenantAccess } = await import("@/lib/auth/access");
 const { authenticate } = await import("@/lib/auth/credentials");

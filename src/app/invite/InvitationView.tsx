@@ -3,6 +3,7 @@ import type { SessionUser } from "@/lib/auth/access";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
 import type { InvitationView as View } from "@/lib/team/invitations";
 import { AcceptForm, InviteSignUpForm } from "./InviteForms";
+import { INVITE_PATH } from "./path";
 
 // What the holder of an invitation link sees, rendered on the server for the token the page POSTed
 // (openInvitationAction): the token never appears in a URL the server is asked for.
@@ -17,7 +18,6 @@ const CLOSED = {
 } as const;
 
 /** Where the invitation page is; the token stays in the tab (see FragmentLink), never in this path. */
-export const INVITE_PATH = "/invite";
 
 export function InvitationView({
   view,

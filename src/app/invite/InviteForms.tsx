@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FormError, InputField, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
-import { acceptInvitationAction, inviteSignUpAction } from "./actions";
+import { acceptInvitationAction, inviteSignUpAction } from "./form-actions";
 
 export function AcceptForm({ token, business }: { token: string; business: string }) {
   const [state, action] = useActionState<ActionState, FormData>(acceptInvitationAction, {});

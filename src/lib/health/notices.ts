@@ -133,6 +133,8 @@ export function registerHealthNotices(db: DbHandle): void {
   registerJob({
     name: "health-notices",
     everyMs: 5 * 60_000,
+    // "Failed for a while" needs a while: nothing is due in the first minutes, when start-up is busiest.
+    runAtStart: false,
     run: async () => {
       try {
         await sendHealthNotices(db);

@@ -60,18 +60,18 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: (b) => ({ invitationId: b.extra.invitationId! }),
     },
-    "src/app/invite/actions.ts#acceptInvitationAction": {
+    "src/app/invite/form-actions.ts#acceptInvitationAction": {
       kind: "link",
       why: "the business comes from the stored invitation the token names",
       forms: (w) => forgedTokens(w).map((token) => ({ token, tenant: w.b.tenant.slug, role: "owner" })),
     },
-    "src/app/invite/actions.ts#inviteSignUpAction": {
+    "src/app/invite/form-actions.ts#inviteSignUpAction": {
       kind: "link",
       why: "creates the invited address's account only for an open invitation",
       forms: (w) =>
         forgedTokens(w).map((token) => ({ token, name: "Probe", password: "probe password 123" })),
     },
-    "src/app/signin/reset/actions.ts#resetPasswordAction": {
+    "src/app/signin/reset/form-actions.ts#resetPasswordAction": {
       kind: "link",
       why: "the account comes from the stored reset link the token names",
       forms: (w) =>

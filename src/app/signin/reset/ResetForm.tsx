@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FormError, InputField, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
-import { resetPasswordAction } from "./actions";
+import { resetPasswordAction } from "./form-actions";
 
 export function ResetForm({ token, passwordMin }: { token: string; passwordMin: number }) {
   const [state, action] = useActionState<ActionState, FormData>(resetPasswordAction, {});
