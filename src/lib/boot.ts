@@ -25,9 +25,13 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries) before the first request, so publishing can enqueue.
-    const { startProcessWebhookQueue } = await import("./webhooks/worker");
-    await startProcessWebhookQueue(db);
+    // The durable queue (webhook deliveries, knowledge syncs) before the first request, so publishing can enqueue.
+    const { webhookWorkers } = await import("./webhooks/worker");
+    const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
+    const { startProcessQueue } = await import("./queue");
+    const queue = () => startProcessQueue(db, { workers: [] });
+    await startProcessQueue(db, { workers: [...webhookWorkers(db), ...processKnowledgeWorkers(db, queue)] });
+    startKnowledge(db, queue);
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
     const { startBackgroundJobs } = await import("./jobs");

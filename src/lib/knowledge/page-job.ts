@@ -13,7 +13,6 @@ import {
 } from "@/lib/db/queries/knowledge-pages";
 import {
   countPageDone,
-  finishRunIfDone,
   getSource,
   lockRun,
   reserveFetchSlot,
@@ -24,8 +23,8 @@ import type { QueueJob } from "@/lib/queue";
 import { parseRobots, robotsUrlOf } from "./crawl/robots";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
-import { indexLang, nextSyncAt, sameHost, siteChecker } from "./site";
-import { enqueuePages } from "./sync";
+import { indexLang, sameHost, siteChecker } from "./site";
+import { enqueuePages, finishRun } from "./sync";
 
 // One page of a run: checked against robots.txt and the business's patterns, fetched politely (one slot per
 // host every intervalMs, conditional on its ETag/Last-Modified), extracted, and its chunks replaced in one
@@ -239,6 +238,6 @@ export async function runPageJob(deps: KnowledgeDeps, job: QueueJob<PageJob>): P
     const deleted = outcome.kind === "missing" && current.missingCount + 1 >= 2;
     if (!deleted) await updatePage(tx, pageId, { ...changes(current, patch), doneRun: runId });
     const last = await countPageDone(tx, sourceId, runId);
-    if (last) await finishRunIfDone(tx, sourceId, runId, nextSyncAt(locked.schedule));
+    if (last) await finishRun(tx, locked, runId);
   });
 }

@@ -4,6 +4,7 @@ import type { DbHandle, TenantTx } from "@/lib/db/client";
 import { audit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { claimPages, countUnclaimed, knownPageUrls } from "@/lib/db/queries/knowledge-pages";
+import { indexedLanguages } from "@/lib/db/queries/knowledge-search";
 import {
   addQueued,
   beginRun,
@@ -13,6 +14,7 @@ import {
   lockRun,
   markDiscovered,
   type SourceRow,
+  setPackLanguages,
 } from "@/lib/db/queries/knowledge-sources";
 import { isToolWorldError } from "@/lib/errors";
 import type { JobQueue, QueueJob } from "@/lib/queue";
@@ -99,6 +101,12 @@ export async function enqueuePages(
   return claimed.length;
 }
 
+/** Ends the run when its last page is done, and tells the pack which languages the pages are in. */
+export async function finishRun(tx: TenantTx, source: SourceRow, runId: string): Promise<void> {
+  const ended = await finishRunIfDone(tx, source.id, runId, nextSyncAt(source.schedule));
+  if (ended) await setPackLanguages(tx, await indexedLanguages(tx));
+}
+
 /** The sync job: robots.txt, sitemap or start URL, known pages again (so removed ones are noticed). */
 export async function runSyncJob(deps: KnowledgeDeps, job: QueueJob<SyncJob>): Promise<void> {
   const { tenantId, sourceId, runId } = job.data;
@@ -134,6 +142,6 @@ export async function runSyncJob(deps: KnowledgeDeps, job: QueueJob<SyncJob>): P
       urls.push({ url, depth: i < discovery.urls.length ? 0 : 1 });
     }
     await enqueuePages(tx, deps.queue, locked, runId, urls, discovery.followLinks);
-    await finishRunIfDone(tx, sourceId, runId, nextSyncAt(locked.schedule));
+    await finishRun(tx, locked, runId);
   });
 }

@@ -6,6 +6,7 @@ import { audit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
+import { applyPackConfig, KNOWLEDGE_PACK } from "@/lib/knowledge/sources";
 import type { LookupFn } from "@/lib/security/url-policy";
 import { type ArgField, argFields, argValues } from "@/lib/tools/arg-form";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
@@ -202,6 +203,9 @@ export async function savePackForm(
       ctx.user.id,
     );
     if (changedFields.includes("enabled")) await auditToggle(ctx, tx, pack.id, input.enabled);
+    // The search_knowledge pack's fields are the website source: saving them may start a sync.
+    if (pack.id === KNOWLEDGE_PACK && changedFields.length > 0)
+      await applyPackConfig(tx, { tenantId, config: checked.config, enabled: input.enabled, actor });
     const fields = changedFields.filter((f) => f !== "enabled").sort();
     if (fields.length > 0) {
       // Field names only: values (and above all secrets) never enter the audit log.

@@ -6,7 +6,6 @@ import {
   type QueuePolicy,
   type QueueWorker,
   setProcessQueue,
-  startProcessQueue,
   startQueue,
 } from "../queue";
 import { defaultWebhookPoster } from "../security/webhook-post";
@@ -47,11 +46,6 @@ export type WebhookQueueOptions = Omit<QueueOptions, "workers"> & { deps?: Parti
 /** A queue instance with the webhook workers (tests start two against one database to play two servers). */
 export function startWebhookQueue(db: DbHandle, opts: WebhookQueueOptions = {}): Promise<JobQueue> {
   return startQueue(db, { ...opts, workers: webhookWorkers(db, opts.deps) });
-}
-
-/** The process's queue with the webhook workers, started once by boot. */
-export function startProcessWebhookQueue(db: DbHandle, opts: WebhookQueueOptions = {}): Promise<JobQueue> {
-  return startProcessQueue(db, { ...opts, workers: webhookWorkers(db, opts.deps) });
 }
 
 /** Makes `q` the queue publishEvent enqueues on in this process (tests). */

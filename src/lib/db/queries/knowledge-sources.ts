@@ -51,11 +51,6 @@ export async function saveWebsiteSource(
   return row!;
 }
 
-export async function deleteSource(tx: TenantTx, id: string): Promise<boolean> {
-  const rows = await tx.delete(knowledgeSources).where(eq(knowledgeSources.id, id)).returning();
-  return rows.length > 0;
-}
-
 /** A new run replaces whatever run was going: jobs of the old one find their run id stale and stop. */
 export async function beginRun(tx: TenantTx, id: string, runId: string): Promise<SourceRow | null> {
   const [row] = await tx
@@ -165,5 +160,16 @@ export async function takeDueSources(db: Db, limit = 20): Promise<{ tenantId: st
                      where schedule <> 'off' and next_sync_at <= now()
                      order by next_sync_at limit ${limit} for update skip locked)
         returning tenant_id as "tenantId", id`,
+  );
+}
+
+/**
+ * Writes the languages of the indexed pages into the search_knowledge pack's settings, which its description
+ * names for the model. Written only when they changed; the settings' time moves so the pack row is re-read.
+ */
+export async function setPackLanguages(tx: TenantTx, langs: string[]): Promise<void> {
+  await tx.execute(
+    sql`update pack_configs set config = jsonb_set(config, '{languages}', ${JSON.stringify(langs)}::jsonb), updated_at = now()
+        where pack_id = 'search_knowledge' and config->'languages' is distinct from ${JSON.stringify(langs)}::jsonb`,
   );
 }

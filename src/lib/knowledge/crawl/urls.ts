@@ -48,11 +48,3 @@ export function wantedByPatterns(
   if (include.length > 0 && !include.some((p) => pathPatternMatches(p, path))) return false;
   return !exclude.some((p) => pathPatternMatches(p, path));
 }
-
-/** Pages the crawler reads as text; anything with an obvious file extension of another kind is skipped. */
-export function looksLikeDocument(url: string): boolean {
-  const path = new URL(url).pathname.toLowerCase();
-  return !/\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tar|mp4|mp3|woff2?|ttf|xml|rss|atom|exe|dmg)$/.test(
-    path,
-  );
-}

@@ -11,8 +11,6 @@ import { definePack, ToolWorldError } from "../registry";
 // in the result and in the prompt hint: an instruction inside a passage is something the page says, not
 // something the assistant does.
 
-export const KNOWLEDGE_PACK_ID = "search_knowledge";
-
 const LANGUAGE_NAMES: Record<string, string> = {
   en: "English",
   es: "Spanish",

@@ -1,0 +1,73 @@
+import "server-only";
+import { readFileSync } from "node:fs";
+import type { DbHandle } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { registerJob } from "@/lib/jobs";
+import { log } from "@/lib/log";
+import type { JobQueue, QueueWorker } from "@/lib/queue";
+import { createPageFetcher } from "@/lib/security/fetch-text";
+import { installKnowledgeSearcher, type KnowledgeSearcher } from "@/lib/tools/knowledge-search";
+import type { KnowledgeDeps } from "./deps";
+import { chunkSections, searchText } from "./extract";
+import { createExtractPool } from "./extract-pool";
+import { searchKnowledge } from "./search";
+import { knowledgeWorkers, startDueSyncs } from "./worker";
+
+// The process's knowledge wiring: the jobs' dependencies (guarded page fetcher, extraction worker, queue), the
+// searcher the search_knowledge pack reads through, and the schedule's sweep.
+
+const g = globalThis as unknown as { __michiKnowledgeDeps?: Promise<KnowledgeDeps> };
+
+export function defaultKnowledgeDeps(db: DbHandle, queue: () => Promise<JobQueue>): Promise<KnowledgeDeps> {
+  g.__michiKnowledgeDeps ??= (async () => {
+    const e = env();
+    const pool = createExtractPool();
+    return {
+      db,
+      queue: await queue(),
+      fetcher: createPageFetcher({
+        allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
+        extraCaPem: e.MICHI_FETCH_EXTRA_CA ? readFileSync(e.MICHI_FETCH_EXTRA_CA, "utf8") : undefined,
+      }),
+      extract: pool.extract,
+      chunk: (sections) => chunkSections(sections),
+      searchText,
+      allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      intervalMs: 500,
+    };
+  })();
+  return g.__michiKnowledgeDeps;
+}
+
+/** The workers for the process queue; their dependencies are built on the first job. */
+export function processKnowledgeWorkers(db: DbHandle, queue: () => Promise<JobQueue>): QueueWorker[] {
+  return knowledgeWorkers(() => defaultKnowledgeDeps(db, queue));
+}
+
+/** What the pack calls: hybrid search under the tenant, projected to titles, URLs and passages. */
+export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
+  return async (tenantId, query) => {
+    const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => searchText(t) });
+    return {
+      curated: r.curated ? { question: r.curated.questions[0] ?? query, answer: r.curated.answer } : null,
+      passages: r.passages.map((p) => ({ title: p.title, url: p.url, section: p.headingPath, text: p.text })),
+    };
+  };
+}
+
+/** Boot: the searcher and the schedule's sweep (every minute; due sources are taken by one instance). */
+export function startKnowledge(db: DbHandle, queue: () => Promise<JobQueue>): void {
+  installKnowledgeSearcher(knowledgeSearcherFor(db));
+  registerJob({
+    name: "knowledge-schedule",
+    everyMs: 60_000,
+    run: async () => {
+      try {
+        await startDueSyncs(db, await queue());
+      } catch (err) {
+        log().warn({ err: { message: (err as Error).message } }, "knowledge schedule sweep failed");
+      }
+    },
+  });
+}
