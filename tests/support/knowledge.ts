@@ -46,6 +46,7 @@ export async function startKnowledgeInstance(
       sleeps.push(ms);
     },
     intervalMs: 500,
+    embeddings: false,
   };
   return {
     queue,

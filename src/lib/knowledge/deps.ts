@@ -40,6 +40,8 @@ export type KnowledgeDeps = {
   sleep: (ms: number) => Promise<void>;
   /** The gap between two requests to one host (2 per second by default). */
   intervalMs: number;
+  /** An embeddings model is configured: new chunks get an embed job. */
+  embeddings: boolean;
 };
 
 export const SYNC_QUEUE = "knowledge.sync";

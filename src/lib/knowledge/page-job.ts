@@ -23,6 +23,7 @@ import type { QueueJob } from "@/lib/queue";
 import { parseRobots, robotsUrlOf } from "./crawl/robots";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
+import { EMBED_QUEUE, type EmbedJob } from "./embed";
 import { indexLang, sameHost, siteChecker } from "./site";
 import { enqueuePages, finishRun } from "./sync";
 
@@ -175,7 +176,13 @@ async function storeContent(
     lang,
     words: deps.searchText(c.text, lang),
   }));
-  await replacePageChunks(tx, { tenantId: source.tenantId, sourceId: source.id, pageId: page.id }, chunks);
+  const written = await replacePageChunks(
+    tx,
+    { tenantId: source.tenantId, sourceId: source.id, pageId: page.id },
+    chunks,
+  );
+  if (deps.embeddings && written.inserted > 0)
+    await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId: source.tenantId } satisfies EmbedJob);
   return { ...patch, contentHash: doc.hash, indexed: true };
 }
 

@@ -8,6 +8,8 @@ import type { JobQueue, QueueWorker } from "@/lib/queue";
 import { createPageFetcher } from "@/lib/security/fetch-text";
 import { installKnowledgeSearcher, type KnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import type { KnowledgeDeps } from "./deps";
+import { embedWorker, enqueueMissingEmbeddings, vectorHits } from "./embed";
+import { type EmbeddingsClient, embeddingsClient, embeddingsConfig } from "./embeddings";
 import { chunkSections, searchText } from "./extract";
 import { createExtractPool } from "./extract-pool";
 import { searchKnowledge } from "./search";
@@ -16,7 +18,19 @@ import { knowledgeWorkers, startDueSyncs } from "./worker";
 // The process's knowledge wiring: the jobs' dependencies (guarded page fetcher, extraction worker, queue), the
 // searcher the search_knowledge pack reads through, and the schedule's sweep.
 
-const g = globalThis as unknown as { __michiKnowledgeDeps?: Promise<KnowledgeDeps> };
+const g = globalThis as unknown as {
+  __michiKnowledgeDeps?: Promise<KnowledgeDeps>;
+  __michiEmbeddings?: EmbeddingsClient | null;
+};
+
+/** The operator's embeddings model (MICHI_EMBEDDINGS), or null: search is then full text only. */
+function embeddingsFor(): EmbeddingsClient | null {
+  if (g.__michiEmbeddings === undefined) {
+    const config = embeddingsConfig(env());
+    g.__michiEmbeddings = config ? embeddingsClient(config) : null;
+  }
+  return g.__michiEmbeddings;
+}
 
 export function defaultKnowledgeDeps(db: DbHandle, queue: () => Promise<JobQueue>): Promise<KnowledgeDeps> {
   g.__michiKnowledgeDeps ??= (async () => {
@@ -35,6 +49,7 @@ export function defaultKnowledgeDeps(db: DbHandle, queue: () => Promise<JobQueue
       allowHosts: e.MICHI_FETCH_ALLOW_HOSTS,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       intervalMs: 500,
+      embeddings: embeddingsFor() !== null,
     };
   })();
   return g.__michiKnowledgeDeps;
@@ -42,13 +57,18 @@ export function defaultKnowledgeDeps(db: DbHandle, queue: () => Promise<JobQueue
 
 /** The workers for the process queue; their dependencies are built on the first job. */
 export function processKnowledgeWorkers(db: DbHandle, queue: () => Promise<JobQueue>): QueueWorker[] {
-  return knowledgeWorkers(() => defaultKnowledgeDeps(db, queue));
+  const embedDeps = async () => ({ queue: await queue(), client: embeddingsFor() });
+  return [...knowledgeWorkers(() => defaultKnowledgeDeps(db, queue)), embedWorker(db, embedDeps)];
 }
 
 /** What the pack calls: hybrid search under the tenant, projected to titles, URLs and passages. */
 export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
-  return async (tenantId, query) => {
-    const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => searchText(t) });
+  return async (tenantId, query, signal) => {
+    const client = embeddingsFor();
+    const r = await searchKnowledge(db, tenantId, query, {
+      searchText: (t) => searchText(t),
+      ...(client ? { vectorHits: (d, t, q) => vectorHits(d, client, t, q, signal) } : {}),
+    });
     return {
       curated: r.curated ? { question: r.curated.questions[0] ?? query, answer: r.curated.answer } : null,
       passages: r.passages.map((p) => ({ title: p.title, url: p.url, section: p.headingPath, text: p.text })),
@@ -65,6 +85,8 @@ export function startKnowledge(db: DbHandle, queue: () => Promise<JobQueue>): vo
     run: async () => {
       try {
         await startDueSyncs(db, await queue());
+        const client = embeddingsFor();
+        if (client) await enqueueMissingEmbeddings(db, await queue(), client);
       } catch (err) {
         log().warn({ err: { message: (err as Error).message } }, "knowledge schedule sweep failed");
       }
