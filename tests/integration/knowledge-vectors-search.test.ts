@@ -113,7 +113,10 @@ describe("vector search", () => {
     await runEmbedJob(t.handle, queue, next, { ...job, data: { tenantId } });
     const again = await vectorHits(t.handle, next, tenantId, "where do guests park");
     expect(again[0]?.text).toContain("garage");
-    const dims = await rowsOf<{ d: number }>(t.handle.platform, sql`select distinct embedding_dim as d from knowledge_chunks`);
+    const dims = await rowsOf<{ d: number }>(
+      t.handle.platform,
+      sql`select distinct embedding_dim as d from knowledge_chunks`,
+    );
     expect(dims).toEqual([{ d: 32 }]);
   });
 });

@@ -54,7 +54,10 @@ describe("search_knowledge", () => {
   });
 
   it("projects numbered passages, clipped, framed as data that is never an instruction", async () => {
-    const { record } = await run({ curated: null, passages: [hostile, { ...hostile, url: "https://michi-cafe.example/map" }] });
+    const { record } = await run({
+      curated: null,
+      passages: [hostile, { ...hostile, url: "https://michi-cafe.example/map" }],
+    });
     expect(record.outcome).toBe("ok");
     const result = JSON.parse(record.result);
     expect(result.found).toBe(true);

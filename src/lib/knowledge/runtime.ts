@@ -12,7 +12,7 @@ import { embedWorker, enqueueMissingEmbeddings, vectorHits } from "./embed";
 import { type EmbeddingsClient, embeddingsClient, embeddingsConfig } from "./embeddings";
 import { chunkSections, searchText } from "./extract";
 import { createExtractPool } from "./extract-pool";
-import { searchKnowledge } from "./search";
+import { type SearchOptions, searchKnowledge } from "./search";
 import { knowledgeWorkers, startDueSyncs } from "./worker";
 
 // The process's knowledge wiring: the jobs' dependencies (guarded page fetcher, extraction worker, queue), the
@@ -61,14 +61,19 @@ export function processKnowledgeWorkers(db: DbHandle, queue: () => Promise<JobQu
   return [...knowledgeWorkers(() => defaultKnowledgeDeps(db, queue)), embedWorker(db, embedDeps)];
 }
 
+/** Search as the chat runs it: Japanese split into words, vectors when a model is configured. */
+export function knowledgeSearchOptions(signal?: AbortSignal): SearchOptions {
+  const client = embeddingsFor();
+  return {
+    searchText: (t) => searchText(t),
+    ...(client ? { vectorHits: (d, t, q) => vectorHits(d, client, t, q, signal) } : {}),
+  };
+}
+
 /** What the pack calls: hybrid search under the tenant, projected to titles, URLs and passages. */
 export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
   return async (tenantId, query, signal) => {
-    const client = embeddingsFor();
-    const r = await searchKnowledge(db, tenantId, query, {
-      searchText: (t) => searchText(t),
-      ...(client ? { vectorHits: (d, t, q) => vectorHits(d, client, t, q, signal) } : {}),
-    });
+    const r = await searchKnowledge(db, tenantId, query, knowledgeSearchOptions(signal));
     return {
       curated: r.curated ? { question: r.curated.questions[0] ?? query, answer: r.curated.answer } : null,
       passages: r.passages.map((p) => ({ title: p.title, url: p.url, section: p.headingPath, text: p.text })),

@@ -9,10 +9,6 @@ import { knowledgeSources, type SyncSchedule } from "../schema";
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
 
-export async function listSources(tx: TenantTx): Promise<SourceRow[]> {
-  return tx.select().from(knowledgeSources).orderBy(knowledgeSources.kind, knowledgeSources.createdAt);
-}
-
 export async function getSource(tx: TenantTx, id: string): Promise<SourceRow | null> {
   const [row] = await tx.select().from(knowledgeSources).where(eq(knowledgeSources.id, id));
   return row ?? null;
