@@ -75,7 +75,7 @@ export type AnswerHit = {
 
 /**
  * Curated answers whose questions match: every meaningful word of the query (in any language's parse), or a
- * close overall similarity (a reworded or misspelt question).
+ * close similarity to one of its questions (a reworded or misspelt question).
  */
 export async function answerHits(tx: TenantTx, query: string, limit = 3): Promise<AnswerHit[]> {
   return rowsOf<AnswerHit>(
@@ -86,10 +86,10 @@ export async function answerHits(tx: TenantTx, query: string, limit = 3): Promis
         )
         select a.id, a.questions, a.answer,
                coalesce(max(ts_rank_cd(a.tsv, q.tq, 1)) filter (where a.tsv @@ q.tq), 0)::float8 as score,
-               max(similarity(a.folded, michi_search_fold(${query})))::float8 as similarity
+               max((select max(similarity(michi_search_fold(x), michi_search_fold(${query}))) from unnest(a.questions) as x))::float8 as similarity
         from knowledge_answers a join q on q.lang = a.lang
         group by a.id
-        having bool_or(numnode(q.tq) > 0 and a.tsv @@ q.tq) or max(similarity(a.folded, michi_search_fold(${query}))) >= 0.45
+        having bool_or(numnode(q.tq) > 0 and a.tsv @@ q.tq) or max((select max(similarity(michi_search_fold(x), michi_search_fold(${query}))) from unnest(a.questions) as x)) >= 0.45
         order by similarity desc, score desc
         limit ${limit}`,
   );
