@@ -1,7 +1,9 @@
 // The events the widget receives, and their Server-Sent Events encoding. Nothing here ever carries tool
-// arguments or results: a chip shows only the pack's label.
+// arguments or results: a chip shows only the pack's label, and `done` only the title and address of each
+// indexed page the answer cites (src/shared/citations.ts).
 
 import "server-only";
+import type { Citation } from "@/shared/citations";
 
 export type ChipState = "start" | "done" | "error";
 
@@ -13,7 +15,7 @@ export type ChatEvent =
   | { type: "start"; data: { conversationId: string; visitorMessageId: string } }
   | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
   | { type: "delta"; data: { text: string } }
-  | { type: "done"; data: { conversationId: string; messageId: string } }
+  | { type: "done"; data: { conversationId: string; messageId: string; citations?: Citation[] } }
   /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
   | { type: "handoff"; data: Record<string, never> }
   | { type: "error"; data: { code: string; message: string; conversationId?: string; messageId?: string } };

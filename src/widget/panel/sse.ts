@@ -1,12 +1,13 @@
 // Server-Sent Events over fetch: EventSource cannot POST or send an Authorization header.
 import { createParser } from "eventsource-parser";
+import { type Citation, safeCitations } from "../../shared/citations";
 
 export type ChipState = "start" | "done" | "error";
 export type StreamEvent =
   | { type: "start"; conversationId: string; visitorMessageId: string }
   | { type: "chip"; callId: string; label: string; state: ChipState }
   | { type: "delta"; text: string }
-  | { type: "done"; conversationId: string; messageId: string }
+  | { type: "done"; conversationId: string; messageId: string; citations?: Citation[] }
   | { type: "handoff" }
   | { type: "error"; code: string; message: string; conversationId?: string };
 
@@ -43,8 +44,15 @@ export function toEvent(name: string | undefined, data: string): StreamEvent | n
     ["start", "done", "error"].includes(d.state as string)
   )
     return { type: "chip", callId: d.callId, label: d.label, state: d.state as ChipState };
-  if (name === "done" && str(d.conversationId))
-    return { type: "done", conversationId: d.conversationId, messageId: str(d.messageId) ? d.messageId : "" };
+  if (name === "done" && str(d.conversationId)) {
+    const citations = safeCitations(d.citations);
+    return {
+      type: "done",
+      conversationId: d.conversationId,
+      messageId: str(d.messageId) ? d.messageId : "",
+      ...(citations.length ? { citations } : {}),
+    };
+  }
   if (name === "handoff") return { type: "handoff" };
   if (name === "error" && str(d.message))
     return {

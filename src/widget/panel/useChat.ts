@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { Citation } from "../../shared/citations";
 import { codeMessage } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import { plainText } from "../markdown-text";
@@ -23,6 +24,8 @@ export type Msg = {
   serverId?: string;
   /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
   form?: boolean;
+  /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
+  sources?: Citation[];
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */
@@ -215,7 +218,12 @@ export function useChat(
             } else if (e.type === "done") {
               settled = true;
               session.setConversation(e.conversationId);
-              update(reply.id, (m) => ({ ...m, status: "done", serverId: e.messageId || undefined }));
+              update(reply.id, (m) => ({
+                ...m,
+                status: "done",
+                serverId: e.messageId || undefined,
+                ...(e.citations ? { sources: e.citations } : {}),
+              }));
               announce(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
               onSettled();
             } else {
