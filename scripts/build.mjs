@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { bundleExtractWorker } from "./build-extract-worker.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const standalone = path.join(root, ".next/standalone");
@@ -61,6 +62,8 @@ for (const file of ["direct-routes.mjs", "secret-paths.mjs"]) {
 }
 // The embedded database's worker thread is loaded by path at run time (src/lib/db/embedded.ts), so Next traces
 // neither it nor the PGlite package it imports.
+// The knowledge extraction worker thread loads its own bundle by path (src/lib/knowledge/extract-pool.ts).
+await bundleExtractWorker(path.join(standalone, "extract-worker.mjs"));
 for (const file of ["pglite-worker.mjs", "pglite-statements.mjs"]) {
   cpSync(path.join(root, "src/lib/db", file), path.join(standalone, file));
 }

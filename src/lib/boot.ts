@@ -25,13 +25,22 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries, reset and lead mails) before the first request, so requests can enqueue.
+    // The durable queue (webhook deliveries, reset and lead mails, knowledge syncs) before the first request, so
+    // requests can enqueue.
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
     const { passwordResetWorkers } = await import("./accounts/password-reset");
     const { leadMailWorkers } = await import("./leads/notify");
+    const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
+    const { startProcessQueue } = await import("./queue");
+    const queue = () => startProcessQueue(db, { workers: [] });
     await startProcessWebhookQueue(db, {
-      extraWorkers: [...passwordResetWorkers(db), ...leadMailWorkers(db)],
+      extraWorkers: [
+        ...passwordResetWorkers(db),
+        ...leadMailWorkers(db),
+        ...processKnowledgeWorkers(db, queue),
+      ],
     });
+    startKnowledge(db, queue);
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
     const { registerHealthNotices } = await import("./health/notices");

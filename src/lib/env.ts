@@ -108,6 +108,19 @@ export const envSchema = z.object({
   MICHI_MODEL_IDLE_TIMEOUT_MS: int(15_000, 500, 300_000),
   MICHI_HISTORY_MAX_CHARS: int(12_000, 1000, 200_000),
 
+  // The embeddings model for knowledge search (src/lib/knowledge/embeddings.ts); unset = full-text search only.
+  MICHI_EMBEDDINGS: optionalString,
+  MICHI_EMBEDDINGS_PROVIDER: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim().toLowerCase() : "default")),
+  MICHI_EMBEDDINGS_DIALECT: z.enum(["openai", "ollama"]).default("openai"),
+  MICHI_EMBEDDINGS_DIMENSIONS: int(0, 0, 8192),
+  MICHI_EMBEDDINGS_BATCH: int(32, 1, 2048),
+  MICHI_EMBEDDINGS_TIMEOUT_MS: int(30_000, 1000, 600_000),
+  MICHI_EMBEDDINGS_QUERY_PREFIX: z.string().optional(),
+  MICHI_EMBEDDINGS_DOCUMENT_PREFIX: z.string().optional(),
+
   MICHI_TOOL_TIMEOUT_MS: int(8000, 100, 60_000),
   MICHI_TOOL_RESULT_MAX_CHARS: int(4000, 200, 100_000),
   MICHI_FETCH_ALLOW_HOSTS: list,
@@ -209,6 +222,13 @@ export function parseEnv(source: Source, devSecrets?: () => { secretKey: string;
     authSecret ??= generated.authSecret;
   }
   problems.push(...named.problems);
+  if (e.MICHI_EMBEDDINGS) {
+    const p = e.MICHI_EMBEDDINGS_PROVIDER;
+    if (p === "default" && !e.OPENAI_BASE_URL && !e.OPENAI_API_KEY)
+      problems.push("MICHI_EMBEDDINGS: the default provider needs OPENAI_BASE_URL or OPENAI_API_KEY");
+    else if (p !== "default" && !named.providers.some((n) => n.name === p))
+      problems.push(`MICHI_EMBEDDINGS_PROVIDER: "${p}" is neither "default" nor a name in MICHI_PROVIDERS`);
+  }
   if (problems.length > 0) throw new EnvError(problems);
   if (!secretKey || !authSecret) throw new EnvError(["MICHI_SECRET_KEY/MICHI_AUTH_SECRET: missing"]);
   const onOutsideProduction = (v: string | undefined) =>

@@ -1,7 +1,10 @@
 // The widget chat's event stream as it travels: each event goes out as one Server-Sent Event named by `type`,
 // with `data` as its JSON. The server writes exactly these (src/lib/chat/events.ts) and the panel reads
 // exactly these (src/widget/panel/sse.ts), so a field one side sends is a field the other side knows. Nothing
-// here ever carries tool arguments or results: a chip shows only the pack's label.
+// here ever carries tool arguments or results: a chip shows only the pack's label, and `done` only the title
+// and address of each indexed page the answer cites (src/shared/citations.ts).
+
+import type { Citation } from "./citations";
 
 export type ChipState = "start" | "done" | "error";
 
@@ -13,7 +16,7 @@ export type ChatEvent =
   | { type: "start"; data: { conversationId: string; visitorMessageId: string } }
   | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
   | { type: "delta"; data: { text: string } }
-  | { type: "done"; data: { conversationId: string; messageId: string } }
+  | { type: "done"; data: { conversationId: string; messageId: string; citations?: Citation[] } }
   /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
   | { type: "handoff"; data: Record<string, never> }
   /**

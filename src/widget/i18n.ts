@@ -50,6 +50,8 @@ export type Strings = {
   unread: string;
   /** Read after a tool chip that failed. */
   toolFailed: string;
+  /** The list of pages an answer cites. */
+  sources: string;
 };
 
 export const STRINGS: Record<Lang, Strings> = {
@@ -84,6 +86,7 @@ export const STRINGS: Record<Lang, Strings> = {
     stopped: "Stopped.",
     unread: "Open chat, new message",
     toolFailed: "failed",
+    sources: "Sources",
   },
   es: {
     open: "Abrir el chat",
@@ -116,6 +119,7 @@ export const STRINGS: Record<Lang, Strings> = {
     stopped: "Detenido.",
     unread: "Abrir el chat, mensaje nuevo",
     toolFailed: "falló",
+    sources: "Fuentes",
   },
   fr: {
     open: "Ouvrir le chat",
@@ -148,6 +152,7 @@ export const STRINGS: Record<Lang, Strings> = {
     stopped: "Arrêté.",
     unread: "Ouvrir le chat, nouveau message",
     toolFailed: "échec",
+    sources: "Sources",
   },
   de: {
     open: "Chat öffnen",
@@ -180,6 +185,7 @@ export const STRINGS: Record<Lang, Strings> = {
     stopped: "Angehalten.",
     unread: "Chat öffnen, neue Nachricht",
     toolFailed: "fehlgeschlagen",
+    sources: "Quellen",
   },
   ja: {
     open: "チャットを開く",
@@ -212,6 +218,7 @@ export const STRINGS: Record<Lang, Strings> = {
     stopped: "停止しました。",
     unread: "チャットを開く（新着メッセージ）",
     toolFailed: "失敗",
+    sources: "出典",
   },
 };
 

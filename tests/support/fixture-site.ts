@@ -139,7 +139,7 @@ export async function startFixtureSite(opts: {
       return;
     }
     const r = reply as FixtureReply;
-    const body = typeof r.body === "string" ? r.body : JSON.stringify(r.body);
+    const body = typeof r.body === "string" || Buffer.isBuffer(r.body) ? r.body : JSON.stringify(r.body);
     res.writeHead(r.status ?? 200, { "content-type": "application/json", ...(r.headers ?? {}) }).end(body);
   });
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { citationsFrom } from "@/shared/citations";
 import type { DbHandle } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
@@ -167,7 +168,11 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
     turn.log,
   );
   if (result.status === "complete") {
-    emit({ type: "done", data: { conversationId: turn.conversationId, messageId } });
+    const citations = citationsFrom(result.text, result.runs);
+    emit({
+      type: "done",
+      data: { conversationId: turn.conversationId, messageId, ...(citations.length ? { citations } : {}) },
+    });
   } else if (result.reason && result.reason !== "disconnected") {
     emit({
       type: "error",

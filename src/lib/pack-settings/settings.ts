@@ -5,6 +5,7 @@ import type { RecordAudit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
 import { AppError } from "@/lib/errors";
+import { applyPackConfig, KNOWLEDGE_PACK } from "@/lib/knowledge/sources";
 import type { LookupFn } from "@/lib/security/url-policy";
 import { type ArgField, argFields, argValues } from "@/lib/tools/arg-form";
 import { CLEAR_SUFFIX, validatePackConfig } from "@/lib/tools/config";
@@ -198,6 +199,14 @@ export async function updatePackSettings(
       ctx.user.id,
     );
     if (changedFields.includes("enabled")) await auditToggle(record, pack.id, input.enabled);
+    // The search_knowledge pack's fields are the website source: saving them may start a sync.
+    if (pack.id === KNOWLEDGE_PACK && changedFields.length > 0)
+      await applyPackConfig(tx, {
+        tenantId,
+        config: checked.config,
+        enabled: input.enabled,
+        actor: ctx.user,
+      });
     const fields = changedFields.filter((f) => f !== "enabled").sort();
     // Field names only: values (and above all secrets) never enter the audit log.
     if (fields.length > 0) await record("pack.config_saved", { target: pack.id, details: { fields } });

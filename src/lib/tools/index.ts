@@ -7,6 +7,7 @@ import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
 import { weather } from "./packs/get-weather";
 import { requestHuman } from "./packs/request-human";
+import { searchKnowledge } from "./packs/search-knowledge";
 
 // Every pack the platform offers. Adding one is an import and an entry; start-up checks the list
 // (src/lib/tools/check.ts) and the admin form grows the new pack's fields by itself.
@@ -18,6 +19,7 @@ export const ALL_PACKS: readonly ToolPack[] = [
   menu,
   stock,
   requestHuman,
+  searchKnowledge,
 ];
 
 export function findPack(id: string, packs: readonly ToolPack[] = ALL_PACKS): ToolPack | undefined {

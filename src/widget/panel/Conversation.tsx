@@ -48,6 +48,18 @@ function Reply({
           </div>
         )
       )}
+      {m.sources && m.sources.length > 0 && (
+        <ol class="cites" aria-label={cfg.t.sources}>
+          {m.sources.map((c) => (
+            <li key={c.n}>
+              <a href={c.url} target="_blank" rel="noopener noreferrer">
+                <b>{c.n}</b> {c.title || new URL(c.url).hostname}
+                <small> · {new URL(c.url).hostname}</small>
+              </a>
+            </li>
+          ))}
+        </ol>
+      )}
       {/* The answer's footer: its error and Retry today; room for per-answer actions (ratings) later. */}
       {m.status === "error" && (
         <div class="foot err">

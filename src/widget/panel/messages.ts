@@ -1,6 +1,7 @@
 // A conversation as the panel shows it: the visitor's messages and the replies, with what each reply needs
 // for its chips, its error, its Retry and its rating.
 import type { ChipState } from "@/shared/chat-events";
+import type { Citation } from "@/shared/citations";
 import { codeMessage } from "../i18n";
 import type { PanelConfig } from "../public-config";
 
@@ -21,6 +22,8 @@ export type Msg = {
   serverId?: string;
   /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
   form?: boolean;
+  /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
+  sources?: Citation[];
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */

@@ -34,7 +34,12 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     case "handoff":
       return { ...m, form: true };
     case "done":
-      return { ...m, status: "done", serverId: e.data.messageId || undefined };
+      return {
+        ...m,
+        status: "done",
+        serverId: e.data.messageId || undefined,
+        ...(e.data.citations ? { sources: e.data.citations } : {}),
+      };
     case "error":
       // A partial or failed answer the server stored keeps its id, as the same answer restored after a reload.
       return { ...m, status: "error", error: e.data.code, serverId: e.data.messageId ?? m.serverId };

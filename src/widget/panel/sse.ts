@@ -1,6 +1,7 @@
 // Server-Sent Events over fetch: EventSource cannot POST or send an Authorization header.
 import { createParser } from "eventsource-parser";
 import type { ChatEvent, ChipState } from "@/shared/chat-events";
+import { safeCitations } from "@/shared/citations";
 
 /** A refusal before any stream started: the JSON error body the widget API answers with. */
 export class HttpError extends Error {
@@ -40,11 +41,18 @@ export function toEvent(name: string | undefined, data: string): ChatEvent | nul
     ["start", "done", "error"].includes(d.state as string)
   )
     return { type: "chip", data: { callId: d.callId, label: d.label, state: d.state as ChipState } };
-  if (name === "done" && str(d.conversationId))
+  if (name === "done" && str(d.conversationId)) {
+    // Only checked https links of pages the server names; a citation it cannot check is dropped.
+    const citations = safeCitations(d.citations);
     return {
       type: "done",
-      data: { conversationId: d.conversationId, messageId: optional(d.messageId) ?? "" },
+      data: {
+        conversationId: d.conversationId,
+        messageId: optional(d.messageId) ?? "",
+        ...(citations.length ? { citations } : {}),
+      },
     };
+  }
   if (name === "handoff") return { type: "handoff", data: {} };
   if (name === "error" && str(d.message))
     return {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, TenantTx } from "../client";
 import { packConfigs, type SealedSecret } from "../schema";
 

@@ -6,7 +6,7 @@ import { rowsOf, type TenantTx } from "../client";
 // round cap, came back empty, was rated down, or ended in a hand-off request. Grouping and pack suggestions
 // happen in src/lib/insights/unanswered.ts; this module only speaks SQL. Tenant path only.
 
-export type UnansweredWhy = "failed" | "round_cap" | "empty" | "rated_down" | "handoff";
+export type UnansweredWhy = "failed" | "round_cap" | "empty" | "rated_down" | "handoff" | "not_found";
 
 export type UnansweredRow = {
   questionId: string;
@@ -41,6 +41,10 @@ export async function unansweredCandidates(
                        where r.tenant_id = a.tenant_id and r.message_id = a.id and r.pack_id = ${HANDOFF_PACK_ID})
             then 'handoff'
           when f.rating = 'down' then 'rated_down'
+          when exists (select 1 from tool_runs r
+                       where r.tenant_id = a.tenant_id and r.message_id = a.id and r.pack_id = 'search_knowledge'
+                         and r.result like '{"found":false%')
+            then 'not_found'
           when a.reason = 'round_cap' then 'round_cap'
           when a.reason = 'empty' then 'empty'
           when a.status = 'failed' and coalesce(a.reason, '') <> 'disconnected' then 'failed'

@@ -1,6 +1,7 @@
 export * from "./chat";
 export * from "./core";
 export * from "./feedback";
+export * from "./knowledge";
 export * from "./leads";
 export * from "./mail";
 export * from "./notices";

@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/tools", label: "Tools" },
+  { path: "/knowledge", label: "Knowledge" },
   { path: "/bot", label: "Bot" },
   { path: "/embed", label: "Site & embed" },
   { path: "/conversations", label: "Conversations" },

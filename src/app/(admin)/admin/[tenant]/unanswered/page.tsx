@@ -15,6 +15,7 @@ const WHY_LABEL = {
   empty: "empty answer",
   rated_down: "rated down",
   handoff: "ended in a hand-off",
+  not_found: "not found on your website",
 } as const;
 
 export default async function UnansweredPage({ params }: { params: Promise<{ tenant: string }> }) {

@@ -7,6 +7,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { type AnswerRating, ratingsOfConversation } from "@/lib/db/queries/feedback";
 import { getTranscript, type MessageRow, timeline } from "@/lib/db/queries/insights-transcript";
+import { type Citation, citationsFrom } from "@/shared/citations";
 import { deleteConversationAction } from "../actions";
 import { formatNumber, When } from "../display";
 import { DeleteConversationForm } from "./DeleteConversationForm";
@@ -15,7 +16,32 @@ import { ToolTrace } from "./ToolTrace";
 
 export const metadata: Metadata = { title: "Conversation" };
 
-function MessageBubble({ m, rating }: { m: MessageRow; rating?: AnswerRating }) {
+/** The indexed pages an answer cited, as the visitor saw them under it. */
+function Sources({ sources }: { sources: Citation[] }) {
+  if (sources.length === 0) return null;
+  return (
+    <ol className="mt-2 text-xs" aria-label="Sources">
+      {sources.map((c) => (
+        <li key={c.n}>
+          <a href={c.url} target="_blank" rel="noopener noreferrer" className="underline">
+            [{c.n}] {c.title || c.url}
+          </a>{" "}
+          <span className="muted">{new URL(c.url).hostname}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function MessageBubble({
+  m,
+  rating,
+  sources,
+}: {
+  m: MessageRow;
+  rating?: AnswerRating;
+  sources: Citation[];
+}) {
   return (
     <TranscriptMessage
       id={m.id}
@@ -32,7 +58,12 @@ function MessageBubble({ m, rating }: { m: MessageRow; rating?: AnswerRating }) 
           </>
         )
       }
-      footer={<RatingNote rating={rating} />}
+      footer={
+        <>
+          <Sources sources={sources} />
+          <RatingNote rating={rating} />
+        </>
+      }
     />
   );
 }
@@ -102,7 +133,18 @@ export default async function ConversationPage({
                 {item.kind === "tool" ? (
                   <ToolTrace run={item.run} />
                 ) : (
-                  <MessageBubble m={item.message} rating={ratings.get(item.message.id)} />
+                  <MessageBubble
+                    m={item.message}
+                    rating={ratings.get(item.message.id)}
+                    sources={
+                      item.message.role === "assistant"
+                        ? citationsFrom(
+                            item.message.content,
+                            transcript.runs.filter((r) => r.messageId === item.message.id),
+                          )
+                        : []
+                    }
+                  />
                 )}
               </li>
             ))}

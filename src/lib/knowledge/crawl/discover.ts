@@ -1,0 +1,77 @@
+import "server-only";
+import type { PageFetcher } from "@/lib/security/fetch-text";
+import { DISALLOW_ALL, parseRobots, type RobotsRules, robotsUrlOf } from "./robots";
+import { parseSitemap } from "./sitemap";
+import { normalizePageUrl } from "./urls";
+
+// The start of a sync: robots.txt, then the sitemap (and the sitemaps an index names, two levels deep), giving
+// the URLs to fetch. Without a sitemap the frontier is the start URL and the crawl grows breadth-first from
+// the links of each page (page job).
+
+export type Discovery = {
+  robotsTxt: string;
+  robots: RobotsRules;
+  urls: string[];
+  /** True when the pages' own links should be followed (no sitemap given). */
+  followLinks: boolean;
+  /** Why a sitemap gave nothing (shown on the Knowledge page). */
+  notice: string | null;
+};
+
+const MAX_SITEMAPS = 50;
+const SITEMAP_MAX_BYTES = 20 * 1024 * 1024;
+
+export async function readRobots(fetcher: PageFetcher, anyUrl: string, onSite: (u: URL) => boolean) {
+  const res = await fetcher.fetchPage(robotsUrlOf(anyUrl), {
+    accept: "text/plain",
+    onSite,
+    maxBytes: 512 * 1024,
+  });
+  if (res.kind === "ok") return res.body.toString("utf8");
+  // 4xx: no rules, crawl freely. 5xx or a refusal: the site may be down; crawl nothing this time.
+  if (res.kind === "http" && res.status >= 400 && res.status < 500) return "";
+  return DISALLOW_ALL;
+}
+
+export async function discover(
+  fetcher: PageFetcher,
+  source: { startUrl: string | null; sitemapUrl: string | null },
+  onSite: (u: URL) => boolean,
+  limit: number,
+): Promise<Discovery> {
+  const first = source.sitemapUrl ?? source.startUrl;
+  if (!first) throw new Error("a website source needs a start or sitemap URL");
+  const robotsUrl = robotsUrlOf(first);
+  const robotsTxt = await readRobots(fetcher, first, onSite);
+  const robots = parseRobots(robotsUrl, robotsTxt);
+  if (!source.sitemapUrl) {
+    const start = normalizePageUrl(source.startUrl!);
+    return { robotsTxt, robots, urls: start ? [start] : [], followLinks: true, notice: null };
+  }
+  const urls = new Set<string>();
+  const queue = [source.sitemapUrl];
+  const seen = new Set<string>();
+  let notice: string | null = null;
+  while (queue.length > 0 && seen.size < MAX_SITEMAPS && urls.size < limit) {
+    const next = queue.shift()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const res = await fetcher.fetchPage(next, {
+      accept: "application/xml,text/xml;q=0.9,*/*;q=0.5",
+      onSite,
+      maxBytes: SITEMAP_MAX_BYTES,
+    });
+    if (res.kind !== "ok") {
+      notice = `The sitemap ${next} could not be read (${res.kind === "http" ? `HTTP ${res.status}` : res.kind === "refused" ? res.message : "unchanged"})`;
+      continue;
+    }
+    const parsed = parseSitemap(res.body.toString("utf8"));
+    for (const s of parsed.sitemaps) if (seen.size + queue.length < MAX_SITEMAPS) queue.push(s);
+    for (const p of parsed.pages) {
+      const n = normalizePageUrl(p);
+      if (n) urls.add(n);
+    }
+  }
+  if (urls.size === 0 && !notice) notice = "The sitemap lists no pages";
+  return { robotsTxt, robots, urls: [...urls], followLinks: false, notice };
+}

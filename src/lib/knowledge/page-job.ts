@@ -1,0 +1,250 @@
+import "server-only";
+import type { TenantTx } from "@/lib/db/client";
+import { getTenantSettings } from "@/lib/db/queries/bot";
+import {
+  deletePage,
+  deletePageChunks,
+  findSameContent,
+  getPage,
+  type PagePatch,
+  type PageRow,
+  replacePageChunks,
+  updatePage,
+} from "@/lib/db/queries/knowledge-pages";
+import {
+  countPageDone,
+  getSource,
+  lockRun,
+  reserveFetchSlot,
+  type SourceRow,
+} from "@/lib/db/queries/knowledge-sources";
+import { isToolWorldError } from "@/lib/errors";
+import type { QueueJob } from "@/lib/queue";
+import { parseRobots, robotsUrlOf } from "./crawl/robots";
+import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
+import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
+import { EMBED_QUEUE, type EmbedJob } from "./embed";
+import { indexLang, sameHost, siteChecker } from "./site";
+import { enqueuePages, finishRun } from "./sync";
+
+// One page of a run: checked against robots.txt and the business's patterns, fetched politely (one slot per
+// host every intervalMs, conditional on its ETag/Last-Modified), extracted, and its chunks replaced in one
+// transaction, only when the new version is complete. Whatever happens, the page is counted done once.
+
+const MAX_DEPTH = 25;
+
+/** What became of the page; applied in one transaction at the end. */
+type Outcome =
+  | { kind: "skip"; reason: string; dropChunks: boolean }
+  | { kind: "unchanged"; etag?: string | null; lastModified?: string | null }
+  | { kind: "missing"; status: number }
+  | { kind: "failed"; status: number | null; reason: string }
+  | {
+      kind: "content";
+      url: string;
+      doc: ExtractedDoc;
+      etag: string | null;
+      lastModified: string | null;
+      bytes: number;
+    };
+
+function transient(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500;
+}
+
+async function fetchOutcome(
+  deps: KnowledgeDeps,
+  source: SourceRow,
+  page: PageRow,
+  job: QueueJob<PageJob>,
+  onSite: (u: URL) => boolean,
+): Promise<Outcome> {
+  const url = job.data.url;
+  const robots = parseRobots(robotsUrlOf(url), source.robotsTxt);
+  if (page.excluded) return { kind: "skip", reason: "excluded", dropChunks: true };
+  if (!robots.allowed(url)) return { kind: "skip", reason: "robots", dropChunks: true };
+  if (!wantedByPatterns(url, source.includePatterns, source.excludePatterns))
+    return { kind: "skip", reason: "excluded", dropChunks: true };
+  const delay = Math.min(10_000, Math.max(deps.intervalMs, (robots.crawlDelay() ?? 0) * 1000));
+  const wait = await deps.db.forTenant(source.tenantId, (tx) => reserveFetchSlot(tx, source.id, delay));
+  if (wait > 0) await deps.sleep(wait);
+  const conditional = page.status === "indexed";
+  let res: Awaited<ReturnType<KnowledgeDeps["fetcher"]["fetchPage"]>>;
+  try {
+    res = await deps.fetcher.fetchPage(url, {
+      onSite,
+      etag: conditional ? page.etag : null,
+      lastModified: conditional ? page.lastModified : null,
+    });
+  } catch (err) {
+    if (job.retryCount < job.retryLimit) throw err;
+    return { kind: "failed", status: null, reason: isToolWorldError(err) ? err.message : "fetch failed" };
+  }
+  if (res.kind === "not_modified") return { kind: "unchanged" };
+  if (res.kind === "refused")
+    return res.reason === "blocked"
+      ? { kind: "failed", status: null, reason: res.message }
+      : { kind: "skip", reason: res.reason, dropChunks: true };
+  if (res.kind === "http") {
+    if (res.status === 404 || res.status === 410) return { kind: "missing", status: res.status };
+    if (transient(res.status) && job.retryCount < job.retryLimit)
+      throw new Error(`HTTP ${res.status} from ${url}`);
+    return { kind: "failed", status: res.status, reason: `HTTP ${res.status}` };
+  }
+  const extracted = await deps.extract({ bytes: res.body, contentType: res.contentType, url: res.url });
+  if (!extracted.ok) {
+    const tooLarge = ["too_large", "too_much_text", "too_many_pages", "zip_bomb"].includes(extracted.reason);
+    if (tooLarge) return { kind: "skip", reason: "too_large", dropChunks: true };
+    if (extracted.reason === "unsupported_type")
+      return { kind: "skip", reason: "not_html", dropChunks: true };
+    return { kind: "failed", status: res.status, reason: extracted.message };
+  }
+  return {
+    kind: "content",
+    url: res.url,
+    doc: extracted.doc,
+    etag: res.etag,
+    lastModified: res.lastModified,
+    bytes: res.body.byteLength,
+  };
+}
+
+async function storeContent(
+  tx: TenantTx,
+  deps: KnowledgeDeps,
+  source: SourceRow,
+  page: PageRow,
+  o: Extract<Outcome, { kind: "content" }>,
+  job: PageJob,
+  onSite: (u: URL) => boolean,
+): Promise<PagePatch> {
+  const { doc } = o;
+  const base: PagePatch = { etag: o.etag, lastModified: o.lastModified, missingCount: 0, httpStatus: 200 };
+  // Links first: a noindex or duplicate page still leads to others.
+  if (job.follow && job.depth < MAX_DEPTH) {
+    const links = doc.links
+      .map((l) => normalizePageUrl(l))
+      .filter((l): l is string => !!l && sameHost(l, job.url));
+    await enqueuePages(
+      tx,
+      deps.queue,
+      source,
+      job.runId,
+      links.map((url) => ({ url, depth: job.depth + 1 })),
+      true,
+    );
+  }
+  const canonical = doc.canonical ? normalizePageUrl(doc.canonical) : null;
+  if (doc.noindex) {
+    await deletePageChunks(tx, page.id);
+    return { ...base, status: "skipped", reason: "noindex", contentHash: null };
+  }
+  if (canonical && canonical !== job.url && onSite(new URL(canonical))) {
+    await deletePageChunks(tx, page.id);
+    await enqueuePages(tx, deps.queue, source, job.runId, [{ url: canonical, depth: job.depth }], job.follow);
+    return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: canonical, contentHash: null };
+  }
+  if (doc.sections.length === 0) {
+    await deletePageChunks(tx, page.id);
+    return { ...base, status: "skipped", reason: "empty", contentHash: null };
+  }
+  const twin = await findSameContent(tx, source.id, page.id, doc.hash);
+  if (twin) {
+    await deletePageChunks(tx, page.id);
+    return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: twin.url, contentHash: doc.hash };
+  }
+  const sample = doc.sections
+    .map((s) => s.text)
+    .join(" ")
+    .slice(0, 2000);
+  const lang = indexLang(doc.lang, /[\u3040-\u30ff]/.test(sample) ? "ja" : "und");
+  const patch: PagePatch = {
+    ...base,
+    status: "indexed",
+    reason: null,
+    title: (doc.title ?? "").slice(0, 300) || new URL(job.url).pathname,
+    lang,
+    canonicalUrl: canonical,
+    byteSize: o.bytes,
+  };
+  if (page.status === "indexed" && page.contentHash === doc.hash) return patch;
+  const chunks = deps.chunk(doc.sections).map((c) => ({
+    ord: c.index,
+    headingPath: c.headingPath.join(" › "),
+    text: c.text,
+    hash: c.hash,
+    lang,
+    words: deps.searchText(c.text, lang),
+  }));
+  const written = await replacePageChunks(
+    tx,
+    { tenantId: source.tenantId, sourceId: source.id, pageId: page.id },
+    chunks,
+  );
+  if (deps.embeddings && written.inserted > 0)
+    await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId: source.tenantId } satisfies EmbedJob);
+  return { ...patch, contentHash: doc.hash, indexed: true };
+}
+
+/** Only the fields that differ, so an unchanged page costs no write of its own. */
+function changes(page: PageRow, patch: PagePatch): PagePatch {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === "indexed" || k === "fetched") {
+      if (v) out[k] = v;
+      continue;
+    }
+    if ((page as Record<string, unknown>)[k] !== v) out[k] = v;
+  }
+  return out as PagePatch;
+}
+
+export async function runPageJob(deps: KnowledgeDeps, job: QueueJob<PageJob>): Promise<void> {
+  const { tenantId, sourceId, runId, pageId } = job.data;
+  const found = await deps.db.forTenant(tenantId, async (tx) => ({
+    source: await getSource(tx, sourceId),
+    page: await getPage(tx, pageId),
+    siteDomains: (await getTenantSettings(tx, tenantId))?.siteDomains ?? [],
+  }));
+  const { source, page } = found;
+  if (!source || !page || source.runId !== runId || page.doneRun === runId) return;
+  const onSite = siteChecker(found.siteDomains, deps.allowHosts);
+  const outcome = await fetchOutcome(deps, source, page, job, onSite);
+  await deps.db.forTenant(tenantId, async (tx) => {
+    const locked = await lockRun(tx, sourceId, runId);
+    const current = locked ? await getPage(tx, pageId) : null;
+    // A newer run took over, or another delivery of this job finished first: nothing to add.
+    if (!locked || !current || current.doneRun === runId) return;
+    let patch: PagePatch;
+    switch (outcome.kind) {
+      case "skip":
+        if (outcome.dropChunks) await deletePageChunks(tx, pageId);
+        patch = { status: "skipped", reason: outcome.reason, contentHash: null };
+        break;
+      case "unchanged":
+        patch = { missingCount: 0 };
+        break;
+      case "missing":
+        if (current.missingCount + 1 >= 2) {
+          await deletePage(tx, pageId);
+          patch = {};
+        } else patch = { missingCount: current.missingCount + 1, httpStatus: outcome.status };
+        break;
+      case "failed":
+        // The last good version stays searchable; the page shows why this run could not refresh it.
+        patch = {
+          status: current.status === "indexed" ? "indexed" : "failed",
+          reason: outcome.reason,
+          httpStatus: outcome.status,
+        };
+        break;
+      case "content":
+        patch = await storeContent(tx, deps, locked, current, outcome, job.data, onSite);
+        break;
+    }
+    const deleted = outcome.kind === "missing" && current.missingCount + 1 >= 2;
+    if (!deleted) await updatePage(tx, pageId, { ...changes(current, patch), doneRun: runId });
+    const last = await countPageDone(tx, sourceId, runId);
+    if (last) await finishRun(tx, locked, runId);
+  });
+}

@@ -1,0 +1,90 @@
+import "server-only";
+
+// Vectors in a form plain Postgres and PGlite can store and search without pgvector: the full vector as
+// float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and its sign bits as a `bit(n)`
+// column for a Hamming prefilter in SQL (`bit_count(code # $1::bit(n))`, Postgres 14 and later, PGlite
+// included). The prefilter's few hundred nearest codes are then reranked here by exact cosine similarity.
+
+export type Vector = Float32Array;
+
+/** The vector scaled to length 1 (a zero vector stays zero), so cosine similarity is a dot product. */
+export function normalize(v: ArrayLike<number>): Vector {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += (v[i] ?? 0) * (v[i] ?? 0);
+  const out = new Float32Array(v.length);
+  const norm = Math.sqrt(sum);
+  if (norm === 0 || !Number.isFinite(norm)) return out;
+  for (let i = 0; i < v.length; i++) out[i] = (v[i] ?? 0) / norm;
+  return out;
+}
+
+/** float32 little-endian bytes, whatever the machine's byte order: what a `bytea` column stores. */
+export function toBytea(v: ArrayLike<number>): Buffer {
+  const buf = Buffer.alloc(v.length * 4);
+  for (let i = 0; i < v.length; i++) buf.writeFloatLE(v[i] ?? 0, i * 4);
+  return buf;
+}
+
+/** The vector a `bytea` value holds; refuses bytes that are no whole number of float32s. */
+export function fromBytea(bytes: Uint8Array): Vector {
+  if (bytes.byteLength % 4 !== 0)
+    throw new Error(`a float32 vector cannot be ${bytes.byteLength} bytes long`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array(bytes.byteLength / 4);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
+
+/**
+ * The vector's binary code as the text of a Postgres `bit(n)` value ("0110…", n = dimensions): 1 where a
+ * component is positive. Pass it as a parameter cast to `bit(n)`; the Hamming distance of two codes
+ * (`bit_count(a # b)`) follows the angle between the vectors.
+ */
+export function bitString(v: ArrayLike<number>): string {
+  let s = "";
+  for (let i = 0; i < v.length; i++) s += (v[i] ?? 0) > 0 ? "1" : "0";
+  return s;
+}
+
+/** Hamming distance of two codes from bitString, as `bit_count(a # b)` computes it in SQL. */
+export function hamming(a: string, b: string): number {
+  if (a.length !== b.length) throw new Error(`codes of ${a.length} and ${b.length} bits cannot be compared`);
+  let d = 0;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) d++;
+  return d;
+}
+
+/** Cosine similarity (−1…1); 0 when either vector is zero. Vectors of different dimensions are refused. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length)
+    throw new Error(`vectors of ${a.length} and ${b.length} dimensions cannot be compared`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Candidates (from the Hamming prefilter) ordered by exact cosine similarity to the query, best first, the
+ * `limit` best kept. A candidate whose vector has another dimension (an older embedding model) is skipped.
+ */
+export function rerankByCosine<T extends { vector: ArrayLike<number> | Uint8Array }>(
+  query: ArrayLike<number>,
+  candidates: T[],
+  limit: number,
+): (T & { score: number })[] {
+  const scored: (T & { score: number })[] = [];
+  for (const c of candidates) {
+    const v = c.vector instanceof Uint8Array ? fromBytea(c.vector) : c.vector;
+    if (v.length !== query.length) continue;
+    scored.push({ ...c, score: cosine(query, v) });
+  }
+  return scored.sort((a, b) => b.score - a.score).slice(0, Math.max(0, limit));
+}

@@ -1,0 +1,79 @@
+import "server-only";
+import type { TenantContext } from "@/lib/auth/access";
+import { type AnswerRow, listAnswers } from "@/lib/db/queries/knowledge-answers";
+import { listPages, type PageCounts, type PageRow, pageCounts } from "@/lib/db/queries/knowledge-pages";
+import { getWebsiteSource, type SourceRow } from "@/lib/db/queries/knowledge-sources";
+import { getPackConfig } from "@/lib/db/queries/packs";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { findPack } from "@/lib/tools/index";
+import { definitionFor, runToolCall } from "@/lib/tools/runtime";
+import { estimateTokens } from "@/lib/tools/tokens";
+import { knowledgeSearchOptions } from "./runtime";
+import { type Passage, searchKnowledge } from "./search";
+import { KNOWLEDGE_PACK } from "./sources";
+
+// What the Knowledge page shows: the website source with its counts and run, its pages, the curated answers,
+// and the test question (ranked passages with their scores, and exactly what the model would be handed).
+
+export type KnowledgeView = {
+  source: SourceRow | null;
+  counts: PageCounts | null;
+  pages: (PageRow & { chunks: number })[];
+  answers: AnswerRow[];
+};
+
+export async function loadKnowledgeView(
+  ctx: TenantContext,
+  opts: { search?: string } = {},
+): Promise<KnowledgeView> {
+  return ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+    const source = await getWebsiteSource(tx);
+    return {
+      source,
+      counts: source ? await pageCounts(tx, source.id) : null,
+      pages: source ? await listPages(tx, source.id, { search: opts.search, limit: 200 }) : [],
+      answers: await listAnswers(tx),
+    };
+  });
+}
+
+export type TestQuestionView = {
+  query: string;
+  passages: Passage[];
+  curated: { questions: string[]; answer: string } | null;
+  /** The pack's result as the model would receive it (projected and capped), and its size. */
+  modelSees: string;
+  chars: number;
+  tokens: number;
+};
+
+/** Read-only (viewers may ask): the pack runs through the chat's own wrapper, and nothing is recorded. */
+export async function askTestQuestion(ctx: TenantContext, query: string): Promise<TestQuestionView> {
+  const q = query.trim().slice(0, 200);
+  const tenantId = ctx.tenant.id;
+  const found = await searchKnowledge(ctx.db, tenantId, q, knowledgeSearchOptions());
+  const pack = findPack(KNOWLEDGE_PACK)!;
+  const row = await ctx.db.forTenant(tenantId, (tx) => getPackConfig(tx, KNOWLEDGE_PACK));
+  const config = { ...(row?.config ?? {}) } as Record<string, unknown>;
+  const record = await runToolCall({
+    call: { id: "knowledge_test", name: pack.id, arguments: JSON.stringify({ query: q }) },
+    enabled: [{ pack, config: config as never, definition: definitionFor(pack, config as never) }],
+    ctx: {
+      tenantId,
+      conversationId: null,
+      signal: new AbortController().signal,
+      log: log().child({ tenantId }),
+    },
+    timeoutMs: env().MICHI_TOOL_TIMEOUT_MS,
+    maxChars: env().MICHI_TOOL_RESULT_MAX_CHARS,
+  });
+  return {
+    query: q,
+    passages: found.passages,
+    curated: found.curated ? { questions: found.curated.questions, answer: found.curated.answer } : null,
+    modelSees: record.result,
+    chars: record.resultChars,
+    tokens: estimateTokens(record.result),
+  };
+}

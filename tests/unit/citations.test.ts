@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { citationsFrom, safeCitations } from "@/shared/citations";
+import { toEvent } from "@/widget/panel/sse";
+
+// Citations under an answer: only the pages the turn's own search returned, by the numbers the answer cites;
+// a URL the model wrote into its text never becomes a source, and the widget re-checks what it receives.
+
+const search = {
+  packId: "search_knowledge",
+  result: JSON.stringify({
+    found: true,
+    passages: [
+      { n: 1, title: "Returns", url: "https://michi.example/returns", text: "…" },
+      { n: 2, title: "Parking", url: "https://michi.example/parking", text: "…" },
+      { n: 3, title: "Returns (print)", url: "https://michi.example/returns", text: "…" },
+    ],
+  }),
+};
+
+describe("citations", () => {
+  it("keeps the cited passages of the turn's search, in number order, one per page", () => {
+    expect(citationsFrom("Park behind the shop [2]. Returns take 30 days [1, 3].", [search])).toEqual([
+      { n: 1, title: "Returns", url: "https://michi.example/returns" },
+      { n: 2, title: "Parking", url: "https://michi.example/parking" },
+    ]);
+  });
+
+  it("never turns a URL or number from the model's text into a source", () => {
+    expect(citationsFrom("See https://evil.example/phish [7]", [search])).toEqual([]);
+    expect(
+      citationsFrom("Returns take 30 days [1].", [{ packId: "fetch_json", result: search.result }]),
+    ).toEqual([]);
+    expect(citationsFrom("Nothing cited.", [search])).toEqual([]);
+  });
+
+  it("the widget drops anything that is not an https citation", () => {
+    expect(
+      safeCitations([
+        { n: 1, title: "Ok", url: "https://michi.example/a" },
+        { n: 2, title: "Script", url: "javascript:alert(1)" },
+        { n: "3", title: "Bad", url: "https://michi.example/b" },
+      ]),
+    ).toEqual([{ n: 1, title: "Ok", url: "https://michi.example/a" }]);
+    const done = toEvent(
+      "done",
+      JSON.stringify({
+        conversationId: "c",
+        messageId: "m",
+        citations: [{ n: 1, title: "x", url: "http://plain.example" }],
+      }),
+    );
+    expect(done).toEqual({ type: "done", conversationId: "c", messageId: "m" });
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import {
+  bitString,
+  cosine,
+  fromBytea,
+  hamming,
+  normalize,
+  rerankByCosine,
+  toBytea,
+} from "@/lib/knowledge/vectors";
+
+describe("vectors", () => {
+  it("normalises to unit length and leaves a zero vector zero", () => {
+    const v = normalize([3, 4]);
+    expect([...v]).toEqual([expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)]);
+    expect([...normalize([0, 0, 0])]).toEqual([0, 0, 0]);
+  });
+
+  it("stores float32 little-endian bytes and reads them back", () => {
+    const bytes = toBytea([1, -2.5, 0.1]);
+    expect(bytes.subarray(0, 4).toString("hex")).toBe("0000803f"); // 1.0f, little-endian
+    expect(bytes.length).toBe(12);
+    const back = fromBytea(bytes);
+    expect([...back]).toEqual([1, -2.5, Math.fround(0.1)]);
+    // A bytea read from a column arrives as a Buffer that may sit at any offset of a larger buffer.
+    const inside = Buffer.concat([Buffer.from([9, 9, 9]), bytes]).subarray(3);
+    expect([...fromBytea(inside)]).toEqual([...back]);
+    expect(() => fromBytea(Buffer.alloc(6))).toThrow(/6 bytes/);
+  });
+
+  it("codes signs as a bit string whose Hamming distance follows the angle", () => {
+    expect(bitString([0.3, -0.1, 0, 2])).toBe("1001");
+    const a = [1, 1, 1, 1, -1, -1, -1, -1];
+    const near = [1, 1, 1, 0.5, -1, -1, -1, 0.2];
+    const far = [-1, -1, -1, -1, 1, 1, 1, 1];
+    expect(hamming(bitString(a), bitString(near))).toBe(1);
+    expect(hamming(bitString(a), bitString(far))).toBe(8);
+    expect(() => hamming("01", "011")).toThrow();
+  });
+
+  it("reranks candidates by exact cosine, skipping vectors of another dimension", () => {
+    const query = [1, 0, 0];
+    const ranked = rerankByCosine(
+      query,
+      [
+        { id: "side", vector: toBytea([0, 1, 0]) },
+        { id: "same", vector: [2, 0, 0] },
+        { id: "close", vector: new Float32Array([1, 0.2, 0]) },
+        { id: "old-model", vector: [1, 0, 0, 0] },
+      ],
+      2,
+    );
+    expect(ranked.map((r) => r.id)).toEqual(["same", "close"]);
+    expect(ranked[0]?.score).toBeCloseTo(1, 6);
+    expect(cosine([1, 0], [0, 0])).toBe(0);
+    expect(() => cosine([1], [1, 2])).toThrow();
+  });
+});
