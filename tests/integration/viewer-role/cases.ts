@@ -77,6 +77,17 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: () => [{ id: SOME_ID, status: "handled" }],
   },
 
+  [`${L}/knowledge/answers.ts#addCuratedAnswer`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ questions: ["Parking?"], answer: "Behind the shop.", lang: "en" }],
+  },
+  [`${L}/knowledge/answers.ts#deleteCuratedAnswer`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
+  [`${L}/knowledge/sources.ts#resyncNow`]: { kind: "refused", min: "admin", args: () => [] },
+  [`${L}/knowledge/sources.ts#setPageExcluded`]: { kind: "refused", min: "admin", args: () => [SOME_ID, true] },
+  // Viewers may ask a test question: it searches and runs the pack's projection, and records nothing.
+  [`${L}/knowledge/views.ts#askTestQuestion`]: { kind: "read-only", args: () => ["is parking free?"] },
+  [`${L}/knowledge/views.ts#loadKnowledgeView`]: { kind: "read-only", args: () => [] },
   [`${L}/pack-settings/settings.ts#loadPackGroups`]: { kind: "read-only", args: () => [] },
   [`${L}/pack-settings/settings.ts#loadPackView`]: { kind: "read-only", args: () => ["get_business_info"] },
   [`${L}/pack-settings/settings.ts#updatePackSettings`]: {
