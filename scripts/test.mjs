@@ -54,5 +54,17 @@ if (e2e?.stats) {
 
 console.log("\n=== summary ===");
 for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name} (${r.secs}s)`);
+// Where the e2e minutes go, slowest spec first: the suite runs on one worker, so a slow spec costs the whole run.
+const specSecs = new Map();
+const walk = (suite) => {
+  for (const spec of suite.specs ?? [])
+    for (const t of spec.tests)
+      for (const r of t.results) specSecs.set(spec.file, (specSecs.get(spec.file) ?? 0) + r.duration / 1000);
+  for (const child of suite.suites ?? []) walk(child);
+};
+for (const suite of e2e?.suites ?? []) walk(suite);
+const slowest = [...specSecs].sort((a, b) => b[1] - a[1]).slice(0, 8);
+if (slowest.length)
+  console.log(`e2e, slowest specs: ${slowest.map(([f, s]) => `${f} ${Math.round(s)}s`).join(", ")}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(results.every((r) => r.ok) && failed === 0 ? 0 : 1);
