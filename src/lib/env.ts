@@ -143,6 +143,7 @@ export const envSchema = z.object({
   MICHI_PURGE_INTERVAL_MIN: int(60, 1, 10_080),
   MICHI_SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
   MICHI_WEBHOOK_QUIET_SECONDS: int(1800, 1, 604_800),
+  MICHI_WEBHOOK_FEEDBACK_SETTLE_SECONDS: int(60, 0, 3600),
 });
 
 export type Env = Omit<

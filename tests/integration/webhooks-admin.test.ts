@@ -170,6 +170,11 @@ describe("the Webhooks page's use cases", () => {
       ]);
       return c!.id;
     });
+    // The endpoint existed before the conversation went quiet (one made afterwards gets no backlog:
+    // webhooks-behave.test.ts).
+    await t.handle.platform.execute(
+      sql`update webhook_endpoints set created_at = now() - interval '1 hour' where id = ${created.endpointId}::uuid`,
+    );
     const sweep = await sweepQuietConversations(t.handle, { quietMs: 5 * 60_000 });
     expect(sweep.published).toBe(1);
     // A second sweep (or another instance's) announces nothing twice.

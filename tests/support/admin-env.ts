@@ -16,6 +16,8 @@ export function setTestEnv(): void {
   process.env.MICHI_SECRET_KEY ??= Buffer.alloc(32, 7).toString("base64");
   process.env.MICHI_DATA_DIR = mkdtempSync(path.join(tmpdir(), "michi-admin-test-"));
   process.env.MICHI_ALLOW_SIGNUP = "true";
+  // A rating's event waits this long for its comment (60 s in production): long enough to show, short to wait.
+  process.env.MICHI_WEBHOOK_FEEDBACK_SETTLE_SECONDS ??= "1";
   (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
 }
 

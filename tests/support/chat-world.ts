@@ -118,6 +118,8 @@ export async function startChatWorld(extra: Record<string, string> = {}): Promis
     // Generous by default so a loaded machine never trips them; fault tests pass their own short ones.
     MICHI_MODEL_IDLE_TIMEOUT_MS: "5000",
     MICHI_TOOL_TIMEOUT_MS: "5000",
+    // A rating's event waits this long for its comment; a second keeps the tests quick and still shows it.
+    MICHI_WEBHOOK_FEEDBACK_SETTLE_SECONDS: "1",
     ...extra,
   };
   // Restored on close: test files may share a worker process.

@@ -49,6 +49,22 @@ describe("citations", () => {
         citations: [{ n: 1, title: "x", url: "http://plain.example" }],
       }),
     );
-    expect(done).toEqual({ type: "done", conversationId: "c", messageId: "m" });
+    expect(done).toEqual({ type: "done", data: { conversationId: "c", messageId: "m" } });
+    const kept = toEvent(
+      "done",
+      JSON.stringify({
+        conversationId: "c",
+        messageId: "m",
+        citations: [{ n: 1, title: "x", url: "https://a.example/p" }],
+      }),
+    );
+    expect(kept).toEqual({
+      type: "done",
+      data: {
+        conversationId: "c",
+        messageId: "m",
+        citations: [{ n: 1, title: "x", url: "https://a.example/p" }],
+      },
+    });
   });
 });

@@ -193,6 +193,9 @@ export async function feedbackEvents(
   await publishEvent(tx, {
     tenantId,
     type: "feedback.created",
+    // A thumbs-down is usually followed by its comment: held briefly, the two are one event.
+    dedupeKey: `feedback:${feedback.messageId}`,
+    settleSeconds: env().MICHI_WEBHOOK_FEEDBACK_SETTLE_SECONDS,
     data: {
       feedback: {
         messageId: feedback.messageId,

@@ -44,9 +44,12 @@ export type QueueOptions = {
   policies?: Record<string, Partial<QueuePolicy>>;
 };
 
+/** `startAfterSeconds`: the job waits that long before a worker may take it (0 or absent: at once). */
+export type SendOptions = { startAfterSeconds?: number };
+
 export type JobQueue = {
   /** Enqueues inside the caller's transaction: the job exists only if that transaction commits. */
-  sendIn(tx: Tx, name: string, data: object): Promise<string>;
+  sendIn(tx: Tx, name: string, data: object, opts?: SendOptions): Promise<string>;
   send(name: string, data: object): Promise<string>;
   stop(): Promise<void>;
 };
@@ -63,8 +66,19 @@ function bossFor(db: DbHandle, pollingIntervalSeconds?: number): PgBoss {
   });
 }
 
-async function sendWith(boss: PgBoss, name: string, data: object, db?: PgBoss.Db): Promise<string> {
-  const id = await boss.send(name, data, db ? { db } : {});
+async function sendWith(
+  boss: PgBoss,
+  name: string,
+  data: object,
+  db?: PgBoss.Db,
+  opts: SendOptions = {},
+): Promise<string> {
+  const id = await boss.send(name, data, {
+    ...(db ? { db } : {}),
+    // A time, not a number of seconds: pg-boss binds the value in three places, which the transaction's
+    // executor numbers apart, and Postgres then types one of them as a timestamp.
+    ...(opts.startAfterSeconds ? { startAfter: new Date(Date.now() + opts.startAfterSeconds * 1000) } : {}),
+  });
   // pg-boss inserts nothing (and answers null) for a queue it does not know; never let that pass silently.
   if (!id) throw new Error(`the job queue "${name}" does not exist; was startQueue called?`);
   return id;
@@ -135,7 +149,7 @@ export async function startQueue(db: DbHandle, opts: QueueOptions): Promise<JobQ
   }
   let stopped = false;
   return {
-    sendIn: (tx, name, data) => sendWith(boss, name, data, txExecutor(tx)),
+    sendIn: (tx, name, data, opts) => sendWith(boss, name, data, txExecutor(tx), opts),
     send: (name, data) => sendWith(boss, name, data),
     async stop() {
       if (stopped) return;

@@ -7,18 +7,23 @@ import {
   deleteEndpoint,
   getDelivery,
   getEndpoint,
+  insertDelivery,
   insertEndpoint,
   setDeliveryStatus,
   updateEndpoint,
 } from "../db/queries/webhooks";
+import { env } from "../env";
 import { AppError } from "../errors";
 import { processQueue } from "../queue";
 import { checkUrlAtSave, type LookupFn, type SaveCheck } from "../security/url-policy";
 import {
+  newMessageId,
   newSigningSecret,
   WEBHOOK_DELIVERY_QUEUE,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT,
   type WebhookEventType,
+  type WebhookPayload,
 } from "./events";
 import type { DeliveryJob } from "./publish";
 import { sealSigningSecret } from "./signing";
@@ -37,28 +42,38 @@ export function checkWebhookUrl(
   return checkUrlAtSave(url, { ...opts, siteDomains: "any", path: "as-typed" });
 }
 
-async function acceptedUrl(url: string, opts: { lookup?: LookupFn }): Promise<string> {
-  const checked = await checkWebhookUrl(url, opts);
-  if (!checked.ok)
-    throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors: { url: [checked.message] } });
-  return checked.url;
+/**
+ * Everything wrong with the form at once (the address, by the URL policy, and the events), so the admin fixes
+ * it in one go; the address as the policy normalised it when all is well.
+ */
+async function acceptedForm(input: EndpointForm, opts: { lookup?: LookupFn }): Promise<string> {
+  const fieldErrors: Record<string, string[]> = {};
+  let url = "";
+  if (!input.url) fieldErrors.url = ["Enter the address that should receive the events"];
+  else {
+    const checked = await checkWebhookUrl(input.url, opts);
+    if (checked.ok) url = checked.url;
+    else fieldErrors.url = [checked.message];
+  }
+  if (input.events.length === 0) fieldErrors.events = ["Choose at least one event"];
+  if (Object.keys(fieldErrors).length > 0)
+    throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors });
+  return url;
 }
 
 const notFound = () => new AppError("not_found", "This endpoint or delivery does not exist.");
 
+// Shapes only: what must be there (an address, an event) is checked with the URL policy in acceptedForm, so
+// every problem is reported at once.
 export const endpointFormSchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1, "Enter the address that should receive the events")
-    .max(2000, "This address is too long"),
+  url: z.string().trim().max(2000, "This address is too long").default(""),
   description: z.string().trim().max(200, "Keep the description under 200 characters").default(""),
   events: z
     .union([z.enum(WEBHOOK_EVENT_TYPES), z.array(z.enum(WEBHOOK_EVENT_TYPES))], {
       error: "Choose at least one event",
     })
-    .transform((v) => (Array.isArray(v) ? v : [v]))
-    .pipe(z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1, "Choose at least one event")),
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
 });
 export type EndpointForm = z.infer<typeof endpointFormSchema>;
 
@@ -74,7 +89,7 @@ export async function createWebhookEndpoint(
   opts: { lookup?: LookupFn } = {},
 ): Promise<ShownSecret> {
   assertRole(ctx, "admin");
-  const url = await acceptedUrl(input.url, opts);
+  const url = await acceptedForm(input, opts);
   const tenantId = ctx.tenant.id;
   const secret = newSigningSecret();
   const id = randomUUID();
@@ -104,7 +119,7 @@ export async function updateWebhookEndpoint(
   opts: { lookup?: LookupFn } = {},
 ): Promise<void> {
   assertRole(ctx, "admin");
-  const url = await acceptedUrl(input.url, opts);
+  const url = await acceptedForm(input, opts);
   await auditedTx(ctx, async (tx, record) => {
     const updated = await updateEndpoint(tx, endpointId, {
       url,
@@ -182,5 +197,42 @@ export async function redeliverWebhook(ctx: TenantContext, deliveryId: string): 
       target: deliveryId,
       details: { endpointId: endpoint.id, event: delivery.eventType },
     });
+  });
+}
+
+/** "Send test event": one signed webhook.test to this endpoint alone, listed in its deliveries like any other. */
+export async function sendTestWebhook(ctx: TenantContext, endpointId: string): Promise<void> {
+  assertRole(ctx, "admin");
+  const tenantId = ctx.tenant.id;
+  await auditedTx(ctx, async (tx, record) => {
+    const endpoint = await getEndpoint(tx, endpointId);
+    if (!endpoint) throw notFound();
+    if (!endpoint.enabled)
+      throw new AppError("conflict", "Switch the endpoint on before sending a test event.");
+    const queue = processQueue();
+    if (!queue)
+      throw new AppError("unavailable", "Deliveries are not running on this server; try again shortly.");
+    const messageId = newMessageId();
+    const payload: WebhookPayload = {
+      type: WEBHOOK_TEST_EVENT,
+      timestamp: new Date().toISOString(),
+      data: {
+        test: {
+          endpointId,
+          adminUrl: `${env().MICHI_PUBLIC_URL}/admin/${ctx.tenant.slug}/webhooks/${endpointId}`,
+        },
+      },
+    };
+    const deliveryId = await insertDelivery(tx, {
+      tenantId,
+      endpointId,
+      messageId,
+      eventType: WEBHOOK_TEST_EVENT,
+      dedupeKey: messageId,
+      payload,
+    });
+    const job: DeliveryJob = { tenantId, deliveryId: deliveryId! };
+    await (await queue).sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
+    await record("webhook.test_sent", { target: endpointId });
   });
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../db/schema";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from "../db/schema";
 
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
+export { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType };
 
 // What a webhook carries, following the Standard Webhooks specification
 // (https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md):
@@ -18,7 +18,11 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   "conversation.finished": "A conversation went quiet",
 };
 
-export type WebhookPayload = { type: WebhookEventType; timestamp: string; data: Record<string, unknown> };
+export type WebhookPayload = {
+  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  timestamp: string;
+  data: Record<string, unknown>;
+};
 
 /** A message id in the style of the spec's examples; the same on every attempt, so receivers can dedupe. */
 export function newMessageId(): string {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { TenantTx } from "../db/client";
-import { endpointsFor, insertDelivery } from "../db/queries/webhooks";
+import { endpointsFor, insertDelivery, replacePendingPayload } from "../db/queries/webhooks";
 import { processQueue } from "../queue";
 import {
   findCredentialKey,
@@ -23,6 +23,17 @@ export type PublishedEvent = {
    * the new message id (every publish is its own event).
    */
   dedupeKey?: string;
+  /**
+   * When the event happened, if before now (a conversation that went quiet a while ago): an endpoint created
+   * after that does not get it, so a new endpoint never receives a backlog of old events.
+   */
+  occurredAt?: Date;
+  /**
+   * Held this long before it is sent, and while held, a second publish with the same dedupe key replaces its
+   * payload instead of adding an event (a thumbs-down, then its comment: one event). Once sent, a second
+   * publish is a new event.
+   */
+  settleSeconds?: number;
 };
 
 /** The job a delivery runs as; the tenant comes from the publishing transaction, never from a request. */
@@ -47,7 +58,9 @@ export async function publishEvent(
   const credential = findCredentialKey(event.data);
   if (credential) throw new Error(`webhook payloads carry no credentials (found ${credential})`);
   const messageId = newMessageId();
-  const endpoints = await endpointsFor(tx, event.type);
+  const endpoints = (await endpointsFor(tx, event.type)).filter(
+    (e) => !event.occurredAt || e.createdAt.getTime() <= event.occurredAt.getTime(),
+  );
   if (endpoints.length === 0) return { messageId, deliveries: 0 };
   const payload: WebhookPayload = {
     type: event.type,
@@ -60,18 +73,25 @@ export async function publishEvent(
     throw new Error("the job queue is not running (boot starts it; tests call startWebhookQueue)");
   const queue = await pending;
   let deliveries = 0;
+  const settle = event.settleSeconds ?? 0;
   for (const endpoint of endpoints) {
-    const deliveryId = await insertDelivery(tx, {
+    const row = {
       tenantId: event.tenantId,
       endpointId: endpoint.id,
       messageId,
       eventType: event.type,
-      dedupeKey: event.dedupeKey ?? messageId,
       payload,
-    });
+    };
+    const key = event.dedupeKey ?? messageId;
+    let deliveryId = await insertDelivery(tx, { ...row, dedupeKey: key });
+    if (!deliveryId && settle > 0) {
+      // The same event again while the first still waits: it is the same event, told better.
+      if (await replacePendingPayload(tx, endpoint.id, key, payload)) continue;
+      deliveryId = await insertDelivery(tx, { ...row, dedupeKey: `${key}:${messageId}` });
+    }
     if (!deliveryId) continue;
     const job: DeliveryJob = { tenantId: event.tenantId, deliveryId };
-    await queue.sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job);
+    await queue.sendIn(tx, WEBHOOK_DELIVERY_QUEUE, job, { startAfterSeconds: settle });
     deliveries++;
   }
   return { messageId, deliveries };

@@ -44,6 +44,8 @@ export async function sweepQuietConversations(
             tenantId,
             type: "conversation.finished",
             dedupeKey: `conversation:${c.id}:${c.lastActivityAt.toISOString()}`,
+            // It finished when the quiet period after its last message ran out.
+            occurredAt: new Date(c.lastActivityAt.getTime() + quietMs),
             data: {
               conversation: {
                 id: c.id,

@@ -56,6 +56,11 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: (s) => ({ endpointId: s.extra.webhookEndpointId!, enabled: "false" }),
     },
+    // Sends a signed test event: another business's endpoint must never receive one through this tenant.
+    [`${T}/actions.ts#sendTestEventAction`]: {
+      kind: "tenant",
+      form: (s) => ({ endpointId: s.extra.webhookEndpointId! }),
+    },
     [`${T}/actions.ts#rollSecretAction`]: {
       kind: "tenant",
       form: (s) => ({ endpointId: s.extra.webhookEndpointId! }),

@@ -84,7 +84,11 @@ export const viewerCases: Record<string, ViewerCase> = {
   },
   [`${L}/knowledge/answers.ts#deleteCuratedAnswer`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
   [`${L}/knowledge/sources.ts#resyncNow`]: { kind: "refused", min: "admin", args: () => [] },
-  [`${L}/knowledge/sources.ts#setPageExcluded`]: { kind: "refused", min: "admin", args: () => [SOME_ID, true] },
+  [`${L}/knowledge/sources.ts#setPageExcluded`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID, true],
+  },
   // Viewers may ask a test question: it searches and runs the pack's projection, and records nothing.
   [`${L}/knowledge/views.ts#askTestQuestion`]: { kind: "read-only", args: () => ["is parking free?"] },
   [`${L}/knowledge/views.ts#loadKnowledgeView`]: { kind: "read-only", args: () => [] },
@@ -154,6 +158,7 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: (w) => [w.a.tenant.id, "suspended"],
   },
 
+  [`${L}/webhooks/endpoints.ts#sendTestWebhook`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
   [`${L}/webhooks/endpoints.ts#createWebhookEndpoint`]: { kind: "refused", min: "admin", args: () => [HOOK] },
   [`${L}/webhooks/endpoints.ts#deleteWebhookEndpoint`]: {
     kind: "refused",

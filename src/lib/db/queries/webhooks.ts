@@ -80,6 +80,32 @@ export async function endpointsFor(tx: TenantTx, type: WebhookEventType): Promis
     .where(and(eq(webhookEndpoints.enabled, true), sql`${type} = any(${webhookEndpoints.events})`));
 }
 
+/**
+ * Replaces the payload of a delivery that has not been attempted yet (a rating whose comment arrived while its
+ * event was still waiting); false when there is none, or it has been sent.
+ */
+export async function replacePendingPayload(
+  tx: TenantTx,
+  endpointId: string,
+  dedupeKey: string,
+  payload: Record<string, unknown>,
+): Promise<boolean> {
+  const rows = await tx
+    .update(webhookDeliveries)
+    .set({ payload })
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        // The first event's key, or a later one's (key:messageId) once the first had been sent.
+        sql`(${webhookDeliveries.dedupeKey} = ${dedupeKey} or ${webhookDeliveries.dedupeKey} like ${`${dedupeKey}:%`})`,
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.attempts, 0),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
 /** Inserts one delivery; null when this endpoint already has the same dedupe key (an event told twice). */
 export async function insertDelivery(
   tx: TenantTx,

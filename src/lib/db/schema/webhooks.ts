@@ -15,6 +15,8 @@ import type { SealedSecret } from "./tools";
 
 /** The events a business may subscribe an endpoint to; docs/webhooks.md describes each payload. */
 export const WEBHOOK_EVENT_TYPES = ["lead.created", "feedback.created", "conversation.finished"] as const;
+/** Sent by "Send test event" to one endpoint; nobody subscribes to it. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export type DeliveryStatus = "pending" | "retrying" | "delivered" | "failed";
@@ -54,7 +56,7 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     /** The Standard Webhooks message id (`webhook-id`), shared by every endpoint that gets the event. */
     messageId: text("message_id").notNull(),
-    eventType: text("event_type").$type<WebhookEventType>().notNull(),
+    eventType: text("event_type").$type<WebhookEventType | typeof WEBHOOK_TEST_EVENT>().notNull(),
     /** Makes an event idempotent per endpoint (a conversation's quiet period is announced once). */
     dedupeKey: text("dedupe_key").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),

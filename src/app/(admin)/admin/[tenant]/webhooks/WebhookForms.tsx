@@ -26,12 +26,19 @@ function EndpointFields({
   initial,
 }: {
   prefix: string;
-  state: { fieldErrors?: Record<string, string>; values?: Record<string, string> };
+  state: { ok?: boolean; fieldErrors?: Record<string, string>; values?: Record<string, string> };
   events: EventOption[];
   initial?: { url: string; description: string; events: string[] };
 }) {
   const v = state.values ?? {};
-  const chosen = v.events !== undefined ? v.events.split("\n") : (initial?.events ?? []);
+  // What was sent back after a refusal (none ticked is a choice too), else the endpoint's events; a new
+  // endpoint starts with every event ticked, as most receivers want them all.
+  const chosen =
+    v.events !== undefined
+      ? v.events.split("\n")
+      : state.ok === false
+        ? []
+        : (initial?.events ?? events.map((e) => e.value));
   const eventsError = state.fieldErrors?.events;
   return (
     <>

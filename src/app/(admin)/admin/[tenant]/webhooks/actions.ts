@@ -10,6 +10,7 @@ import {
   endpointFormSchema,
   redeliverWebhook,
   rollWebhookSecret,
+  sendTestWebhook,
   setWebhookEndpointEnabled,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/endpoints";
@@ -67,4 +68,10 @@ export const redeliverAction = tenantAction("admin", z.object({ deliveryId }), a
   await redeliverWebhook(ctx, input.deliveryId);
   refresh(ctx.tenant.slug);
   return { message: "Queued for delivery again." };
+});
+
+export const sendTestEventAction = tenantAction("admin", z.object({ endpointId }), async (ctx, input) => {
+  await sendTestWebhook(ctx, input.endpointId);
+  refresh(ctx.tenant.slug);
+  return { message: "Test event sent to this endpoint; it is listed under Deliveries." };
 });

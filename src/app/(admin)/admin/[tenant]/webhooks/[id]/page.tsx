@@ -10,6 +10,7 @@ import {
   deleteEndpointAction,
   redeliverAction,
   rollSecretAction,
+  sendTestEventAction,
   setEndpointEnabledAction,
   updateEndpointAction,
 } from "../actions";
@@ -61,6 +62,15 @@ export default async function EndpointPage({ params }: { params: Promise<{ tenan
             label={endpoint.enabled ? "Switch off" : "Switch on"}
             pendingText="Saving…"
           />
+          {endpoint.enabled ? (
+            <IdButton
+              action={sendTestEventAction.bind(null, s)}
+              name="endpointId"
+              value={endpoint.id}
+              label="Send test event"
+              pendingText="Sending…"
+            />
+          ) : null}
           <IdButton
             action={rollSecretAction.bind(null, s)}
             name="endpointId"
