@@ -2,6 +2,7 @@
 // tenant row; nothing here is secret (no instructions, model, domains, limits or ids besides the public key).
 
 import type { BotSettings } from "@/lib/db/schema";
+import { consentIn } from "@/shared/consent";
 import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
 import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
@@ -61,11 +62,23 @@ export function widgetLang(t: TenantLike, requested: string | null, acceptLangua
   return pickLang(requested, t.bot.language, acceptLanguage);
 }
 
+/**
+ * The starter prompts in the visitor's language: the business's own for that language; else none when it wrote
+ * a greeting for that language (its main starters would stand in another language beside it); else the main
+ * ones.
+ */
+function startersFor(bot: BotSettings, lang: Lang): string[] {
+  const own = bot.startersByLang?.[lang];
+  if (Array.isArray(own) && own.length > 0) return own;
+  if (lang !== (bot.language ?? "en") && clip(bot.greetings?.[lang], 1000)) return [];
+  return Array.isArray(bot.starters) ? bot.starters : [];
+}
+
 export function panelConfig(
   t: TenantLike,
   opts: { lang: Lang; parentOrigin: string | null; pageUrl: string; consent?: string },
 ): PanelConfig {
-  const starters = Array.isArray(t.bot.starters) ? t.bot.starters : [];
+  const starters = startersFor(t.bot, opts.lang);
   return {
     key: t.widgetKey,
     name: botName(t),
@@ -81,7 +94,7 @@ export function panelConfig(
     parentOrigin: opts.parentOrigin,
     pageUrl: opts.pageUrl,
     t: STRINGS[opts.lang],
-    consent: opts.consent ?? "",
+    consent: opts.consent ? consentIn(t.bot.consents, opts.lang, opts.consent) : "",
     h: HANDOFF_STRINGS[opts.lang],
   };
 }

@@ -1,4 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
+import { DEFAULT_CONSENTS } from "@/shared/consent";
+import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
 import { STRINGS } from "@/widget/i18n";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
@@ -162,10 +164,10 @@ test("7. greeting per language as Markdown, starter chips until the first messag
   await signIn(page, E2E.operator);
   await page.goto(`/admin/${E2E.visitor.slug}/bot`);
   await page.getByLabel("Greeting", { exact: true }).fill("Hi! See our **menu**.");
-  await page.locator("details", { hasText: "Greeting in each language" }).evaluate((d) => {
-    (d as HTMLDetailsElement).open = true;
-  });
+  // The per-language words are folded behind a control that says what it holds.
+  await page.getByText("Words in each language").click();
   await page.getByLabel("Greeting in Español").fill("¡Hola! Mira nuestro **menú**.");
+  await page.getByLabel("Starter prompts in Español").fill("¿Qué hay en el menú?\n¿Estáis abiertos?");
   await page.getByLabel("Starter prompt 1").fill("What is on the menu?");
   await page.getByLabel("Starter prompt 2").fill("Are you open now?");
   await page.getByRole("button", { name: "Save bot settings" }).click();
@@ -176,6 +178,14 @@ test("7. greeting per language as Markdown, starter chips until the first messag
   const es = panelOf(page, VISITOR);
   await expect(es.locator(".msg.bot .bubble").first()).toHaveText("¡Hola! Mira nuestro menú.");
   await expect(es.locator(".msg.bot .bubble strong").first()).toHaveText("menú");
+  // A Spanish visitor sees only Spanish: the starters, and the contact form's consent sentence.
+  await expect(es.getByRole("group", { name: STRINGS.es.suggestions }).getByRole("button")).toHaveText([
+    "¿Qué hay en el menú?",
+    "¿Estáis abiertos?",
+  ]);
+  await es.getByRole("button", { name: HANDOFF_STRINGS.es.menu }).click();
+  await es.getByRole("button", { name: HANDOFF_STRINGS.es.talk }).click();
+  await expect(es.locator("form.hf .hf-consent")).toHaveText(DEFAULT_CONSENTS.es);
 
   await page.goto(host.url({ key: VISITOR }));
   await page.getByRole("button", { name: "Open chat" }).click();

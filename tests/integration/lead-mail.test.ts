@@ -22,6 +22,7 @@ const { leadMail } = await import("@/lib/leads/notify");
 const { saveLead } = await import("@/lib/db/queries/leads");
 const { leads } = await import("@/lib/db/schema");
 const { log } = await import("@/lib/log");
+const { DEFAULT_CONSENTS } = await import("@/shared/consent");
 const { default: InboxPage } = await import("@/app/(admin)/admin/[tenant]/inbox/page");
 const { default: OutboxPage } = await import("@/app/(admin)/admin/operator/outbox/page");
 const { sendMail } = await import("@/lib/mail/send");
@@ -53,11 +54,7 @@ afterAll(async () => {
 });
 
 const contact = (body: Record<string, unknown>) =>
-  submitLead(
-    t.handle,
-    { tenant: shop, botName: "Michi", visitorId: "visitor-lead-mail-0001", lang: "en", body },
-    log(),
-  );
+  submitLead(t.handle, { tenant: shop, visitorId: "visitor-lead-mail-0001", lang: "en", body }, log());
 
 async function inbox(): Promise<string> {
   actAs(owner);
@@ -95,6 +92,34 @@ describe("the contact form's e-mail address", () => {
   it("takes an ordinary address, with plus and dots", async () => {
     const { lead } = await contact({ email: "ana.m+shop@example.org", message: "Call me", consent: true });
     expect(lead.email).toBe("ana.m+shop@example.org");
+  });
+});
+
+describe("what the visitor is told and what is stored", () => {
+  it("names the business in the confirmation, and stores the consent sentence in the visitor's language", async () => {
+    const es = await submitLead(
+      t.handle,
+      {
+        tenant: { ...shop, consents: { fr: "J'accepte, merci." } },
+        visitorId: "visitor-lead-mail-0002",
+        lang: "es",
+        body: { name: "Ana", email: "ana@example.org", message: "Llámame", consent: true },
+      },
+      log(),
+    );
+    expect(es.confirmation).toBe(`¡Gracias! Alguien de ${shop.name} se pondrá en contacto contigo pronto.`);
+    expect(es.lead.consentText).toBe(DEFAULT_CONSENTS.es);
+    const fr = await submitLead(
+      t.handle,
+      {
+        tenant: { ...shop, consents: { fr: "J'accepte, merci." } },
+        visitorId: "visitor-lead-mail-0003",
+        lang: "fr",
+        body: { name: "Léa", email: "lea@example.org", message: "Rappelez-moi", consent: true },
+      },
+      log(),
+    );
+    expect(fr.lead.consentText).toBe("J'accepte, merci.");
   });
 });
 

@@ -2,7 +2,13 @@ import "server-only";
 import { z } from "zod";
 import type { BotSettings } from "@/lib/db/schema";
 import { BOT_DEFAULTS } from "@/shared/bot-defaults";
-import { BOT_LIMITS, GREETING_NAMES, STARTER_NAMES } from "@/shared/bot-form";
+import {
+  BOT_LIMITS,
+  CONSENT_NAMES,
+  GREETING_NAMES,
+  LANG_STARTER_NAMES,
+  STARTER_NAMES,
+} from "@/shared/bot-form";
 import { LANGS } from "@/shared/languages";
 
 // What the Bot page accepts. Every message is written for a shop owner, not a developer.
@@ -33,6 +39,32 @@ export function botFormSchema(models: readonly string[]) {
   const greetings = Object.fromEntries(
     GREETING_NAMES.map((g) => [g.name, trimmed(BOT_LIMITS.greeting, "The greeting")]),
   ) as Record<string, ReturnType<typeof trimmed>>;
+  const langStarters = Object.fromEntries(
+    LANG_STARTER_NAMES.map((g) => [
+      g.name,
+      z
+        .string()
+        .default("")
+        .transform((v) =>
+          v
+            .split(/\r?\n/)
+            .map((l) => l.trim())
+            .filter(Boolean),
+        )
+        .pipe(
+          z
+            .array(
+              z
+                .string()
+                .max(BOT_LIMITS.starter, `A starter prompt can be at most ${BOT_LIMITS.starter} characters`),
+            )
+            .max(BOT_LIMITS.starters, `At most ${BOT_LIMITS.starters} starter prompts, one per line`),
+        ),
+    ]),
+  ) as Record<string, z.ZodType<string[]>>;
+  const consents = Object.fromEntries(
+    CONSENT_NAMES.map((g) => [g.name, trimmed(BOT_LIMITS.consent, "The consent text")]),
+  ) as Record<string, ReturnType<typeof trimmed>>;
   return z.object({
     displayName: trimmed(BOT_LIMITS.displayName, "The name").pipe(
       z.string().min(1, "Enter the name visitors see on the chat"),
@@ -56,6 +88,8 @@ export function botFormSchema(models: readonly string[]) {
     ),
     ...starters,
     ...greetings,
+    ...langStarters,
+    ...consents,
   });
 }
 
@@ -80,6 +114,18 @@ export function toBotSettings(input: BotFormInput): BotSettings {
     if (text) greetings[g.lang] = text;
   }
   if (Object.keys(greetings).length > 0) out.greetings = greetings;
+  const byLang: Record<string, string[]> = {};
+  for (const g of LANG_STARTER_NAMES) {
+    const list = (input as unknown as Record<string, string[]>)[g.name] ?? [];
+    if (list.length > 0) byLang[g.lang] = list;
+  }
+  if (Object.keys(byLang).length > 0) out.startersByLang = byLang;
+  const consents: Record<string, string> = {};
+  for (const g of CONSENT_NAMES) {
+    const text = (input as Record<string, string>)[g.name];
+    if (text) consents[g.lang] = text;
+  }
+  if (Object.keys(consents).length > 0) out.consents = consents;
   if (input.instructions) out.instructions = input.instructions;
   if (input.model) out.model = input.model;
   if (input.avatarUrl) out.avatarUrl = input.avatarUrl;
@@ -99,6 +145,8 @@ export function botFormValues(bot: BotSettings): Record<string, string> {
     avatarUrl: bot.avatarUrl ?? "",
   };
   for (const g of GREETING_NAMES) values[g.name] = bot.greetings?.[g.lang] ?? "";
+  for (const g of LANG_STARTER_NAMES) values[g.name] = (bot.startersByLang?.[g.lang] ?? []).join("\n");
+  for (const g of CONSENT_NAMES) values[g.name] = bot.consents?.[g.lang] ?? "";
   STARTER_NAMES.forEach((n, i) => {
     values[n] = bot.starters?.[i] ?? "";
   });

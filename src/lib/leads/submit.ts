@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { consentIn } from "@/shared/consent";
 import { contactProblems, normaliseContact } from "@/shared/contact";
 import type { Lang } from "@/shared/languages";
 import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
@@ -28,8 +29,7 @@ const bodySchema = z.object({
 });
 
 export type LeadRequest = {
-  tenant: { id: string; name: string; slug: string };
-  botName: string;
+  tenant: { id: string; name: string; slug: string; consents?: Partial<Record<string, string>> };
   visitorId: string;
   lang: Lang;
   body: unknown;
@@ -69,11 +69,12 @@ export async function submitLead(
       email: input.email,
       phone: input.phone,
       message: input.message,
-      consentText: settings.consentText,
+      // The sentence this visitor was shown, in their language.
+      consentText: consentIn(req.tenant.consents, req.lang, settings.consentText),
       locale: req.lang,
     });
     return { row, notice: await leadEvents(tx, req.tenant, row) };
   });
   await leadMail(db, req.tenant, lead.row, lead.notice, log);
-  return { lead: lead.row, confirmation: fill(s.sent, { name: req.botName }) };
+  return { lead: lead.row, confirmation: fill(s.sent, { name: req.tenant.name }) };
 }

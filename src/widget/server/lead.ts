@@ -8,7 +8,6 @@ import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { isLang, type Lang } from "@/shared/languages";
 import { HANDOFF_STRINGS } from "../handoff-i18n";
-import { botName } from "../public-config";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { assertActive, dbStep, requireVisitor } from "./guard";
@@ -44,8 +43,13 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
       submitLead(
         g.db,
         {
-          tenant: { id: g.tenant.id, name: g.tenant.name, slug: g.tenant.slug },
-          botName: botName(g.tenant),
+          // The confirmation names the business (someone from it will answer), not the bot.
+          tenant: {
+            id: g.tenant.id,
+            name: g.tenant.name,
+            slug: g.tenant.slug,
+            consents: g.tenant.bot.consents,
+          },
           visitorId: visitor.visitorId,
           lang: bodyLang,
           body,

@@ -33,6 +33,10 @@ export type BotSettings = {
   position?: "right" | "left";
   avatarUrl?: string;
   starters?: string[];
+  /** Starter prompts in particular languages (by Lang code). */
+  startersByLang?: Partial<Record<string, string[]>>;
+  /** The contact form's consent text in particular languages (the request_human pack holds the main one). */
+  consents?: Partial<Record<string, string>>;
 };
 
 export type TenantRateLimits = {

@@ -1,4 +1,5 @@
 import "server-only";
+import { DEFAULT_CONSENTS } from "@/shared/consent";
 import { definePack } from "../registry";
 
 // Hand-off to a person. No network: the pack's only effect is on the visitor's screen. When the model calls it,
@@ -6,8 +7,7 @@ import { definePack } from "../registry";
 // answer. The visitor's name, e-mail and phone go from that form straight to POST /api/widget/[key]/contact;
 // the model only ever learns that a form was shown.
 
-export const DEFAULT_CONSENT =
-  "I agree that the business may store these details and contact me about this request.";
+export const DEFAULT_CONSENT = DEFAULT_CONSENTS.en;
 
 const DEFAULT_WHEN =
   "the visitor asks to talk to a person, wants something you cannot do in this chat (a booking, an order, a complaint), or you could not answer them";

@@ -2,17 +2,15 @@ import { useState } from "react";
 import { CharCounter } from "@/components/ui/CharCounter";
 import { Field } from "@/components/ui/Field";
 import { BOT_DEFAULTS } from "@/shared/bot-defaults";
-import { BOT_LIMITS, GREETING_NAMES, STARTER_NAMES } from "@/shared/bot-form";
+import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
 import { LANGUAGE_LABELS } from "@/shared/languages";
+import type { BotFieldsProps } from "./field-props";
+import { LanguageFields } from "./LanguageFields";
 
 // The Bot form's three cards. Each reads the stored values through `v` and shows the save's field errors;
 // the counters show only to someone who can edit.
 
-export type BotFieldsProps = {
-  v: (name: string) => string;
-  errors: Record<string, string | undefined>;
-  canEdit: boolean;
-};
+export type { BotFieldsProps };
 
 /** How the bot introduces itself: its name, greetings, instructions and starter prompts. */
 export function IntroFields({ v, errors, canEdit }: BotFieldsProps) {
@@ -32,7 +30,7 @@ export function IntroFields({ v, errors, canEdit }: BotFieldsProps) {
         {(c) => <textarea {...c} name="greeting" className="input" rows={2} defaultValue={v("greeting")} />}
       </Field>
       {canEdit ? <CharCounter forId="bot-greeting" max={BOT_LIMITS.greeting} /> : null}
-      <LanguageGreetings v={v} errors={errors} canEdit={canEdit} />
+      <LanguageFields v={v} errors={errors} canEdit={canEdit} />
       <Field
         id="bot-instructions"
         label="Instructions"
@@ -60,36 +58,6 @@ export function IntroFields({ v, errors, canEdit }: BotFieldsProps) {
         </Field>
       ))}
     </fieldset>
-  );
-}
-
-/** A greeting per language, folded away unless one is set. */
-function LanguageGreetings({ v, errors, canEdit }: BotFieldsProps) {
-  return (
-    <details className="space-y-4" open={GREETING_NAMES.some((g) => v(g.name) !== "")}>
-      <summary className="label cursor-pointer">Greeting in each language</summary>
-      <p className="muted text-sm">
-        Optional. Visitors whose chat is in that language see this greeting instead. Markdown such as **bold**
-        and links works here as in answers.
-      </p>
-      {GREETING_NAMES.map((g) => (
-        <div key={g.name}>
-          <Field id={`bot-${g.name}`} label={`Greeting in ${LANGUAGE_LABELS[g.lang]}`} error={errors[g.name]}>
-            {(c) => (
-              <textarea
-                {...c}
-                name={g.name}
-                lang={g.lang}
-                className="input"
-                rows={2}
-                defaultValue={v(g.name)}
-              />
-            )}
-          </Field>
-          {canEdit ? <CharCounter forId={`bot-${g.name}`} max={BOT_LIMITS.greeting} /> : null}
-        </div>
-      ))}
-    </details>
   );
 }
 
