@@ -81,6 +81,13 @@ describe.skipIf(!dir)("the real Login.gov help centre", () => {
     expect(es.canonical).toBeNull();
   });
 
+  it("marks the help centre's link index as navigation only, and no article", async () => {
+    const hubs: string[] = [];
+    for (const p of pages)
+      if ((await extract({ html: p.html, url: ORIGIN + p.path })).navigationOnly) hubs.push(p.path);
+    expect(hubs).toEqual(["/help.html"]);
+  });
+
   it("leaves the shared footer and header out of every page", async () => {
     for (const p of pages) {
       const doc = await extract({ html: p.html, url: ORIGIN + p.path });

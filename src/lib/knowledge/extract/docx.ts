@@ -89,7 +89,7 @@ export async function extractDocx(
   bytes: Uint8Array,
   limits: ExtractLimits,
   clock: Deadline,
-): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "lang">> {
+): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "lang" | "navigationOnly">> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   await checkZip(buffer, limits, clock);
   let html: string;

@@ -91,6 +91,19 @@ function textLength(el: El): number {
   return collapse(el.textContent ?? "").length;
 }
 
+// Share of the main content's letters that sit inside links, above which a page is a hub of links. Measured
+// on the Login.gov copy: its link index page is at 0.84, every article at 0.32 or below.
+const NAVIGATION_SHARE = 0.7;
+
+function isNavigationOnly(root: El): boolean {
+  const letters = (t: string | null) => (t ?? "").replace(/\s+/g, "").length;
+  const all = letters(root.textContent);
+  if (all === 0) return false;
+  let linked = 0;
+  for (const a of root.querySelectorAll("a")) linked += letters(a.textContent);
+  return linked / all >= NAVIGATION_SHARE;
+}
+
 /** The author's own main-content element, when there is exactly one obvious candidate with text. */
 function markedMain(document: Doc): El | null {
   const mains = [...document.querySelectorAll("main, [role=main]")];
@@ -141,5 +154,13 @@ export function extractHtml(
     if (found.truncated) throw refusal("too_much_text", "The page holds more text than the limit allows.");
     sections = found.sections;
   }
-  return { title, lang, canonical, noindex, links, sections };
+  return {
+    title,
+    lang,
+    canonical,
+    noindex,
+    links,
+    sections,
+    navigationOnly: root ? isNavigationOnly(root) : false,
+  };
 }

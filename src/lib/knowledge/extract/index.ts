@@ -114,7 +114,7 @@ async function run(input: ExtractInput, limits: ExtractLimits): Promise<Extracte
       bytes ?? new Uint8Array(),
       charsetOf(input.contentType, bytes ?? new Uint8Array(), kind === "html"),
     );
-  const blank = { canonical: null, noindex: false, links: [] as string[] };
+  const blank = { canonical: null, noindex: false, links: [] as string[], navigationOnly: false };
   let doc: Omit<ExtractedDocument, "hash">;
   switch (kind) {
     case "html":

@@ -23,6 +23,11 @@ export type ExtractedDocument = {
   links: string[];
   /** The main content in reading order, navigation, footers, banners and boilerplate removed. */
   sections: Section[];
+  /**
+   * Most of the main content's text is link text (a hub or site-map page): worth crawling for its links,
+   * not worth indexing as an answer. Always false for files.
+   */
+  navigationOnly: boolean;
   /** sha256 (hex) of the sections: equal hashes mean equal indexed content. */
   hash: string;
 };
