@@ -81,6 +81,14 @@ describe.skipIf(!dir)("the real Login.gov help centre", () => {
     expect(es.canonical).toBeNull();
   });
 
+  it("leaves out sections that are only lists of links, such as Related articles", async () => {
+    const url = `${ORIGIN}/help/trouble-signing-in/why-is-my-account-locked.html`;
+    const doc = await extract({ html: page("/help/trouble-signing-in/why-is-my-account-locked.html"), url });
+    expect(doc.sections.map((s) => s.headingPath.at(-1))).not.toContain("Related articles");
+    // A paragraph with a link in it stays: only sections made of links go.
+    expect(allText(doc)).toContain("When you add photos of your ID, make sure that your name");
+  });
+
   it("marks the help centre's link index as navigation only, and no article", async () => {
     const hubs: string[] = [];
     for (const p of pages)
