@@ -142,6 +142,26 @@ describe("HTML pages", () => {
     expect(doc2.links).toEqual(["https://shop.example/docs/a.html", "https://other.example/"]);
   });
 
+  it("honours X-Robots-Tag for us or for every crawler, and ignores one addressed to another crawler", async () => {
+    const html = `<main><p>Text long enough to be the main content of this page.</p><a href="/x">x</a></main>`;
+    const header = async (robotsHeader: string[]) => extract({ html, url, robotsHeader });
+    expect(await header(["noindex"])).toMatchObject({ noindex: true });
+    expect(await header(["michi-chat: noindex, nofollow"])).toMatchObject({ noindex: true, links: [] });
+    expect(await header(["googlebot: noindex", "unavailable_after: 25 Jun 2010 15:00:00 PST"])).toMatchObject(
+      {
+        noindex: false,
+        links: ["https://shop.example/x"],
+      },
+    );
+    const pdf = await extract({
+      bytes: writePdf([[{ text: "draft" }]]),
+      contentType: "application/pdf",
+      url,
+      robotsHeader: ["none"],
+    });
+    expect(pdf.noindex).toBe(true);
+  });
+
   it("decodes bytes in the charset the Content-Type or the page names", async () => {
     const bytes = new Uint8Array(
       Buffer.from(

@@ -2,6 +2,7 @@ import "server-only";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { collapse, domSections } from "./dom-sections";
+import { robotsDirectives } from "./robots-directives";
 import { type Deadline, type ExtractedDocument, type ExtractLimits, refusal, type Section } from "./types";
 
 // A web page's main content: the page's own `<main>` (or its one `<article>`) when it marks one, else what
@@ -42,15 +43,13 @@ function declaredLang(document: Doc): string | null {
   return /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/.test(tag) ? tag : null;
 }
 
-function robots(document: Doc): { noindex: boolean; nofollow: boolean } {
-  const words = new Set<string>();
+function metaRobots(document: Doc): string[] {
+  const contents: string[] = [];
   for (const meta of document.querySelectorAll("meta[name]")) {
     const name = meta.getAttribute("name")?.toLowerCase();
-    if (name !== "robots" && name !== "michi-chat") continue;
-    for (const w of (meta.getAttribute("content") ?? "").toLowerCase().split(/[\s,]+/)) words.add(w);
+    if (name === "robots" || name === "michi-chat") contents.push(meta.getAttribute("content") ?? "");
   }
-  const none = words.has("none");
-  return { noindex: none || words.has("noindex"), nofollow: none || words.has("nofollow") };
+  return contents;
 }
 
 /** An absolute http(s) URL without its fragment, or null for anything else (mailto:, javascript:, junk). */
@@ -120,7 +119,7 @@ function readabilityRoot(document: Doc): El | null {
   return parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as El;
 }
 
-export type HtmlInput = { html: string; url: string };
+export type HtmlInput = { html: string; url: string; robotsHeader?: string[] };
 
 export function extractHtml(
   input: HtmlInput,
@@ -137,7 +136,7 @@ export function extractHtml(
   clock.check("parsing the page");
   const base =
     absoluteUrl(document.querySelector("base[href]")?.getAttribute("href"), input.url) ?? input.url;
-  const { noindex, nofollow } = robots(document);
+  const { noindex, nofollow } = robotsDirectives(metaRobots(document), input.robotsHeader ?? []);
   const canonical = absoluteUrl(document.querySelector("link[rel~=canonical i]")?.getAttribute("href"), base);
   const links = nofollow ? [] : pageLinks(document, base);
   const lang = declaredLang(document);

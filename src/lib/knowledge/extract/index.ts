@@ -5,6 +5,7 @@ import { sha256 } from "./chunk";
 import { extractDocx } from "./docx";
 import { extractHtml } from "./html";
 import { extractPdf } from "./pdf";
+import { robotsDirectives } from "./robots-directives";
 import { markdownSections, plainTextSections } from "./text";
 import {
   DEFAULT_LIMITS,
@@ -41,6 +42,8 @@ export type ExtractInput = {
   contentType?: string | null;
   /** Where the document lives (a page's final URL after redirects, or an upload's file name as a URL). */
   url: string;
+  /** The response's X-Robots-Tag header values, if any: how a PDF or another file says noindex/nofollow. */
+  robotsHeader?: string[];
   limits?: Partial<ExtractLimits>;
 };
 
@@ -118,7 +121,7 @@ async function run(input: ExtractInput, limits: ExtractLimits): Promise<Extracte
   let doc: Omit<ExtractedDocument, "hash">;
   switch (kind) {
     case "html":
-      doc = extractHtml({ html: text(), url: input.url }, limits, clock);
+      doc = extractHtml({ html: text(), url: input.url, robotsHeader: input.robotsHeader }, limits, clock);
       break;
     case "pdf":
       doc = { ...blank, ...(await extractPdf(bytes ?? new Uint8Array(), limits, clock)) };
@@ -132,6 +135,9 @@ async function run(input: ExtractInput, limits: ExtractLimits): Promise<Extracte
     case "text":
       doc = { ...blank, lang: null, title: null, sections: plainTextSections(text(), limits) };
       break;
+  }
+  if (kind !== "html" && input.robotsHeader?.length) {
+    doc = { ...doc, noindex: robotsDirectives([], input.robotsHeader).noindex };
   }
   return { ...doc, hash: documentHash(doc.title, doc.sections) };
 }
