@@ -191,6 +191,26 @@ describe("HTML pages", () => {
     expect(c.hash).not.toBe(a.hash);
   });
 
+  it("refuses hostile markup before parsing it: endless nesting, too many elements; caps endless links", async () => {
+    const deep = `<main>${"<div>".repeat(5000)}x${"</div>".repeat(5000)}</main>`;
+    expect(await extractDocument({ html: deep, url })).toMatchObject({ ok: false, reason: "too_large" });
+    const many = `<main>${"<span>a</span>".repeat(60_000)}</main>`;
+    const refused = await extractDocument({ html: many, url });
+    expect(refused).toMatchObject({ ok: false, reason: "too_large" });
+    expect(refused.ok ? "" : refused.message).toContain("50000 elements");
+    const hub = `<main><p>All our pages.</p>${Array.from({ length: 300 }, (_, i) => `<a href="/p${i}">${i}</a>`).join("")}</main>`;
+    expect((await extract({ html: hub, url, limits: { maxLinks: 100 } })).links).toHaveLength(100);
+  });
+
+  it("keeps script and style text out, and does not count tags written inside scripts", async () => {
+    const script = `<script>var t = "${"<div>".repeat(2000)}"; alert("hi")</script><style>.a{color:red}</style>`;
+    const doc = await extract({
+      html: `<html><head>${script}</head><body><main><h1>Menu</h1><p>Soup of the day.</p>${script}</main></body></html>`,
+      url,
+    });
+    expect(allText(doc)).toBe("Menu\nSoup of the day.");
+  });
+
   it("refuses a page over the size limit and a page that takes too long", async () => {
     const big = await extractDocument({
       html: `<p>${"a".repeat(2000)}</p>`,

@@ -2,6 +2,7 @@ import "server-only";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { collapse, domSections } from "./dom-sections";
+import { scanMarkup } from "./markup-scan";
 import { robotsDirectives } from "./robots-directives";
 import { type Deadline, type ExtractedDocument, type ExtractLimits, refusal, type Section } from "./types";
 
@@ -65,11 +66,12 @@ export function absoluteUrl(href: string | null | undefined, base: string): stri
   }
 }
 
-function pageLinks(document: Doc, base: string): string[] {
+function pageLinks(document: Doc, base: string, max: number): string[] {
   const seen = new Set<string>();
   for (const a of document.querySelectorAll("a[href], area[href]")) {
     const url = absoluteUrl(a.getAttribute("href"), base);
     if (url) seen.add(url);
+    if (seen.size >= max) break;
   }
   return [...seen];
 }
@@ -132,13 +134,20 @@ export function extractHtml(
       `The page is larger than ${Math.round(limits.maxHtmlBytes / 1024 / 1024)} MB.`,
     );
   }
+  const shape = scanMarkup(input.html);
+  if (shape.elements > limits.maxElements) {
+    throw refusal("too_large", `The page has more than ${limits.maxElements} elements.`);
+  }
+  if (shape.depth > limits.maxDepth) {
+    throw refusal("too_large", `The page's elements are nested more than ${limits.maxDepth} levels deep.`);
+  }
   const { document } = parseHTML(input.html);
   clock.check("parsing the page");
   const base =
     absoluteUrl(document.querySelector("base[href]")?.getAttribute("href"), input.url) ?? input.url;
   const { noindex, nofollow } = robotsDirectives(metaRobots(document), input.robotsHeader ?? []);
   const canonical = absoluteUrl(document.querySelector("link[rel~=canonical i]")?.getAttribute("href"), base);
-  const links = nofollow ? [] : pageLinks(document, base);
+  const links = nofollow ? [] : pageLinks(document, base, limits.maxLinks);
   const lang = declaredLang(document);
   const docTitle = collapse(document.querySelector("title")?.textContent ?? "") || null;
 

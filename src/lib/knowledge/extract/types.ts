@@ -52,6 +52,12 @@ export type ExtractLimits = {
   maxInputBytes: number;
   /** Bytes of an HTML page (a DOM costs several times its source in memory). */
   maxHtmlBytes: number;
+  /** Elements of an HTML page, counted before parsing: the parser's time grows with them, not with bytes. */
+  maxElements: number;
+  /** Nesting depth of an HTML page, estimated before parsing (deep nesting is slow to parse and to walk). */
+  maxDepth: number;
+  /** Links kept from one page, in document order; the rest are dropped (a page of endless links). */
+  maxLinks: number;
   /** Characters of extracted text, all sections together. */
   maxTextChars: number;
   /** Pages of a PDF. */
@@ -67,6 +73,9 @@ export type ExtractLimits = {
 export const DEFAULT_LIMITS: ExtractLimits = {
   maxInputBytes: 20 * 1024 * 1024,
   maxHtmlBytes: 5 * 1024 * 1024,
+  maxElements: 50_000,
+  maxDepth: 500,
+  maxLinks: 5_000,
   maxTextChars: 2_000_000,
   maxPages: 500,
   maxUnzippedBytes: 100 * 1024 * 1024,
