@@ -312,6 +312,24 @@ describe("DOCX", () => {
     ).toMatchObject({ ok: false, reason: "zip_bomb" });
   });
 
+  it("bounds the XML the converter parses, not the media it never reads", async () => {
+    const limits = { maxDocxMarkupBytes: 50_000 };
+    const media = writeDocx(
+      [{ text: "Menu" }],
+      [{ name: "word/media/photo.bin", data: Buffer.alloc(200_000, 7) }],
+    );
+    expect(
+      await extractDocument({ bytes: media, contentType: DOCX, url: "https://a.example/m.docx", limits }),
+    ).toMatchObject({ ok: true });
+    const xml = writeDocx(
+      [{ text: "Menu" }],
+      [{ name: "word/footer1.xml", data: `<x>${"a".repeat(100_000)}</x>` }],
+    );
+    expect(
+      await extractDocument({ bytes: xml, contentType: DOCX, url: "https://a.example/x.docx", limits }),
+    ).toMatchObject({ ok: false, reason: "too_large" });
+  });
+
   it("refuses a file over the default 20 MB, and says why as the platform's error for an upload", async () => {
     const bytes = new Uint8Array(DEFAULT_LIMITS.maxInputBytes + 1);
     const result = await extractDocument({ bytes, contentType: DOCX, url: "https://a.example/big.docx" });

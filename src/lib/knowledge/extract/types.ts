@@ -66,6 +66,8 @@ export type ExtractLimits = {
   maxUnzippedBytes: number;
   /** Entries in a DOCX. */
   maxZipEntries: number;
+  /** Uncompressed bytes of a DOCX's XML parts, which the converter parses (media are not read). */
+  maxDocxMarkupBytes: number;
   /** Wall-clock budget, checked between pages and steps (the caller's worker is the hard stop). */
   timeoutMs: number;
 };
@@ -80,6 +82,7 @@ export const DEFAULT_LIMITS: ExtractLimits = {
   maxPages: 500,
   maxUnzippedBytes: 100 * 1024 * 1024,
   maxZipEntries: 2_000,
+  maxDocxMarkupBytes: 30 * 1024 * 1024,
   timeoutMs: 30_000,
 };
 
