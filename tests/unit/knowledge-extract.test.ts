@@ -407,5 +407,12 @@ describe("Markdown and plain text", () => {
       url: "https://a.example/file",
     });
     expect(pdf.ok && pdf.doc.sections[0]?.text).toBe("hello");
+    // An upload named by its bare file name, not a URL.
+    const named = await extract({
+      bytes: new Uint8Array(Buffer.from("# Menu\nSoup")),
+      contentType: "text/plain",
+      url: "menu.md",
+    });
+    expect(named.sections).toEqual([{ headingPath: ["Menu"], text: "Soup" }]);
   });
 });

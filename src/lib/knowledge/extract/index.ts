@@ -51,17 +51,26 @@ type Kind = "html" | "pdf" | "docx" | "markdown" | "text";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
+/** The name part of a URL or of a bare file name, lower-cased, for sniffing a type by its extension. */
+function fileName(url: string): string {
+  try {
+    return new URL(url).pathname.toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
 function kindOf(mime: string, bytes: Uint8Array | undefined, url: string): Kind | null {
   if (mime === "text/html" || mime === "application/xhtml+xml") return "html";
   if (mime === "application/pdf") return "pdf";
   if (mime === DOCX_TYPE) return "docx";
   if (mime === "text/markdown" || mime === "text/x-markdown") return "markdown";
-  if (mime === "text/plain") return /\.(md|markdown)$/i.test(new URL(url).pathname) ? "markdown" : "text";
+  if (mime === "text/plain") return /\.(md|markdown)$/.test(fileName(url)) ? "markdown" : "text";
   if (mime && mime !== "application/octet-stream" && mime !== "binary/octet-stream") return null;
   // No useful type: the bytes, then the file name.
   const head = bytes ? Buffer.from(bytes.subarray(0, 512)).toString("latin1") : "";
   if (head.startsWith("%PDF-")) return "pdf";
-  const path = new URL(url).pathname.toLowerCase();
+  const path = fileName(url);
   if (head.startsWith("PK\u0003\u0004")) return path.endsWith(".docx") ? "docx" : null;
   if (/\.(md|markdown)$/.test(path)) return "markdown";
   if (/\.txt$/.test(path)) return "text";
