@@ -14,6 +14,7 @@ import { startSync } from "../src/lib/knowledge/sync";
 import type { JobQueue } from "../src/lib/queue";
 import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
 import { startKnowledgeInstance } from "../tests/support/knowledge";
+import { measureRecall } from "./knowledge/recall";
 import { serveStaticSite } from "./lib/static-site";
 import { percentile, round } from "./lib/stats";
 
@@ -49,6 +50,12 @@ export type KnowledgeResult = {
   loopIdleP99Ms: number;
   loopSyncP99Ms: number;
   previewIndexed: number;
+  recallAt5: number;
+  answerable: number;
+  recallByKind: Record<string, number>;
+  /** Share of unanswerable questions for which search returned nothing. */
+  noAnswerAccuracy: number;
+  robotsLeaks: number;
   chunks: number;
   fullTextP50Ms: number;
   fullTextP95Ms: number;
@@ -163,6 +170,12 @@ export async function benchKnowledge(opts: {
     opts.log(
       `knowledge: synced ${counts!.pages} pages (${counts!.indexed} indexed) in ${round(seconds, 1)} s`,
     );
+    const recall = await measureRecall(async (query) => {
+      const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => searchText(t), limit: 10 });
+      // A page's copies (/copy-N/…) are the same page for the question set.
+      return r.passages.map((p) => ({ url: p.url.replace(/\/copy-\d+\//, "/") }));
+    });
+    opts.log(`knowledge: recall@5 ${round(recall.recall, 3)} over ${recall.answerable} answerable questions`);
     // The crawl's workers stop first: their polling would only compete with the timed queries.
     await k.stop();
     await padChunks(db, tenantId, 10_000, opts);
@@ -205,6 +218,13 @@ export async function benchKnowledge(opts: {
       loopIdleP99Ms: idle,
       loopSyncP99Ms: during,
       previewIndexed: counts!.preview,
+      recallAt5: round(recall.recall, 3),
+      answerable: recall.answerable,
+      recallByKind: Object.fromEntries(
+        Object.entries(recall.byKind).map(([kind, v]) => [kind, round(v.recall, 3)]),
+      ),
+      noAnswerAccuracy: round(recall.noAnswer.accuracy, 3),
+      robotsLeaks: recall.robotsLeaks.length,
       chunks,
       fullTextP50Ms: fullText.p50,
       fullTextP95Ms: fullText.p95,

@@ -54,6 +54,14 @@ export async function serveStaticSite(
       );
       body = body.replace("</urlset>", `${extra.join("")}</urlset>`);
     }
+    // Each copy keeps the site's robots rules: what is disallowed at /x/ is disallowed at /copy-N/x/ too.
+    if (p === "/robots.txt" && !copy && copies > 0) {
+      const rules = [...body.matchAll(/^Disallow:\s*(\S+)/gm)].map((m) => m[1]!);
+      const extra = rules.flatMap((r) =>
+        Array.from({ length: copies }, (_, i) => `Disallow: /copy-${i + 1}${r}`),
+      );
+      body = body.replace(/^(Disallow:.*)$/m, `$1\n${extra.join("\n")}`);
+    }
     if (copy && p.endsWith(".html"))
       body = body.replace(/<main([^>]*)>/, `<main$1><p>Copy ${copy[1]} of this page.</p>`);
     res.writeHead(200, { "content-type": TYPES[path.extname(p)] ?? "application/octet-stream" }).end(body);
