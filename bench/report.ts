@@ -112,6 +112,34 @@ export function printSummary(r: Results): void {
     ]);
     rows.push(["db.searchMs", fmt(d.searchMs, " ms"), `transcript search over ${d.messages} messages`]);
   }
+  const k = r.knowledge;
+  if (k) {
+    rows.push([
+      "knowledge.pagesPerMinute",
+      String(k.pagesPerMinute),
+      `${k.pages} pages (${k.indexed} indexed) in ${k.syncSeconds} s, no politeness wait`,
+    ]);
+    rows.push([
+      "knowledge.loopSyncP99Ms",
+      fmt(k.loopSyncP99Ms, " ms"),
+      `event-loop delay p99 during the sync (idle ${fmt(k.loopIdleP99Ms, " ms")})`,
+    ]);
+    rows.push([
+      "knowledge.fullTextP95Ms",
+      fmt(k.fullTextP95Ms, " ms"),
+      `p50 ${fmt(k.fullTextP50Ms, " ms")}, ${k.chunks} chunks (target ≤ 30 ms)`,
+    ]);
+    rows.push([
+      "knowledge.hybridP95Ms",
+      fmt(k.hybridP95Ms, " ms"),
+      `p50 ${fmt(k.hybridP50Ms, " ms")}, fake embeddings on loopback`,
+    ]);
+    rows.push([
+      "knowledge.previewIndexed",
+      String(k.previewIndexed),
+      "pages under robots-disallowed /preview/ (must be 0)",
+    ]);
+  }
   const f = r.faults;
   if (f) {
     rows.push(["faults.attempted", String(f.attempted), `${f.answered} answered, ${f.accepted} accepted`]);

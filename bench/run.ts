@@ -1,7 +1,7 @@
 // `npm run bench`: measures what michi-chat's users pay for, beside baselines, on loopback only.
 //   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
 //   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
-//   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults)
+//   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults, knowledge)
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
@@ -14,6 +14,7 @@ import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
+import { benchKnowledge, type KnowledgeResult } from "./knowledge";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
@@ -33,7 +34,7 @@ import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
 import { benchWidget, type WidgetResult } from "./widget";
 
-const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults"] as const;
+const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults", "knowledge"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -72,6 +73,7 @@ export type Results = {
   chatPglite?: ChatPgliteResult;
   streams?: StreamsResult;
   tokens?: TokensResult;
+  knowledge?: KnowledgeResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
   skipped: string[];
@@ -203,6 +205,13 @@ async function main() {
         "faults: needs Postgres (DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)",
       );
     }
+  }
+
+  if (has("knowledge")) {
+    section("knowledge");
+    const k = await benchKnowledge({ log, quick: args.quick });
+    if (k) results.knowledge = k;
+    else results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
   }
 
   results.seconds = Math.round((performance.now() - started) / 1000);

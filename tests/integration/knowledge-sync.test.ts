@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
+import { claimPages, replacePageChunks, updatePage } from "@/lib/db/queries/knowledge-pages";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { searchKnowledge } from "@/lib/knowledge/search";
@@ -200,6 +201,35 @@ describe("a website sync", () => {
     expect(hit.passages[0]?.url).toBe(`${site.origin}/returns`);
     const other = await searchKnowledge(t.handle, otherId, "return coffee beans");
     expect(other.passages).toEqual([]);
+    // The same text indexed for the other tenant: each search sees its own page only.
+    await t.handle.forTenant(otherId, async (tx) => {
+      const src = await saveWebsiteSource(tx, otherId, {
+        startUrl: "https://other.example/",
+        sitemapUrl: null,
+        includePatterns: [],
+        excludePatterns: [],
+        pageCap: 5,
+        schedule: "off",
+        nextSyncAt: null,
+      });
+      const [p] = await claimPages(tx, {
+        tenantId: otherId,
+        sourceId: src.id,
+        runId: "00000000-0000-4000-8000-0000000000bb",
+        urls: [{ url: "https://other.example/returns", depth: 0 }],
+        max: 1,
+      });
+      await updatePage(tx, p!.id, { status: "indexed", title: "Returns", lang: "en" });
+      await replacePageChunks(tx, { tenantId: otherId, sourceId: src.id, pageId: p!.id }, [
+        { ord: 0, headingPath: "Beans", text: returnsText, hash: "same", lang: "en", words: returnsText },
+      ]);
+    });
+    const mine = await searchKnowledge(t.handle, tenantId, "return coffee beans within 30 days");
+    const theirs = await searchKnowledge(t.handle, otherId, "return coffee beans within 30 days");
+    expect(new Set(mine.passages.map((p) => new URL(p.url).host))).toEqual(
+      new Set([new URL(site.origin).host]),
+    );
+    expect(theirs.passages.map((p) => p.url)).toEqual(["https://other.example/returns"]);
   });
 
   it("an unchanged re-sync costs one 304 per page and writes no chunk", async () => {

@@ -81,6 +81,21 @@ describe.skipIf(!dir)("the real Login.gov help centre", () => {
     expect(es.canonical).toBeNull();
   });
 
+  it("leaves out sections that are only lists of links, such as Related articles", async () => {
+    const url = `${ORIGIN}/help/trouble-signing-in/why-is-my-account-locked.html`;
+    const doc = await extract({ html: page("/help/trouble-signing-in/why-is-my-account-locked.html"), url });
+    expect(doc.sections.map((s) => s.headingPath.at(-1))).not.toContain("Related articles");
+    // A paragraph with a link in it stays: only sections made of links go.
+    expect(allText(doc)).toContain("When you add photos of your ID, make sure that your name");
+  });
+
+  it("marks the help centre's link index as navigation only, and no article", async () => {
+    const hubs: string[] = [];
+    for (const p of pages)
+      if ((await extract({ html: p.html, url: ORIGIN + p.path })).navigationOnly) hubs.push(p.path);
+    expect(hubs).toEqual(["/help.html"]);
+  });
+
   it("leaves the shared footer and header out of every page", async () => {
     for (const p of pages) {
       const doc = await extract({ html: p.html, url: ORIGIN + p.path });
@@ -127,6 +142,26 @@ describe("HTML pages", () => {
     expect(doc2.links).toEqual(["https://shop.example/docs/a.html", "https://other.example/"]);
   });
 
+  it("honours X-Robots-Tag for us or for every crawler, and ignores one addressed to another crawler", async () => {
+    const html = `<main><p>Text long enough to be the main content of this page.</p><a href="/x">x</a></main>`;
+    const header = async (robotsHeader: string[]) => extract({ html, url, robotsHeader });
+    expect(await header(["noindex"])).toMatchObject({ noindex: true });
+    expect(await header(["michi-chat: noindex, nofollow"])).toMatchObject({ noindex: true, links: [] });
+    expect(await header(["googlebot: noindex", "unavailable_after: 25 Jun 2010 15:00:00 PST"])).toMatchObject(
+      {
+        noindex: false,
+        links: ["https://shop.example/x"],
+      },
+    );
+    const pdf = await extract({
+      bytes: writePdf([[{ text: "draft" }]]),
+      contentType: "application/pdf",
+      url,
+      robotsHeader: ["none"],
+    });
+    expect(pdf.noindex).toBe(true);
+  });
+
   it("decodes bytes in the charset the Content-Type or the page names", async () => {
     const bytes = new Uint8Array(
       Buffer.from(
@@ -154,6 +189,26 @@ describe("HTML pages", () => {
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(b.hash).toBe(a.hash);
     expect(c.hash).not.toBe(a.hash);
+  });
+
+  it("refuses hostile markup before parsing it: endless nesting, too many elements; caps endless links", async () => {
+    const deep = `<main>${"<div>".repeat(5000)}x${"</div>".repeat(5000)}</main>`;
+    expect(await extractDocument({ html: deep, url })).toMatchObject({ ok: false, reason: "too_large" });
+    const many = `<main>${"<span>a</span>".repeat(60_000)}</main>`;
+    const refused = await extractDocument({ html: many, url });
+    expect(refused).toMatchObject({ ok: false, reason: "too_large" });
+    expect(refused.ok ? "" : refused.message).toContain("50000 elements");
+    const hub = `<main><p>All our pages.</p>${Array.from({ length: 300 }, (_, i) => `<a href="/p${i}">${i}</a>`).join("")}</main>`;
+    expect((await extract({ html: hub, url, limits: { maxLinks: 100 } })).links).toHaveLength(100);
+  });
+
+  it("keeps script and style text out, and does not count tags written inside scripts", async () => {
+    const script = `<script>var t = "${"<div>".repeat(2000)}"; alert("hi")</script><style>.a{color:red}</style>`;
+    const doc = await extract({
+      html: `<html><head>${script}</head><body><main><h1>Menu</h1><p>Soup of the day.</p>${script}</main></body></html>`,
+      url,
+    });
+    expect(allText(doc)).toBe("Menu\nSoup of the day.");
   });
 
   it("refuses a page over the size limit and a page that takes too long", async () => {
@@ -257,6 +312,24 @@ describe("DOCX", () => {
     ).toMatchObject({ ok: false, reason: "zip_bomb" });
   });
 
+  it("bounds the XML the converter parses, not the media it never reads", async () => {
+    const limits = { maxDocxMarkupBytes: 50_000 };
+    const media = writeDocx(
+      [{ text: "Menu" }],
+      [{ name: "word/media/photo.bin", data: Buffer.alloc(200_000, 7) }],
+    );
+    expect(
+      await extractDocument({ bytes: media, contentType: DOCX, url: "https://a.example/m.docx", limits }),
+    ).toMatchObject({ ok: true });
+    const xml = writeDocx(
+      [{ text: "Menu" }],
+      [{ name: "word/footer1.xml", data: `<x>${"a".repeat(100_000)}</x>` }],
+    );
+    expect(
+      await extractDocument({ bytes: xml, contentType: DOCX, url: "https://a.example/x.docx", limits }),
+    ).toMatchObject({ ok: false, reason: "too_large" });
+  });
+
   it("refuses a file over the default 20 MB, and says why as the platform's error for an upload", async () => {
     const bytes = new Uint8Array(DEFAULT_LIMITS.maxInputBytes + 1);
     const result = await extractDocument({ bytes, contentType: DOCX, url: "https://a.example/big.docx" });
@@ -334,5 +407,12 @@ describe("Markdown and plain text", () => {
       url: "https://a.example/file",
     });
     expect(pdf.ok && pdf.doc.sections[0]?.text).toBe("hello");
+    // An upload named by its bare file name, not a URL.
+    const named = await extract({
+      bytes: new Uint8Array(Buffer.from("# Menu\nSoup")),
+      contentType: "text/plain",
+      url: "menu.md",
+    });
+    expect(named.sections).toEqual([{ headingPath: ["Menu"], text: "Soup" }]);
   });
 });

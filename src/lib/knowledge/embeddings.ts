@@ -65,7 +65,7 @@ export function embeddingsConfig(e: Env): EmbeddingsConfig | null {
 
 /**
  * What a stored vector records as the model that made it: vectors with different ids are never compared,
- * so changing the model, its server's dialect or the requested size re-embeds instead of mixing spaces.
+ * so changing the model or the requested size re-embeds instead of mixing two vector spaces.
  */
 export function embeddingModelId(config: EmbeddingsConfig): string {
   return `${config.model}${config.dimensions ? `@${config.dimensions}` : ""}`;

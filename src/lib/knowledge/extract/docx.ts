@@ -58,6 +58,11 @@ export async function checkZip(buffer: Buffer, limits: ExtractLimits, clock: Dea
     );
   }
   let total = 0;
+  let markup = 0;
+  const tooMuchMarkup = refusal(
+    "too_large",
+    `The DOCX's text parts unpack to more than ${Math.round(limits.maxDocxMarkupBytes / MB)} MB, so it is not read.`,
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on("error", reject);
@@ -73,6 +78,9 @@ export async function checkZip(buffer: Buffer, limits: ExtractLimits, clock: Dea
         inflatedSize(zip, entry, limits.maxUnzippedBytes - total).then(
           (size) => {
             total += size;
+            // The XML parts are what mammoth parses (media it never reads): they bound its time and memory.
+            if (/\.(xml|rels)$/i.test(entry.fileName)) markup += size;
+            if (markup > limits.maxDocxMarkupBytes) return reject(tooMuchMarkup);
             zip.readEntry();
           },
           () => reject(bomb),
@@ -89,12 +97,14 @@ export async function extractDocx(
   bytes: Uint8Array,
   limits: ExtractLimits,
   clock: Deadline,
-): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "lang">> {
+): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "lang" | "navigationOnly">> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   await checkZip(buffer, limits, clock);
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer })).value;
+    // Images are left out of the HTML (never inflated, never base64-encoded): only text is indexed.
+    const convertImage = mammoth.images.imgElement(async () => ({ src: "" }));
+    html = (await mammoth.convertToHtml({ buffer }, { convertImage })).value;
   } catch {
     throw refusal("unreadable", "The file is not a readable DOCX.");
   }

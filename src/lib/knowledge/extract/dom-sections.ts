@@ -73,21 +73,29 @@ export function collapse(text: string): string {
   return text.replace(/[\s\u00a0]+/g, " ").trim();
 }
 
+// A section whose letters are nearly all link text is a list of links ("Related articles", "On this page",
+// a hub's lists): navigation inside the main content. Its link titles would match questions the section
+// does not answer, so it is left out.
+const LINK_LIST_SHARE = 0.8;
+
+const letterCount = (text: string) => text.replace(/[\s\u00a0]+/g, "").length;
+
 class SectionBuilder {
   readonly sections: Section[] = [];
   private path: { level: number; text: string }[] = [];
   private lines: string[] = [];
   private line = "";
   private chars = 0;
+  private letters = 0;
+  private linkLetters = 0;
 
   constructor(private readonly maxChars: number) {}
 
-  get size(): number {
-    return this.chars;
-  }
-
-  inline(text: string): void {
+  inline(text: string, linked: boolean): void {
     this.line += text;
+    const n = letterCount(text);
+    this.letters += n;
+    if (linked) this.linkLetters += n;
   }
 
   endLine(prefix = ""): void {
@@ -96,9 +104,10 @@ class SectionBuilder {
     if (text) this.addLine(prefix + text);
   }
 
-  addLine(text: string): void {
+  addLine(text: string, countLetters = false): void {
     this.lines.push(text);
     this.chars += text.length + 1;
+    if (countLetters) this.letters += letterCount(text);
   }
 
   heading(level: number, text: string): void {
@@ -110,10 +119,13 @@ class SectionBuilder {
 
   endSection(): void {
     this.endLine();
-    if (this.lines.length > 0) {
+    const linkList = this.letters > 0 && this.linkLetters / this.letters >= LINK_LIST_SHARE;
+    if (this.lines.length > 0 && !linkList) {
       this.sections.push({ headingPath: this.path.map((h) => h.text), text: this.lines.join("\n") });
     }
     this.lines = [];
+    this.letters = 0;
+    this.linkLetters = 0;
   }
 
   full(): boolean {
@@ -121,10 +133,10 @@ class SectionBuilder {
   }
 }
 
-function walk(node: DomNode, out: SectionBuilder, listDepth: number): void {
+function walk(node: DomNode, out: SectionBuilder, listDepth: number, linked = false): void {
   if (out.full()) return;
   if (node.nodeType === TEXT_NODE) {
-    out.inline(node.textContent ?? "");
+    out.inline(node.textContent ?? "", linked);
     return;
   }
   if (node.nodeType !== ELEMENT_NODE) return;
@@ -141,7 +153,8 @@ function walk(node: DomNode, out: SectionBuilder, listDepth: number): void {
   }
   if (tag === "PRE") {
     out.endLine();
-    for (const line of (node.textContent ?? "").split("\n")) if (line.trim()) out.addLine(line.trimEnd());
+    for (const line of (node.textContent ?? "").split("\n"))
+      if (line.trim()) out.addLine(line.trimEnd(), true);
     return;
   }
   if (tag === "TR") {
@@ -150,7 +163,7 @@ function walk(node: DomNode, out: SectionBuilder, listDepth: number): void {
       .filter((c) => c.nodeType === ELEMENT_NODE && /^T[DH]$/i.test(c.nodeName))
       .map((c) => collapse(c.textContent ?? ""))
       .filter(Boolean);
-    if (cells.length) out.addLine(cells.join(" | "));
+    if (cells.length) out.addLine(cells.join(" | "), true);
     return;
   }
   if (tag === "LI") {
@@ -159,7 +172,7 @@ function walk(node: DomNode, out: SectionBuilder, listDepth: number): void {
     for (const child of Array.from(node.childNodes)) {
       const nested = child.nodeType === ELEMENT_NODE && /^(UL|OL)$/i.test(child.nodeName);
       if (nested) out.endLine(prefix);
-      walk(child, out, listDepth);
+      walk(child, out, listDepth, linked);
     }
     out.endLine(prefix);
     return;
@@ -167,7 +180,8 @@ function walk(node: DomNode, out: SectionBuilder, listDepth: number): void {
   const block = BLOCK.has(tag);
   if (block) out.endLine();
   const depth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
-  for (const child of Array.from(node.childNodes)) walk(child, out, depth);
+  const inLink = linked || tag === "A";
+  for (const child of Array.from(node.childNodes)) walk(child, out, depth, inLink);
   if (block) out.endLine();
 }
 

@@ -5,6 +5,7 @@ import { sha256 } from "./chunk";
 import { extractDocx } from "./docx";
 import { extractHtml } from "./html";
 import { extractPdf } from "./pdf";
+import { robotsDirectives } from "./robots-directives";
 import { markdownSections, plainTextSections } from "./text";
 import {
   DEFAULT_LIMITS,
@@ -41,6 +42,8 @@ export type ExtractInput = {
   contentType?: string | null;
   /** Where the document lives (a page's final URL after redirects, or an upload's file name as a URL). */
   url: string;
+  /** The response's X-Robots-Tag header values, if any: how a PDF or another file says noindex/nofollow. */
+  robotsHeader?: string[];
   limits?: Partial<ExtractLimits>;
 };
 
@@ -48,17 +51,26 @@ type Kind = "html" | "pdf" | "docx" | "markdown" | "text";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
+/** The name part of a URL or of a bare file name, lower-cased, for sniffing a type by its extension. */
+function fileName(url: string): string {
+  try {
+    return new URL(url).pathname.toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
 function kindOf(mime: string, bytes: Uint8Array | undefined, url: string): Kind | null {
   if (mime === "text/html" || mime === "application/xhtml+xml") return "html";
   if (mime === "application/pdf") return "pdf";
   if (mime === DOCX_TYPE) return "docx";
   if (mime === "text/markdown" || mime === "text/x-markdown") return "markdown";
-  if (mime === "text/plain") return /\.(md|markdown)$/i.test(new URL(url).pathname) ? "markdown" : "text";
+  if (mime === "text/plain") return /\.(md|markdown)$/.test(fileName(url)) ? "markdown" : "text";
   if (mime && mime !== "application/octet-stream" && mime !== "binary/octet-stream") return null;
   // No useful type: the bytes, then the file name.
   const head = bytes ? Buffer.from(bytes.subarray(0, 512)).toString("latin1") : "";
   if (head.startsWith("%PDF-")) return "pdf";
-  const path = new URL(url).pathname.toLowerCase();
+  const path = fileName(url);
   if (head.startsWith("PK\u0003\u0004")) return path.endsWith(".docx") ? "docx" : null;
   if (/\.(md|markdown)$/.test(path)) return "markdown";
   if (/\.txt$/.test(path)) return "text";
@@ -114,11 +126,11 @@ async function run(input: ExtractInput, limits: ExtractLimits): Promise<Extracte
       bytes ?? new Uint8Array(),
       charsetOf(input.contentType, bytes ?? new Uint8Array(), kind === "html"),
     );
-  const blank = { canonical: null, noindex: false, links: [] as string[] };
+  const blank = { canonical: null, noindex: false, links: [] as string[], navigationOnly: false };
   let doc: Omit<ExtractedDocument, "hash">;
   switch (kind) {
     case "html":
-      doc = extractHtml({ html: text(), url: input.url }, limits, clock);
+      doc = extractHtml({ html: text(), url: input.url, robotsHeader: input.robotsHeader }, limits, clock);
       break;
     case "pdf":
       doc = { ...blank, ...(await extractPdf(bytes ?? new Uint8Array(), limits, clock)) };
@@ -132,6 +144,9 @@ async function run(input: ExtractInput, limits: ExtractLimits): Promise<Extracte
     case "text":
       doc = { ...blank, lang: null, title: null, sections: plainTextSections(text(), limits) };
       break;
+  }
+  if (kind !== "html" && input.robotsHeader?.length) {
+    doc = { ...doc, noindex: robotsDirectives([], input.robotsHeader).noindex };
   }
   return { ...doc, hash: documentHash(doc.title, doc.sections) };
 }

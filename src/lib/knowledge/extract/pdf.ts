@@ -74,7 +74,7 @@ export async function extractPdf(
   bytes: Uint8Array,
   limits: ExtractLimits,
   clock: Deadline,
-): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links">> {
+): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "navigationOnly">> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // PDF.js takes ownership of the buffer it is given; a copy keeps the caller's bytes intact.

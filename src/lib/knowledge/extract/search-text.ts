@@ -14,7 +14,6 @@ const SCRIPT_LOCALE: [RegExp, string][] = [
   [/\p{Script=Khmer}/u, "km"],
   [/\p{Script=Myanmar}/u, "my"],
 ];
-const NO_SPACE_LANGS = new Set(["ja", "zh", "th", "lo", "km", "my"]);
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
@@ -30,7 +29,7 @@ function segmenter(locale: string): Intl.Segmenter {
 function localeFor(run: string, lang: string | null | undefined): string {
   const primary = lang?.toLowerCase().split("-")[0] ?? "";
   for (const [re, locale] of SCRIPT_LOCALE) if (re.test(run)) return locale;
-  if (NO_SPACE_LANGS.has(primary) && (primary === "ja" || primary === "zh")) return primary;
+  if (primary === "ja" || primary === "zh") return primary;
   // Han without a language: kana nearby means Japanese, else Chinese.
   return KANA.test(run) ? "ja" : "zh";
 }

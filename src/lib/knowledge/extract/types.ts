@@ -23,6 +23,11 @@ export type ExtractedDocument = {
   links: string[];
   /** The main content in reading order, navigation, footers, banners and boilerplate removed. */
   sections: Section[];
+  /**
+   * Most of the main content's text is link text (a hub or site-map page): worth crawling for its links,
+   * not worth indexing as an answer. Always false for files.
+   */
+  navigationOnly: boolean;
   /** sha256 (hex) of the sections: equal hashes mean equal indexed content. */
   hash: string;
 };
@@ -47,6 +52,12 @@ export type ExtractLimits = {
   maxInputBytes: number;
   /** Bytes of an HTML page (a DOM costs several times its source in memory). */
   maxHtmlBytes: number;
+  /** Elements of an HTML page, counted before parsing: the parser's time grows with them, not with bytes. */
+  maxElements: number;
+  /** Nesting depth of an HTML page, estimated before parsing (deep nesting is slow to parse and to walk). */
+  maxDepth: number;
+  /** Links kept from one page, in document order; the rest are dropped (a page of endless links). */
+  maxLinks: number;
   /** Characters of extracted text, all sections together. */
   maxTextChars: number;
   /** Pages of a PDF. */
@@ -55,6 +66,8 @@ export type ExtractLimits = {
   maxUnzippedBytes: number;
   /** Entries in a DOCX. */
   maxZipEntries: number;
+  /** Uncompressed bytes of a DOCX's XML parts, which the converter parses (media are not read). */
+  maxDocxMarkupBytes: number;
   /** Wall-clock budget, checked between pages and steps (the caller's worker is the hard stop). */
   timeoutMs: number;
 };
@@ -62,10 +75,14 @@ export type ExtractLimits = {
 export const DEFAULT_LIMITS: ExtractLimits = {
   maxInputBytes: 20 * 1024 * 1024,
   maxHtmlBytes: 5 * 1024 * 1024,
+  maxElements: 50_000,
+  maxDepth: 500,
+  maxLinks: 5_000,
   maxTextChars: 2_000_000,
   maxPages: 500,
   maxUnzippedBytes: 100 * 1024 * 1024,
   maxZipEntries: 2_000,
+  maxDocxMarkupBytes: 30 * 1024 * 1024,
   timeoutMs: 30_000,
 };
 

@@ -1,0 +1,240 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import { createDb, type DbHandle, rowsOf } from "../src/lib/db/client";
+import { migrate } from "../src/lib/db/migrate";
+import { saveWebsiteSource } from "../src/lib/db/queries/knowledge-sources";
+import { createTenant } from "../src/lib/db/queries/tenants";
+import { runEmbedJob, vectorHits } from "../src/lib/knowledge/embed";
+import { embeddingsClient } from "../src/lib/knowledge/embeddings";
+import { searchText } from "../src/lib/knowledge/extract";
+import { searchKnowledge } from "../src/lib/knowledge/search";
+import { startSync } from "../src/lib/knowledge/sync";
+import type { JobQueue } from "../src/lib/queue";
+import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
+import { startKnowledgeInstance } from "../tests/support/knowledge";
+import { measureRecall } from "./knowledge/recall";
+import { serveStaticSite } from "./lib/static-site";
+import { percentile, round } from "./lib/stats";
+
+// Knowledge: a real help centre nobody on this project wrote (../shared/knowledge-sites/logingov), served over
+// https on loopback, synced through the real jobs (durable queue, guarded fetch, extraction worker thread) with
+// the politeness wait left out; then retrieval timed at 10,000 chunks, full text and hybrid (vectors from the
+// fake Ollama-dialect server: their quality means nothing, only their cost).
+
+const SITE = path.resolve(import.meta.dirname, "../../shared/knowledge-sites/logingov");
+const QUERIES = [
+  "how do I reset my password",
+  "forgot password",
+  "delete my account",
+  "accepted identity documents",
+  "verify identity in person at a post office",
+  "security key not working",
+  "why is my account locked",
+  "common scams",
+  "authentication app",
+  "change my email address",
+  "cómo crear una cuenta",
+  "clé de sécurité",
+  "pasword reset",
+  "face or touch unlock",
+  "backup codes",
+];
+
+export type KnowledgeResult = {
+  pages: number;
+  indexed: number;
+  syncSeconds: number;
+  pagesPerMinute: number;
+  loopIdleP99Ms: number;
+  loopSyncP99Ms: number;
+  previewIndexed: number;
+  recallAt5: number;
+  answerable: number;
+  recallByKind: Record<string, number>;
+  /** Share of unanswerable questions for which search returned nothing. */
+  noAnswerAccuracy: number;
+  robotsLeaks: number;
+  chunks: number;
+  fullTextP50Ms: number;
+  fullTextP95Ms: number;
+  hybridP50Ms: number;
+  hybridP95Ms: number;
+};
+
+async function loopP99(ms: number, during?: Promise<unknown>): Promise<number> {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  if (during) await during;
+  else await new Promise((r) => setTimeout(r, ms));
+  h.disable();
+  return round(h.percentile(99) / 1e6, 2);
+}
+
+async function timeQueries(n: number, run: (q: string) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await run(QUERIES[i % QUERIES.length]!);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) };
+}
+
+/** Pads the index to `target` chunks with copies of real chunks under extra pages (SQL, no crawl). */
+async function padChunks(
+  db: DbHandle,
+  tenantId: string,
+  target: number,
+  opts?: { log?: (s: string) => void },
+) {
+  await db.forTenant(tenantId, async (tx) => {
+    const [first] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_chunks`);
+    let have = first?.n ?? 0;
+    for (let round = 0; have < target; round++) {
+      await tx.execute(sql`
+        with pages as (
+          insert into knowledge_pages (tenant_id, source_id, url, title, lang, status)
+          select tenant_id, source_id, url || '?pad=' || ${round}, title, lang, 'indexed' from knowledge_pages
+          where status = 'indexed' and url not like '%?pad=%'
+          returning id, source_id, url
+        )
+        insert into knowledge_chunks (tenant_id, source_id, page_id, ord, heading_path, text, hash, lang, words)
+        select c.tenant_id, c.source_id, p.id, c.ord, c.heading_path, c.text || ' (' || ${round} || ')', c.hash || ${round}, c.lang, c.words
+        from pages p join knowledge_pages o on o.url || '?pad=' || ${round} = p.url
+        join knowledge_chunks c on c.page_id = o.id`);
+      opts?.log?.(`knowledge: padding, round ${round}`);
+      const [now] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_chunks`);
+      if ((now?.n ?? 0) <= have) break;
+      have = now!.n;
+    }
+  });
+}
+
+export async function benchKnowledge(opts: {
+  log: (s: string) => void;
+  quick?: boolean;
+}): Promise<KnowledgeResult | null> {
+  if (!existsSync(SITE)) {
+    opts.log(`knowledge: SKIPPED, ${SITE} is not there (the shared knowledge sites are not checked out)`);
+    return null;
+  }
+  const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
+  const site = await serveStaticSite(SITE, { originInFiles: "https://localhost:8441", copies });
+  // The embedded database (the default deployment); retrieval on Postgres is what tests/integration proves works.
+  const db = await createDb({ dataDir: null });
+  await migrate(db);
+  const tenantId = (await createTenant(db.platform, { slug: `bench-kn-${Date.now()}`, name: "Login.gov" }))
+    .id;
+  const sourceId = await db.forTenant(
+    tenantId,
+    async (tx) =>
+      (
+        await saveWebsiteSource(tx, tenantId, {
+          startUrl: null,
+          sitemapUrl: `${site.origin}/sitemap.xml`,
+          includePatterns: [],
+          excludePatterns: [],
+          pageCap: 1000,
+          schedule: "off",
+          nextSyncAt: null,
+        })
+      ).id,
+  );
+  const k = await startKnowledgeInstance(db, site, { worker: true });
+  const embed = await startFakeEmbeddings({ dialect: "ollama", dims: 256 });
+  try {
+    const idle = await loopP99(3000);
+    const t0 = performance.now();
+    const sync = (async () => {
+      await startSync(db, k.queue as JobQueue, { tenantId, sourceId, actor: null, reason: "manual" });
+      for (;;) {
+        const [s] = await rowsOf<{ sync_state: string }>(
+          db.platform,
+          sql`select sync_state from knowledge_sources where id = ${sourceId}`,
+        );
+        if (s?.sync_state === "idle") return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const during = await loopP99(0, sync);
+    const seconds = (performance.now() - t0) / 1000;
+    const [counts] = await rowsOf<{ pages: number; indexed: number; preview: number }>(
+      db.platform,
+      sql`select count(*)::int as pages, (count(*) filter (where status = 'indexed'))::int as indexed,
+                 (count(*) filter (where status = 'indexed' and url like '%/preview/%'))::int as preview
+          from knowledge_pages where source_id = ${sourceId}`,
+    );
+    opts.log(
+      `knowledge: synced ${counts!.pages} pages (${counts!.indexed} indexed) in ${round(seconds, 1)} s`,
+    );
+    const recall = await measureRecall(async (query) => {
+      const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => searchText(t), limit: 10 });
+      // A page's copies (/copy-N/…) are the same page for the question set.
+      return r.passages.map((p) => ({ url: p.url.replace(/\/copy-\d+\//, "/") }));
+    });
+    opts.log(`knowledge: recall@5 ${round(recall.recall, 3)} over ${recall.answerable} answerable questions`);
+    // The crawl's workers stop first: their polling would only compete with the timed queries.
+    await k.stop();
+    await padChunks(db, tenantId, 10_000, opts);
+    const [sized] = await rowsOf<{ n: number }>(
+      db.platform,
+      sql`select count(*)::int as n from knowledge_chunks`,
+    );
+    const chunks = sized?.n ?? 0;
+    opts.log(`knowledge: ${chunks} chunks; timing full-text retrieval`);
+    const fullText = await timeQueries(opts.quick ? 20 : 100, (q) =>
+      searchKnowledge(db, tenantId, q, { searchText: (t) => searchText(t) }),
+    );
+    const client = embeddingsClient({
+      model: "bench-embed",
+      dialect: "ollama",
+      baseURL: embed.url,
+      apiKey: null,
+      preset: "generic",
+      dimensions: null,
+      batchSize: 128,
+      timeoutMs: 30_000,
+      queryPrefix: "",
+      documentPrefix: "",
+    });
+    const job = { id: "bench", data: { tenantId }, retryCount: 0, retryLimit: 0 };
+    const noQueue = { sendIn: async () => "", send: async () => "", stop: async () => {} } as JobQueue;
+    for (let left = chunks; left > 0; left -= 128) await runEmbedJob(db, noQueue, client, job);
+    opts.log("knowledge: embedded; timing hybrid retrieval");
+    const hybrid = await timeQueries(opts.quick ? 20 : 100, (q) =>
+      searchKnowledge(db, tenantId, q, {
+        searchText: (t) => searchText(t),
+        vectorHits: (d, id, text) => vectorHits(d, client, id, text),
+      }),
+    );
+    return {
+      pages: counts!.pages,
+      indexed: counts!.indexed,
+      syncSeconds: round(seconds, 1),
+      pagesPerMinute: round((counts!.pages / seconds) * 60, 0),
+      loopIdleP99Ms: idle,
+      loopSyncP99Ms: during,
+      previewIndexed: counts!.preview,
+      recallAt5: round(recall.recall, 3),
+      answerable: recall.answerable,
+      recallByKind: Object.fromEntries(
+        Object.entries(recall.byKind).map(([kind, v]) => [kind, round(v.recall, 3)]),
+      ),
+      noAnswerAccuracy: round(recall.noAnswer.accuracy, 3),
+      robotsLeaks: recall.robotsLeaks.length,
+      chunks,
+      fullTextP50Ms: fullText.p50,
+      fullTextP95Ms: fullText.p95,
+      hybridP50Ms: hybrid.p50,
+      hybridP95Ms: hybrid.p95,
+    };
+  } finally {
+    await k.stop().catch(() => {});
+    await embed.close();
+    await site.close();
+    await db.close();
+  }
+}
