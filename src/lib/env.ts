@@ -106,6 +106,7 @@ export const envSchema = z.object({
   MICHI_MAX_OUTPUT_TOKENS: int(800, 16, 32000),
   MICHI_MODEL_TIMEOUT_MS: int(60_000, 1000, 600_000),
   MICHI_MODEL_IDLE_TIMEOUT_MS: int(15_000, 500, 300_000),
+  MICHI_MODEL_FIRST_BYTE_TIMEOUT_MS: int(30_000, 500, 600_000),
   MICHI_HISTORY_MAX_CHARS: int(12_000, 1000, 200_000),
 
   // The embeddings model for knowledge search (src/lib/knowledge/embeddings.ts); unset = full-text search only.

@@ -28,7 +28,7 @@ export type Strings = {
   busy: string;
   /** model_error, internal */
   trouble: string;
-  /** model_timeout, idle_timeout */
+  /** model_timeout, idle_timeout, first_byte_timeout */
   timeout: string;
   /** interrupted */
   interrupted: string;
@@ -52,6 +52,12 @@ export type Strings = {
   toolFailed: string;
   /** The list of pages an answer cites. */
   sources: string;
+  /** Under the typing dots when nothing has arrived for a few seconds. */
+  stillWorking: string;
+  /** Asked before "New conversation" clears a conversation, with its two answers. */
+  confirmNew: string;
+  yes: string;
+  cancel: string;
 };
 
 export const STRINGS: Record<Lang, Strings> = {
@@ -87,6 +93,10 @@ export const STRINGS: Record<Lang, Strings> = {
     unread: "Open chat, new message",
     toolFailed: "failed",
     sources: "Sources",
+    stillWorking: "Still working on it…",
+    confirmNew: "Start a new conversation? This one will be cleared here.",
+    yes: "Yes, start over",
+    cancel: "Cancel",
   },
   es: {
     open: "Abrir el chat",
@@ -120,6 +130,10 @@ export const STRINGS: Record<Lang, Strings> = {
     unread: "Abrir el chat, mensaje nuevo",
     toolFailed: "falló",
     sources: "Fuentes",
+    stillWorking: "Sigo trabajando en ello…",
+    confirmNew: "¿Empezar una conversación nueva? Esta se borrará aquí.",
+    yes: "Sí, empezar de nuevo",
+    cancel: "Cancelar",
   },
   fr: {
     open: "Ouvrir le chat",
@@ -153,6 +167,10 @@ export const STRINGS: Record<Lang, Strings> = {
     unread: "Ouvrir le chat, nouveau message",
     toolFailed: "échec",
     sources: "Sources",
+    stillWorking: "Toujours en cours…",
+    confirmNew: "Commencer une nouvelle conversation ? Celle-ci sera effacée ici.",
+    yes: "Oui, recommencer",
+    cancel: "Annuler",
   },
   de: {
     open: "Chat öffnen",
@@ -186,6 +204,10 @@ export const STRINGS: Record<Lang, Strings> = {
     unread: "Chat öffnen, neue Nachricht",
     toolFailed: "fehlgeschlagen",
     sources: "Quellen",
+    stillWorking: "Ich arbeite noch daran…",
+    confirmNew: "Neues Gespräch beginnen? Dieses wird hier gelöscht.",
+    yes: "Ja, neu beginnen",
+    cancel: "Abbrechen",
   },
   ja: {
     open: "チャットを開く",
@@ -219,6 +241,10 @@ export const STRINGS: Record<Lang, Strings> = {
     unread: "チャットを開く（新着メッセージ）",
     toolFailed: "失敗",
     sources: "出典",
+    stillWorking: "まだ処理しています…",
+    confirmNew: "新しい会話を始めますか？この会話はここから消えます。",
+    yes: "はい、最初から",
+    cancel: "キャンセル",
   },
 };
 
@@ -276,6 +302,7 @@ const CODE_KEYS: Record<string, keyof Strings> = {
   model_unavailable: "trouble",
   model_timeout: "timeout",
   idle_timeout: "timeout",
+  first_byte_timeout: "timeout",
   interrupted: "interrupted",
   rate_limited: "rateLimited",
   budget_exhausted: "budget",

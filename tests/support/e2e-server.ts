@@ -126,6 +126,8 @@ async function main() {
         // the per-address limit would otherwise count the whole suite (the dialect spec alone sends 42 chats,
         // twice that under --repeat-each=2) as one visitor. Per-address limits are proven in integration tests.
         MICHI_RATE_IP_PER_MIN: "100000",
+        // A hung model fails within this rather than the 30 s default, so the dead-end spec is quick.
+        MICHI_MODEL_FIRST_BYTE_TIMEOUT_MS: "10000",
         // The visitor's thumbs-down and comment arrive seconds apart in the specs; they still make one event.
         MICHI_WEBHOOK_FEEDBACK_SETTLE_SECONDS: "3",
         NEXT_TELEMETRY_DISABLED: "1",

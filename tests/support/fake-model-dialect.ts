@@ -32,7 +32,8 @@ export async function playDialect(
     step.type === "http_error" ||
     step.type === "stall" ||
     step.type === "slow_text" ||
-    step.type === "hangup"
+    step.type === "hangup" ||
+    step.type === "silent"
   )
     return false;
   // A real server cannot call tools it was not offered: the model answers in words instead.

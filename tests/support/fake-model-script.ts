@@ -19,6 +19,7 @@ export type Step =
   | { type: "stall" }
   | { type: "cut"; text: string }
   | { type: "hangup" }
+  | { type: "silent" }
   | { type: "slow_text"; text: string; chunkDelayMs: number };
 
 export type Rule = { match: string; steps: Step[] };

@@ -92,6 +92,8 @@ async function play({ res, body, step, closed }: Play) {
     res.socket?.destroy();
     return;
   }
+  // A hung server (a local model still loading, a proxy holding the request): not even the headers come.
+  if (step.type === "silent") return;
   if (step.type === "text" && step.delayMs) await sleep(step.delayMs);
 
   if (!stream) {

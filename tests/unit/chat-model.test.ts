@@ -119,6 +119,19 @@ describe("streamCompletion", () => {
     expect((await p).fault).toBe("disconnected");
   });
 
+  it("fails a server that sends nothing at all within the first-byte limit, long before the whole-call limit", async () => {
+    fake.enqueue({ type: "silent" });
+    const r = await call({ timeoutMs: 60_000, idleTimeoutMs: 30_000, firstByteTimeoutMs: 600 }).p;
+    expect(r.fault).toBe("first_byte_timeout");
+    expect(r.text).toBe("");
+  });
+
+  it("lets a server that answered keep its idle limit: the first-byte limit ends with the first bytes", async () => {
+    fake.enqueue({ type: "slow_text", text: "abcdef", chunkDelayMs: 400 });
+    const r = await call({ timeoutMs: 20_000, idleTimeoutMs: 5000, firstByteTimeoutMs: 300 }).p;
+    expect(r).toMatchObject({ fault: null, text: "abcdef" });
+  });
+
   it("enforces the total time of a call even while chunks keep coming", async () => {
     fake.enqueue({ type: "slow_text", text: "x".repeat(400), chunkDelayMs: 50 });
     const r = await call({ timeoutMs: 1500, idleTimeoutMs: 10_000 }).p;

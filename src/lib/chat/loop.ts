@@ -28,6 +28,7 @@ export type LoopDeps = {
   maxTokens: number;
   timeoutMs: number;
   idleTimeoutMs: number;
+  firstByteTimeoutMs?: number;
   toolTimeoutMs: number;
   toolMaxChars: number;
   /** The model server's profile (generic when absent) and where its learned adaptations are kept. */
@@ -96,6 +97,7 @@ export async function runLoop(
       maxTokens: deps.maxTokens,
       timeoutMs: deps.timeoutMs,
       idleTimeoutMs: deps.idleTimeoutMs,
+      firstByteTimeoutMs: deps.firstByteTimeoutMs,
       signal: ctx.signal,
       onDelta: (t) => emit({ type: "delta", data: { text: t } }),
       profile: deps.profile,
@@ -199,6 +201,7 @@ export function visitorMessage(reason: LoopReason): string {
       return "The assistant is having trouble right now. Please try again in a moment.";
     case "model_timeout":
     case "idle_timeout":
+    case "first_byte_timeout":
       return "The assistant took too long to answer. Please try again.";
     case "interrupted":
       return "The answer was interrupted. Please try again.";

@@ -29,6 +29,8 @@ export type CallOptions = {
   maxTokens: number;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** A server that has not begun to answer within this long fails (absent: only the whole-call limit). */
+  firstByteTimeoutMs?: number;
   signal: AbortSignal;
   onDelta: (text: string) => void;
   /** The server's profile; generic (max_tokens + stream_options) when absent. */
@@ -134,17 +136,23 @@ function callLimits(o: CallOptions) {
   const onVisitorGone = () => stop("disconnected");
   o.signal.addEventListener("abort", onVisitorGone, { once: true });
   const total = setTimeout(() => stop("model_timeout"), o.timeoutMs);
+  // A hung server sends nothing at all; the visitor is told within this, not after the whole-call limit.
+  const firstByte = o.firstByteTimeoutMs
+    ? setTimeout(() => stop("first_byte_timeout"), o.firstByteTimeoutMs)
+    : undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   return {
     signal: ctrl.signal,
     fault: () => fault,
     /** Restarts the idle timer: called when the answer starts and on every read. */
     armIdle() {
+      clearTimeout(firstByte);
       clearTimeout(idle);
       idle = setTimeout(() => stop("idle_timeout"), o.idleTimeoutMs);
     },
     clear() {
       clearTimeout(total);
+      clearTimeout(firstByte);
       clearTimeout(idle);
       o.signal.removeEventListener("abort", onVisitorGone);
     },

@@ -57,6 +57,7 @@ export async function checkModel(e: Env, model: string, deps: Deps = {}): Promis
       maxTokens: Math.max(e.MICHI_MAX_OUTPUT_TOKENS, 256),
       timeoutMs: e.MICHI_MODEL_TIMEOUT_MS,
       idleTimeoutMs: e.MICHI_MODEL_IDLE_TIMEOUT_MS,
+      firstByteTimeoutMs: e.MICHI_MODEL_FIRST_BYTE_TIMEOUT_MS,
       signal,
       onDelta: () => {},
       profile,

@@ -14,6 +14,7 @@ export type ModelFault =
   | "model_error" // 5xx or another refusal after retries
   | "model_timeout" // the whole call took longer than MICHI_MODEL_TIMEOUT_MS
   | "idle_timeout" // no chunk for MICHI_MODEL_IDLE_TIMEOUT_MS
+  | "first_byte_timeout" // no answer at all within MICHI_MODEL_FIRST_BYTE_TIMEOUT_MS
   | "interrupted" // the connection broke mid-stream, or the stream ended without a finish reason or [DONE]
   | "length" // the provider stopped at the output limit (finish_reason "length")
   | "content_filter" // the provider's filter stopped the answer

@@ -81,6 +81,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         maxTokens: e.MICHI_MAX_OUTPUT_TOKENS,
         timeoutMs: e.MICHI_MODEL_TIMEOUT_MS,
         idleTimeoutMs: e.MICHI_MODEL_IDLE_TIMEOUT_MS,
+        firstByteTimeoutMs: e.MICHI_MODEL_FIRST_BYTE_TIMEOUT_MS,
         toolTimeoutMs: e.MICHI_TOOL_TIMEOUT_MS,
         toolMaxChars: e.MICHI_TOOL_RESULT_MAX_CHARS,
         profile: turn.profile,

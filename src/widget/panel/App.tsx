@@ -118,6 +118,23 @@ function Header({
   );
 }
 
+/** "Start a new conversation?" under the header, with the safe answer focused. */
+function ConfirmNew({ cfg, onYes, onNo }: { cfg: PanelConfig; onYes: () => void; onNo: () => void }) {
+  const no = useRef<HTMLButtonElement>(null);
+  useEffect(() => no.current?.focus(), []);
+  return (
+    <div class="confirm" role="alertdialog" aria-labelledby="michi-confirm">
+      <p id="michi-confirm">{cfg.t.confirmNew}</p>
+      <button type="button" onClick={onYes}>
+        {cfg.t.yes}
+      </button>
+      <button type="button" ref={no} onClick={onNo}>
+        {cfg.t.cancel}
+      </button>
+    </div>
+  );
+}
+
 export function App({ cfg, session, bridge }: Props) {
   const { t } = cfg;
   const log = useRef<HTMLElement>(null);
@@ -125,6 +142,7 @@ export function App({ cfg, session, bridge }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState("");
   const [talk, setTalk] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const { live, announce } = useAnnouncer();
   const settled = useCallback(() => bridge.send("answer"), [bridge]);
   const { msgs, busy, restored, send, retry, stop, reset } = useChat(cfg, session, announce, settled);
@@ -139,17 +157,26 @@ export function App({ cfg, session, bridge }: Props) {
         cfg={cfg}
         framed={bridge.framed}
         onTalk={() => setTalk(true)}
-        onNew={() => {
-          reset();
-          setDraft("");
-          input.current?.focus();
-        }}
+        // A conversation with messages is not cleared on one click: the visitor confirms first.
+        onNew={() => (msgs.length > 0 ? setConfirming(true) : input.current?.focus())}
         onClose={() => bridge.send("close")}
       />
+      {confirming && (
+        <ConfirmNew
+          cfg={cfg}
+          onYes={() => {
+            setConfirming(false);
+            reset();
+            setDraft("");
+            input.current?.focus();
+          }}
+          onNo={() => setConfirming(false)}
+        />
+      )}
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
-        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} />
+        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={() => setTalk(true)} />
         {talk && <MenuContactForm cfg={cfg} session={session} onClose={() => setTalk(false)} />}
         {msgs.length === 0 && cfg.starters.length > 0 && (
           <fieldset class="starters">

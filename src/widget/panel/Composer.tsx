@@ -3,6 +3,10 @@ import type { RefObject } from "preact";
 import type { PanelConfig } from "../public-config";
 import { Icon, SEND, STOP } from "./Icon";
 
+const MAX = 2000;
+/** The count shows from here, so the limit is seen before it cuts. */
+const SHOW_COUNT = 1800;
+
 const grow = (el: HTMLTextAreaElement) => {
   el.style.height = "auto";
   el.style.height = `${Math.min(el.scrollHeight, 140)}px`;
@@ -51,7 +55,8 @@ export function Composer({
         id="michi-input"
         ref={input}
         rows={1}
-        maxLength={2000}
+        maxLength={MAX}
+        aria-describedby={draft.length >= SHOW_COUNT ? "michi-count" : undefined}
         placeholder={t.placeholder}
         value={draft}
         onInput={(e) => {
@@ -66,6 +71,11 @@ export function Composer({
           }
         }}
       />
+      {draft.length >= SHOW_COUNT && (
+        <span id="michi-count" class={`count${draft.length >= MAX ? " full" : ""}`}>
+          {draft.length}/{MAX}
+        </span>
+      )}
       {busy ? (
         // Stop ends the turn and keeps what arrived.
         <button type="button" class="send" aria-label={t.stop} title={t.stop} onClick={stop}>

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useMemo } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { fill } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
@@ -8,18 +8,37 @@ import { Markdown } from "./Markdown";
 import { errorText, type Msg } from "./messages";
 import type { Session } from "./session";
 
-function Reply({
-  m,
-  cfg,
-  session,
-  onRetry,
-}: {
+/** After this long with nothing new, a pending reply says it is still working (the dots alone look stuck). */
+const SLOW_MS = 6000;
+
+/** True once a pending reply has shown nothing new (text or chip) for SLOW_MS. */
+function useSlow(m: Msg): boolean {
+  const [slow, setSlow] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new piece of the reply restarts the wait
+  useEffect(() => {
+    setSlow(false);
+    if (m.status !== "pending") return;
+    const t = setTimeout(() => setSlow(true), SLOW_MS);
+    return () => clearTimeout(t);
+  }, [m.status, m.text.length, m.chips.length]);
+  return slow;
+}
+
+// A reply that failed for a reason a person can help with offers one next to Retry; a visitor who stopped
+// the answer, or who is offline (a request would not go through either), is not offered one.
+const offersPerson = (code: string | undefined) => code !== "disconnected" && code !== "offline";
+
+type ReplyProps = {
   m: Msg;
   cfg: PanelConfig;
   session: Session;
   onRetry: (id: string) => void;
-}) {
+  onTalk: () => void;
+};
+
+function Reply({ m, cfg, session, onRetry, onTalk }: ReplyProps) {
   const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
+  const slow = useSlow(m);
   return (
     <li class="msg bot">
       <span class="sr">{cfg.name}: </span>
@@ -48,6 +67,11 @@ function Reply({
           </div>
         )
       )}
+      {slow && m.status === "pending" && (
+        <p class="slow" role="status">
+          {cfg.t.stillWorking}
+        </p>
+      )}
       {m.sources && m.sources.length > 0 && (
         <ol class="cites" aria-label={cfg.t.sources}>
           {m.sources.map((c) => (
@@ -69,6 +93,11 @@ function Reply({
               {cfg.t.retry}
             </button>
           )}
+          {offersPerson(m.error) && (
+            <button type="button" onClick={onTalk}>
+              {cfg.h.talk}
+            </button>
+          )}
         </div>
       )}
       <AnswerExtras m={m} cfg={cfg} session={session} />
@@ -76,17 +105,7 @@ function Reply({
   );
 }
 
-export function Messages({
-  cfg,
-  session,
-  msgs,
-  onRetry,
-}: {
-  cfg: PanelConfig;
-  session: Session;
-  msgs: Msg[];
-  onRetry: (id: string) => void;
-}) {
+export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProps, "m"> & { msgs: Msg[] }) {
   const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
   return (
     <ul class="msgs">
@@ -105,7 +124,7 @@ export function Messages({
             <div class="bubble">{m.text}</div>
           </li>
         ) : (
-          <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={onRetry} />
+          <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={onRetry} onTalk={onTalk} />
         ),
       )}
     </ul>
