@@ -47,8 +47,9 @@ const envFor = (model: string, preset?: string) =>
     secrets,
   );
 
-async function one(model: string, preset?: string): Promise<ModelCheck> {
-  const checks = await checkModels(envFor(model, preset));
+async function one(model: string, preset?: string, extra: Record<string, string> = {}): Promise<ModelCheck> {
+  const e = envFor(model, preset);
+  const checks = await checkModels({ ...e, ...extra });
   if (typeof checks === "string") throw new Error(checks);
   return checks[0]!;
 }
@@ -79,10 +80,26 @@ describe("check model", () => {
     expect(c.lines.at(-1)).toMatch(/generic profile adapted: it stops asking for usage in the stream/);
   });
 
-  it("a model that cannot answer at all fails the check", async () => {
-    fake.enqueue({ type: "http_error", status: 401 });
-    const c = await one("gpt-4o-mini", "openai");
+  it("a model that cannot answer at all fails the check, with the server's own status and words", async () => {
+    // OpenAI's answer to a wrong key (its documented error object), quoting part of the key it was sent.
+    fake.enqueue({
+      type: "http_error",
+      status: 401,
+      body: {
+        error: {
+          message:
+            "Incorrect API key provided: sk-test-0123456789abcdef. You can find your API key at https://platform.openai.com/account/api-keys.",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_api_key",
+        },
+      },
+    });
+    const c = await one("gpt-4o-mini", "openai", { OPENAI_API_KEY: "sk-test-0123456789abcdef" });
     expect(c.ok).toBe(false);
-    expect(c.lines[0]).toMatch(/plain answer failed \(model_error\)/);
+    expect(c.lines[0]).toMatch(
+      /plain answer failed \(model_error, the server said: 401 Incorrect API key provided: \[key\]/,
+    );
+    expect(c.lines.join("\n")).not.toContain("sk-test-0123456789abcdef");
   });
 });

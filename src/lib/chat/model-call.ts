@@ -170,6 +170,7 @@ async function connect(
   o: CallOptions,
   limits: Limits,
   dropped: (reason: string) => void,
+  refused: (f: HttpFailure) => void = () => {},
 ): Promise<ModelAnswer | ModelFault> {
   let profile = o.profile ?? GENERIC_PROFILE;
   let waited = 0;
@@ -197,6 +198,7 @@ async function connect(
       if (a.kind === "tools") dropped(a.reason);
       continue;
     }
+    refused(f);
     if (f.status !== 429 && f.status < 500) return faultOf(f);
     // 429 and 5xx: retry only when the wait fits what a visitor will sit through.
     const wait = f.retryAfterMs ?? 250 * 2 ** retries;
@@ -214,15 +216,23 @@ export async function streamCompletion(o: CallOptions): Promise<ModelResult> {
   if (o.signal.aborted) return empty("disconnected");
   const limits = callLimits(o);
   let toolsDropped: string | null = null;
+  let failure: { status: number; text: string } | null = null;
   const asm = new StreamAssembler();
   let fault: ModelFault | null = null;
   try {
-    const res = await connect(o, limits, (reason) => {
-      toolsDropped = reason;
-    });
+    const res = await connect(
+      o,
+      limits,
+      (reason) => {
+        toolsDropped = reason;
+      },
+      (f) => {
+        failure = { status: f.status, text: f.text };
+      },
+    );
     if (typeof res === "string") {
       limits.clear();
-      return { ...empty(res), toolsDropped };
+      return { ...empty(res), toolsDropped, failure };
     }
     limits.armIdle();
     await readAnswer(res, asm, o.onDelta, limits.armIdle);

@@ -4,6 +4,7 @@ import type { ToolDefinition } from "../tools/contract";
 import { createModelClient, modelProfile, modelStatus } from "./model";
 import { streamCompletion } from "./model-call";
 import type { ModelClient } from "./model-http";
+import type { ModelResult } from "./model-types";
 import { learned, presetFor, providerFor } from "./providers";
 
 // "Check model" for operators (the operator page and `npm run check:model`): for each configured model, a
@@ -35,6 +36,21 @@ const CLOCK: ToolDefinition = {
     },
   },
 };
+
+/**
+ * ", the server said: 401 Incorrect API key …" from a refusal, for the operator's report. The configured keys are masked
+ * in it (a provider may quote the key it was sent), and it is kept short.
+ */
+function serverSaid(f: ModelResult["failure"], e: Env): string {
+  if (!f) return "";
+  let text = f.text.replace(/\s+/g, " ").trim();
+  const keys = [e.OPENAI_API_KEY, ...(e.providers ?? []).map((p) => p.apiKey)].filter(
+    (k): k is string => typeof k === "string" && k.length >= 8,
+  );
+  for (const k of keys) text = text.split(k).join("[key]");
+  if (text.length > 300) text = `${text.slice(0, 300)}…`;
+  return `, the server said: ${text || `${f.status} (no body)`}`;
+}
 
 type Deps = { client?: (e: Env, model: string) => ModelClient; signal?: AbortSignal };
 
@@ -71,7 +87,7 @@ export async function checkModel(e: Env, model: string, deps: Deps = {}): Promis
   lines.push(
     streaming
       ? `Streaming works: it answered "${plain.text.trim().slice(0, 40)}".`
-      : `A plain answer failed (${plain.fault ?? "empty answer"}): visitors cannot chat with this model.`,
+      : `A plain answer failed (${plain.fault ?? "empty answer"}${serverSaid(plain.failure, e)}): visitors cannot chat with this model.`,
   );
   const usage = plain.usage !== null;
   lines.push(
@@ -87,7 +103,7 @@ export async function checkModel(e: Env, model: string, deps: Deps = {}): Promis
     tools = t.toolCalls.length > 0 && t.toolCalls.every((c) => c.name === "get_time");
     parallelTools = tools && t.toolCalls.length >= 2;
     if (t.toolsDropped) lines.push(`Tools are refused by the server: "${t.toolsDropped}".`);
-    else if (t.fault) lines.push(`The tool turn failed (${t.fault}).`);
+    else if (t.fault) lines.push(`The tool turn failed (${t.fault}${serverSaid(t.failure, e)}).`);
     else if (!tools) lines.push("Tools were offered but the model did not call one: packs may go unused.");
     else
       lines.push(

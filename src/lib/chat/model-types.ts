@@ -32,4 +32,6 @@ export type ModelResult = {
   fault: ModelFault | null;
   /** Set when the server refused tools and this call answered without them: the server's words. */
   toolsDropped?: string | null;
+  /** The server's own refusal when the call ended on one (its HTTP status and words), for the operator. */
+  failure?: { status: number; text: string } | null;
 };
