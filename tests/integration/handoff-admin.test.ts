@@ -140,6 +140,27 @@ describe("unanswered questions", () => {
     expect(groups[2]!.latest.getTime()).toBeGreaterThan(osaka!.latest.getTime());
   });
 
+  it("tells a model outage apart, and leaves out a failure the visitor retried into an answer", async () => {
+    const groups = await report();
+    expect(groups.find((g) => g.question.startsWith("Will it rain"))!.why).toEqual(["outage"]);
+    const retried = await turn("Is the terrace heated in winter?", {
+      status: "failed",
+      reason: "model_busy",
+    });
+    expect((await report()).map((g) => g.question)).toContain("Is the terrace heated in winter?");
+    // Retry answers the same stored question again, with no new visitor message in between.
+    clock += 1000;
+    await t.handle.platform.insert(messages).values({
+      tenantId: shop.id,
+      conversationId: retried.conversationId,
+      role: "assistant",
+      content: "Yes, with heaters.",
+      status: "complete",
+      createdAt: new Date(clock),
+    });
+    expect((await report()).map((g) => g.question)).not.toContain("Is the terrace heated in winter?");
+  });
+
   it("suggests a switched-off pack whose description matches the question", async () => {
     const groups = await report();
     const rain = groups.find((g) => g.question.startsWith("Will it rain"))!;

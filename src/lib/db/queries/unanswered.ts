@@ -6,7 +6,27 @@ import { rowsOf, type TenantTx } from "../client";
 // round cap, came back empty, was rated down, or ended in a hand-off request. Grouping and pack suggestions
 // happen in src/lib/insights/unanswered.ts; this module only speaks SQL. Tenant path only.
 
-export type UnansweredWhy = "failed" | "round_cap" | "empty" | "rated_down" | "handoff" | "not_found";
+export type UnansweredWhy =
+  | "failed"
+  | "outage"
+  | "round_cap"
+  | "empty"
+  | "rated_down"
+  | "handoff"
+  | "not_found";
+
+/**
+ * Failures of the model server rather than of what the bot knows: listed apart, since no answer written or
+ * pack switched on would have helped.
+ */
+const OUTAGE_REASONS = [
+  "model_error",
+  "model_busy",
+  "model_timeout",
+  "idle_timeout",
+  "first_byte_timeout",
+  "interrupted",
+];
 
 export type UnansweredRow = {
   questionId: string;
@@ -30,7 +50,7 @@ export async function unansweredCandidates(
   tenantId: string,
   opts: { since: Date; limit: number },
 ): Promise<UnansweredRow[]> {
-  const rows = await rowsOf<Omit<UnansweredRow, "at"> & { at: string | Date }>(
+  const rows = await rowsOf<Omit<UnansweredRow, "at"> & { at: string | Date; answeredLater?: boolean }>(
     tx,
     sql`
     select * from (
@@ -47,8 +67,19 @@ export async function unansweredCandidates(
             then 'not_found'
           when a.reason = 'round_cap' then 'round_cap'
           when a.reason = 'empty' then 'empty'
+          when a.status in ('failed', 'partial') and a.reason = any(${sql.param(OUTAGE_REASONS)}::text[]) then 'outage'
           when a.status = 'failed' and coalesce(a.reason, '') <> 'disconnected' then 'failed'
-        end as why
+        end as why,
+        -- A failure the visitor then retried into a whole answer (no new question in between) was answered.
+        exists (
+          select 1 from messages b
+          where b.tenant_id = a.tenant_id and b.conversation_id = a.conversation_id and b.role = 'assistant'
+            and b.status = 'complete' and (b.created_at, b.id) > (a.created_at, a.id)
+            and not exists (select 1 from messages u2
+                            where u2.tenant_id = a.tenant_id and u2.conversation_id = a.conversation_id
+                              and u2.role = 'user' and u2.created_at > a.created_at and u2.created_at <= b.created_at
+                              and u2.id <> q.id)
+        ) as "answeredLater"
       from messages a
       join lateral (
         select u.id, u.content from messages u
@@ -62,11 +93,11 @@ export async function unansweredCandidates(
         and a.created_at >= ${opts.since.toISOString()}::timestamptz
         and not exists (select 1 from unanswered_handled h where h.tenant_id = a.tenant_id and h.message_id = q.id)
     ) x
-    where x.why is not null
+    where x.why is not null and not (x.why in ('failed', 'outage') and x."answeredLater")
     order by x.at desc
     limit ${opts.limit}`,
   );
-  return rows.map((r) => ({ ...r, at: new Date(r.at) }));
+  return rows.map(({ answeredLater: _later, ...r }) => ({ ...r, at: new Date(r.at) }));
 }
 
 /**

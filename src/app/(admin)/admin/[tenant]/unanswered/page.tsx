@@ -11,6 +11,7 @@ export const metadata: Metadata = { title: "Unanswered questions" };
 
 const WHY_LABEL = {
   failed: "failed",
+  outage: "the model server failed",
   round_cap: "too many tool rounds",
   empty: "empty answer",
   rated_down: "rated down",
@@ -21,7 +22,11 @@ const WHY_LABEL = {
 export default async function UnansweredPage({ params }: { params: Promise<{ tenant: string }> }) {
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
-  const groups = await ctx.db.forTenant(ctx.tenant.id, (tx) => unansweredReport(tx, ctx.tenant.id));
+  const all = await ctx.db.forTenant(ctx.tenant.id, (tx) => unansweredReport(tx, ctx.tenant.id));
+  // Questions that only met a model outage are listed apart: no answer written or pack switched on would help.
+  const outageOnly = (g: (typeof all)[number]) => g.why.every((w) => w === "outage");
+  const groups = all.filter((g) => !outageOnly(g));
+  const outages = all.filter(outageOnly);
   const base = `/admin/${ctx.tenant.slug}`;
   const canEdit = roleAtLeast(ctx.role, "admin");
   const action = markUnansweredAction.bind(null, ctx.tenant.slug);
@@ -70,6 +75,25 @@ export default async function UnansweredPage({ params }: { params: Promise<{ ten
           ))}
         </ol>
       )}
+      {outages.length > 0 ? (
+        <Card
+          id="outages"
+          title="When the assistant could not answer at all"
+          description="These questions met a failure of the model server (an error, a timeout, a cut connection), not a gap in what the bot knows. Questions the visitor then retried into an answer are not listed."
+        >
+          <ul className="space-y-2 text-sm">
+            {outages.map((g) => (
+              <li key={g.questionIds[0]}>
+                “{g.question}” · {formatNumber(g.count)} {g.count === 1 ? "time" : "times"}, latest{" "}
+                <When at={g.latest} /> ·{" "}
+                <Link className="underline" href={`${base}/conversations/${g.conversations[0]}`}>
+                  open the transcript
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
     </div>
   );
 }
