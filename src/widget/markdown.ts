@@ -185,6 +185,14 @@ function cells(line: string): string[] {
     .map((c) => c.trim());
 }
 
+/**
+ * A short cell with a number in it ("4.50 €", "18:00 - 20:00") is kept on one line: its spaces become
+ * non-breaking, so a narrow panel scrolls the table sideways instead of putting a price on two lines.
+ */
+function keepTogether(cell: string): string {
+  return cell.length <= 24 && /\d/.test(cell) ? cell.replace(/ /g, "\u00a0") : cell;
+}
+
 /** A GitHub-style pipe table starting at lines[n], or null; cells hold inline Markdown only. */
 function table(lines: string[], n: number): { node: MdElement; next: number } | null {
   const head = lines[n] ?? "";
@@ -197,7 +205,7 @@ function table(lines: string[], n: number): { node: MdElement; next: number } | 
     const got = cells(line);
     return el(
       "tr",
-      names.map((_, i) => el(tag, parseInline(got[i] ?? ""))),
+      names.map((_, i) => el(tag, parseInline(keepTogether(got[i] ?? "")))),
     );
   };
   const body: MdElement[] = [];

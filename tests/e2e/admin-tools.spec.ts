@@ -101,13 +101,14 @@ test("a valid address is saved and the change appears in the audit log", async (
   const saved = main
     .getByRole("row")
     .filter({ hasText: "Tool pack settings saved" })
-    .filter({ hasText: "fetch_json" });
+    // The target is named in words: the pack's name, not its id.
+    .filter({ hasText: "Your own JSON data" });
   // The newest entry names this save's fields (only whenToUse after an earlier round stored the rest).
   await expect(saved.first()).toContainText("whenToUse");
   await expect(saved.first()).toContainText(E2E.operator.email);
   await expect(saved.filter({ hasText: "baseUrl" }).first()).toBeVisible();
   await expect(main.getByRole("row").filter({ hasText: "Tool pack turned on" }).first()).toContainText(
-    "fetch_json",
+    "Your own JSON data",
   );
   await expect(main).not.toContainText(E2E.fixtureOrigin);
   await page.context().close();

@@ -165,6 +165,18 @@ describe("safeHref", () => {
 });
 
 describe("pipe tables", () => {
+  it("keeps a short cell with a number on one line (a price never wraps), and leaves prose cells free", () => {
+    const [t] = parseMarkdown(
+      "| Dish | Price | Note |\n| --- | ---: | --- |\n| Soup of the day | 4.50 € | served until the kitchen closes at 21:00 tonight |",
+    );
+    const cells = (t as { c: { c: { c: { c: unknown[] }[] }[] }[] }).c[1]!.c[0]!.c.map((td) => td.c[0]);
+    expect(cells).toEqual([
+      "Soup of the day",
+      "4.50\u00a0€",
+      "served until the kitchen closes at 21:00 tonight",
+    ]);
+  });
+
   it("renders a GitHub-style table with inline Markdown in its cells, and text stays text", () => {
     const nodes = parseMarkdown(
       "Hours:\n\n| Day | Opens |\n| --- | :-: |\n| Mon | **8:00** |\n| Tue | <img src=x onerror=alert(1)> \\| late |",

@@ -51,6 +51,7 @@ export function BarChartFigure({
   extraColumns = [],
   height = 220,
   tableInitiallyVisible = false,
+  labelEveryBar = false,
 }: {
   title: string;
   description?: string;
@@ -64,6 +65,8 @@ export function BarChartFigure({
   extraColumns?: { key: string; label: string; format?: (v: number) => string }[];
   height?: number;
   tableInitiallyVisible?: boolean;
+  /** Categories rather than days: every bar keeps its label (slanted), none is skipped to save room. */
+  labelEveryBar?: boolean;
 }) {
   const [showTable, setShowTable] = useState(tableInitiallyVisible);
   // The axis follows the data. A reference (the budget's daily share) is drawn when it fits near the data;
@@ -103,7 +106,9 @@ export function BarChartFigure({
               tick={{ fill: "var(--text-muted)" }}
               stroke="var(--border)"
               tickLine={false}
-              minTickGap={12}
+              {...(labelEveryBar
+                ? { interval: 0, angle: -30, textAnchor: "end", height: 64 }
+                : { minTickGap: 12 })}
             />
             <YAxis
               tick={{ fill: "var(--text-muted)" }}

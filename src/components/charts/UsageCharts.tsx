@@ -102,6 +102,7 @@ export function UsageCharts({
           description="Failures are calls that ended in an error, a timeout, invalid arguments or an unknown tool."
           data={packRows}
           xKey="pack"
+          labelEveryBar
           xLabel="Pack"
           series={[
             { key: "succeeded", label: "Succeeded", color: CHART_COLORS.teal, stack: "c" },

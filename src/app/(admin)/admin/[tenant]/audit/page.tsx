@@ -4,29 +4,11 @@ import { Card, PageHeader } from "@/components/ui";
 import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listAudit } from "@/lib/db/queries/audit";
+import { actionLabel, targetLabel } from "@/lib/insights/audit-words";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 const PAGE_SIZE = 50;
-
-const ACTION_LABELS: Record<string, string> = {
-  "tenant.created": "Business created",
-  "tenant.suspended": "Business suspended",
-  "tenant.resumed": "Business resumed",
-  "tenant.limits_changed": "Budget and limits changed",
-  "member.added": "Member added",
-  "member.role_changed": "Role changed",
-  "member.removed": "Member removed",
-  "pack.enabled": "Tool pack turned on",
-  "pack.disabled": "Tool pack turned off",
-  "pack.config_saved": "Tool pack settings saved",
-  "bot.settings_saved": "Bot settings saved",
-  "site.domains_changed": "Site domains changed",
-  "conversations.exported": "Conversations exported",
-  "conversation.deleted": "Conversation deleted",
-  "retention.updated": "Retention changed",
-  "retention.purged": "Old conversations purged",
-};
 
 function detailText(value: unknown): string {
   if (Array.isArray(value)) return value.map(detailText).join(", ");
@@ -89,8 +71,8 @@ export default async function AuditPage({
                     <When at={e.createdAt} seconds />
                   </td>
                   <td className="py-2 pr-3">{e.actorLabel || "system"}</td>
-                  <td className="py-2 pr-3">{ACTION_LABELS[e.action] ?? e.action}</td>
-                  <td className="py-2 pr-3 break-all">{e.target}</td>
+                  <td className="py-2 pr-3">{actionLabel(e.action)}</td>
+                  <td className="py-2 pr-3 break-all">{targetLabel(e.target, e.details)}</td>
                   <td className="py-2">
                     {Object.keys(e.details).length > 0 ? (
                       <dl className="grid grid-cols-[auto_1fr] gap-x-2">

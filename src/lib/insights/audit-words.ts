@@ -1,0 +1,65 @@
+import "server-only";
+import { isUuid } from "@/shared/parse";
+import { ALL_PACKS } from "../tools/index";
+
+// The audit log in words: every action the platform records has a label (tests/unit/audit-words.test.ts
+// finds each action written in src/lib and fails on one without), and a target is named, not shown as an id.
+
+export const ACTION_LABELS: Record<string, string> = {
+  "tenant.created": "Business created",
+  "tenant.suspended": "Business suspended",
+  "tenant.resumed": "Business resumed",
+  "tenant.limits_changed": "Budget and limits changed",
+  "member.added": "Member added",
+  "member.role_changed": "Role changed",
+  "member.removed": "Member removed",
+  "invitation.created": "Invitation sent",
+  "invitation.revoked": "Invitation revoked",
+  "pack.enabled": "Tool pack turned on",
+  "pack.disabled": "Tool pack turned off",
+  "pack.config_saved": "Tool pack settings saved",
+  "bot.settings_saved": "Bot settings saved",
+  "site.domains_changed": "Site domains changed",
+  "conversations.exported": "Conversations exported",
+  "conversation.deleted": "Conversation deleted",
+  "leads.exported": "Inbox exported",
+  "lead.handled": "Request marked handled",
+  "lead.reopened": "Request reopened",
+  "unanswered.handled": "Unanswered questions marked handled",
+  "retention.updated": "Retention changed",
+  "retention.purged": "Old conversations deleted",
+  "webhook.endpoint_created": "Webhook endpoint added",
+  "webhook.endpoint_updated": "Webhook endpoint changed",
+  "webhook.endpoint_deleted": "Webhook endpoint deleted",
+  "webhook.endpoint_enabled": "Webhook endpoint switched on",
+  "webhook.endpoint_switched_off": "Webhook endpoint switched off",
+  "webhook.endpoint_disabled": "Webhook endpoint switched off by the platform",
+  "webhook.secret_rolled": "Webhook signing secret replaced",
+  "webhook.redelivered": "Webhook delivery sent again",
+  "webhook.test_sent": "Webhook test event sent",
+  "knowledge.sync_started": "Website re-sync started",
+  "knowledge.page_excluded": "Website page excluded",
+  "knowledge.page_included": "Website page included again",
+  "knowledge.answer_added": "Curated answer added",
+  "knowledge.answer_deleted": "Curated answer deleted",
+};
+
+export function actionLabel(action: string): string {
+  return ACTION_LABELS[action] ?? action.replaceAll("_", " ").replace(".", ": ");
+}
+
+/**
+ * The entry's target in words: a tool by its name, an id by what the entry's details say it was (an address,
+ * an e-mail, a page), else a short reference rather than a whole uuid.
+ */
+export function targetLabel(target: string | null, details: Record<string, unknown>): string {
+  if (!target) return "";
+  const pack = ALL_PACKS.find((p) => p.id === target);
+  if (pack) return pack.name ?? pack.label;
+  if (!isUuid(target)) return target;
+  for (const key of ["url", "email", "name", "title"]) {
+    const v = details[key];
+    if (typeof v === "string" && v) return v;
+  }
+  return `#${target.slice(0, 8)}`;
+}
