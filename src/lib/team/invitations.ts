@@ -1,8 +1,8 @@
 import "server-only";
-import { assertRole, type SessionUser, type TenantContext } from "../auth/access";
+import { assertRole, auditedTx, type SessionUser, type TenantContext } from "../auth/access";
 import { hashPassword } from "../auth/password";
 import type { DbHandle } from "../db/client";
-import { audit } from "../db/queries/audit";
+import { forTenantAudited } from "../db/queries/audit";
 import {
   findInvitationByTokenHash,
   insertInvitation,
@@ -51,7 +51,7 @@ export async function inviteMember(
   const tenantId = ctx.tenant.id;
   const { token, hash } = newLinkToken();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
-  await ctx.db.forTenant(tenantId, async (tx) => {
+  await auditedTx(ctx, async (tx, record) => {
     await lockTeam(tx, tenantId);
     // Only this business's own members are looked at: whether the address has an account elsewhere stays unsaid.
     if (await findMemberByEmail(tx, tenantId, input.email))
@@ -66,10 +66,7 @@ export async function inviteMember(
       invitedBy: ctx.user.id,
       expiresAt,
     });
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: "invitation.created",
+    await record("invitation.created", {
       target: input.email,
       details: { role: input.role, expiresAt: expiresAt.toISOString() },
     });
@@ -97,17 +94,11 @@ export async function pendingInvitations(ctx: TenantContext, now = new Date()) {
 export async function revokeInvitation(ctx: TenantContext, invitationId: string): Promise<void> {
   assertRole(ctx, "owner");
   const tenantId = ctx.tenant.id;
-  await ctx.db.forTenant(tenantId, async (tx) => {
+  await auditedTx(ctx, async (tx, record) => {
     const revoked = await revokePendingInvitation(tx, tenantId, invitationId, new Date());
     if (!revoked)
       throw new AppError("not_found", "That invitation was already accepted or revoked, or does not exist.");
-    await audit(tx, {
-      tenantId,
-      actor: ctx.user,
-      action: "invitation.revoked",
-      target: revoked.email,
-      details: { role: revoked.role },
-    });
+    await record("invitation.revoked", { target: revoked.email, details: { role: revoked.role } });
   });
 }
 
@@ -167,7 +158,7 @@ export async function acceptInvitation(
     : null;
   if (!found) throw new AppError("not_found", NOT_OPEN.unknown);
   const tenantId = found.invitation.tenantId;
-  return db.forTenant(tenantId, async (tx) => {
+  return forTenantAudited(db, tenantId, { id: user.id, email: user.email }, async (tx, record) => {
     await lockTeam(tx, tenantId);
     const inv = await lockInvitation(tx, tenantId, found.invitation.id);
     if (!inv) throw new AppError("not_found", NOT_OPEN.unknown);
@@ -177,10 +168,7 @@ export async function acceptInvitation(
     const added = await insertMember(tx, tenantId, user.id, inv.role);
     await markInvitationAccepted(tx, tenantId, inv.id, user.id, now);
     if (added)
-      await audit(tx, {
-        tenantId,
-        actor: { id: user.id, email: user.email },
-        action: "member.added",
+      await record("member.added", {
         target: user.email,
         details: { role: inv.role, via: "invitation", invited: inv.email },
       });
