@@ -43,6 +43,7 @@ const QUERIES = [
 ];
 
 export type KnowledgeResult = {
+  database: "pglite" | "pg";
   pages: number;
   indexed: number;
   syncSeconds: number;
@@ -116,6 +117,8 @@ async function padChunks(
 export async function benchKnowledge(opts: {
   log: (s: string) => void;
   quick?: boolean;
+  /** A fresh Postgres database to run on instead of the embedded one. */
+  databaseUrl?: string;
 }): Promise<KnowledgeResult | null> {
   if (!existsSync(SITE)) {
     opts.log(`knowledge: SKIPPED, ${SITE} is not there (the shared knowledge sites are not checked out)`);
@@ -123,8 +126,8 @@ export async function benchKnowledge(opts: {
   }
   const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
   const site = await serveStaticSite(SITE, { originInFiles: "https://localhost:8441", copies });
-  // The embedded database (the default deployment); retrieval on Postgres is what tests/integration proves works.
-  const db = await createDb({ dataDir: null });
+  // The embedded database (the default deployment), or Postgres with --knowledge-db=pg.
+  const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: null });
   await migrate(db);
   const tenantId = (await createTenant(db.platform, { slug: `bench-kn-${Date.now()}`, name: "Login.gov" }))
     .id;
@@ -185,6 +188,18 @@ export async function benchKnowledge(opts: {
     );
     const chunks = sized?.n ?? 0;
     opts.log(`knowledge: ${chunks} chunks; timing full-text retrieval`);
+    if (process.env.BENCH_EXPLAIN) {
+      const { fullTextSql } = await import("../src/lib/db/queries/knowledge-search");
+      for (const q of ["how do I reset my password", "pasword reset"]) {
+        await db.forTenant(tenantId, async (tx) => {
+          const plan = await rowsOf<Record<string, string>>(
+            tx,
+            sql`explain (analyze, buffers) ${fullTextSql(searchText(q), 40)}`,
+          );
+          opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
+        });
+      }
+    }
     const fullText = await timeQueries(opts.quick ? 20 : 100, (q) =>
       searchKnowledge(db, tenantId, q, { searchText: (t) => searchText(t) }),
     );
@@ -211,6 +226,7 @@ export async function benchKnowledge(opts: {
       }),
     );
     return {
+      database: db.kind,
       pages: counts!.pages,
       indexed: counts!.indexed,
       syncSeconds: round(seconds, 1),
