@@ -219,6 +219,17 @@ export async function benchKnowledge(opts: {
     const noQueue = { sendIn: async () => "", send: async () => "", stop: async () => {} } as JobQueue;
     for (let left = chunks; left > 0; left -= 128) await runEmbedJob(db, noQueue, client, job);
     opts.log("knowledge: embedded; timing hybrid retrieval");
+    if (process.env.BENCH_EXPLAIN) {
+      const { nearestSql } = await import("../src/lib/db/queries/knowledge-vectors");
+      const { bitString } = await import("../src/lib/knowledge/vectors");
+      const { embeddingModelId, embedTexts } = await import("../src/lib/knowledge/embeddings");
+      const v = (await embedTexts(client, ["how do I reset my password"], { kind: "query" })).vectors[0]!;
+      const q = { model: embeddingModelId(client.config), dim: v.length, bits: bitString(v) };
+      await db.forTenant(tenantId, async (tx) => {
+        const plan = await rowsOf<Record<string, string>>(tx, sql`explain analyze ${nearestSql(q, 200)}`);
+        opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
+      });
+    }
     const hybrid = await timeQueries(opts.quick ? 20 : 100, (q) =>
       searchKnowledge(db, tenantId, q, {
         searchText: (t) => searchText(t),
