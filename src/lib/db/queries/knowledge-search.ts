@@ -39,7 +39,8 @@ export async function fullTextHits(
  * The full-text statement (exported for EXPLAIN in the bench). The corrected words and the per-language
  * queries are computed once, before any chunk is read: left to inline them, the planner re-ran the vocabulary
  * lookup for every chunk of the tenant (a nested loop over knowledge_chunks, seconds at 10,000 chunks). At most
- * 12 query words are corrected, so a pasted paragraph cannot turn into hundreds of vocabulary scans.
+ * 12 query words are corrected, so a pasted paragraph cannot turn into hundreds of vocabulary scans. Each hit
+ * looks up its page by primary key (a plain join scanned the tenant's pages once per hit).
  */
 export function fullTextSql(words: string, limit: number) {
   return sql`with qw as materialized (
@@ -68,8 +69,9 @@ export function fullTextSql(words: string, limit: number) {
         )
         select h.id as "chunkId", h.page_id as "pageId", p.url, p.title, h.heading_path as "headingPath",
                h.text, h.lang, h.score::float8 as score, h.extra as corrected
-        from hits h join knowledge_pages p on p.id = h.page_id
-        where p.status = 'indexed'
+        from hits h cross join lateral (
+          select url, title from knowledge_pages p where p.id = h.page_id and p.status = 'indexed'
+        ) p
         order by h.score desc`;
 }
 

@@ -41,9 +41,9 @@ export async function tenantsToEmbed(db: Db, model: string, limit = 50): Promise
 
 /**
  * The `limit` chunks whose codes are nearest the query's (Hamming distance), with their vectors. The nearest
- * chunks are chosen from knowledge_chunks alone and only they are joined to their pages: with the join inside
- * the ordering, the planner (expecting a handful of rows under row-level security) looped over the tenant's
- * pages once per chunk.
+ * chunks are chosen from knowledge_chunks alone, then each looks up its own page by primary key: with a plain
+ * join the planner (expecting a handful of rows under row-level security) scanned the tenant's pages once per
+ * chunk.
  */
 export async function nearestByBits(
   tx: TenantTx,
@@ -65,7 +65,8 @@ export function nearestSql(q: { model: string; dim: number; bits: string }, limi
         )
         select n.id as "chunkId", n.page_id as "pageId", p.url, p.title, n.heading_path as "headingPath",
                n.text, n.lang, n.embedding as vector
-        from near n join knowledge_pages p on p.id = n.page_id
-        where p.status = 'indexed'
+        from near n cross join lateral (
+          select url, title from knowledge_pages p where p.id = n.page_id and p.status = 'indexed'
+        ) p
         order by n.distance, n.id`;
 }
