@@ -39,8 +39,8 @@ export async function fullTextHits(
  * The full-text statement (exported for EXPLAIN in the bench). The corrected words and the per-language
  * queries are computed once, before any chunk is read: left to inline them, the planner re-ran the vocabulary
  * lookup for every chunk of the tenant (a nested loop over knowledge_chunks, seconds at 10,000 chunks). At most
- * 12 query words are corrected, so a pasted paragraph cannot turn into hundreds of vocabulary scans. Each hit
- * looks up its page by primary key (a plain join scanned the tenant's pages once per hit).
+ * 12 query words are corrected, so a pasted paragraph cannot turn into hundreds of vocabulary scans. The hits'
+ * pages are read in one pass (a plain join scanned the tenant's pages once per hit).
  */
 export function fullTextSql(words: string, limit: number) {
   return sql`with qw as materialized (
@@ -66,12 +66,14 @@ export function fullTextSql(words: string, limit: number) {
           from knowledge_chunks c join q on q.lang = c.lang
           where q.tq is not null and c.tsv @@ q.tq
           order by score desc limit ${limit}
+        ),
+        pages as materialized (
+          select id, url, title from knowledge_pages
+          where status = 'indexed' and id = any((select array_agg(page_id) from hits)::uuid[])
         )
         select h.id as "chunkId", h.page_id as "pageId", p.url, p.title, h.heading_path as "headingPath",
                h.text, h.lang, h.score::float8 as score, h.extra as corrected
-        from hits h cross join lateral (
-          select url, title from knowledge_pages p where p.id = h.page_id and p.status = 'indexed'
-        ) p
+        from hits h join pages p on p.id = h.page_id
         order by h.score desc`;
 }
 

@@ -41,9 +41,8 @@ export async function tenantsToEmbed(db: Db, model: string, limit = 50): Promise
 
 /**
  * The `limit` chunks whose codes are nearest the query's (Hamming distance), with their vectors. The nearest
- * chunks are chosen from knowledge_chunks alone, then each looks up its own page by primary key: with a plain
- * join the planner (expecting a handful of rows under row-level security) scanned the tenant's pages once per
- * chunk.
+ * chunks are chosen from knowledge_chunks alone, then their pages are read in one pass: with a plain join the
+ * planner (expecting a handful of rows under row-level security) scanned the tenant's pages once per chunk.
  */
 export async function nearestByBits(
   tx: TenantTx,
@@ -62,11 +61,13 @@ export function nearestSql(q: { model: string; dim: number; bits: string }, limi
           where c.embedding_model = ${q.model} and c.embedding_dim = ${q.dim}
           order by distance, c.id
           limit ${limit}
+        ),
+        pages as materialized (
+          select id, url, title from knowledge_pages
+          where status = 'indexed' and id = any((select array_agg(page_id) from near)::uuid[])
         )
         select n.id as "chunkId", n.page_id as "pageId", p.url, p.title, n.heading_path as "headingPath",
                n.text, n.lang, n.embedding as vector
-        from near n cross join lateral (
-          select url, title from knowledge_pages p where p.id = n.page_id and p.status = 'indexed'
-        ) p
+        from near n join pages p on p.id = n.page_id
         order by n.distance, n.id`;
 }
