@@ -43,6 +43,7 @@ const QUERIES = [
 ];
 
 export type KnowledgeResult = {
+  database: "pglite" | "pg";
   pages: number;
   indexed: number;
   syncSeconds: number;
@@ -116,6 +117,8 @@ async function padChunks(
 export async function benchKnowledge(opts: {
   log: (s: string) => void;
   quick?: boolean;
+  /** A fresh Postgres database to run on instead of the embedded one. */
+  databaseUrl?: string;
 }): Promise<KnowledgeResult | null> {
   if (!existsSync(SITE)) {
     opts.log(`knowledge: SKIPPED, ${SITE} is not there (the shared knowledge sites are not checked out)`);
@@ -123,8 +126,8 @@ export async function benchKnowledge(opts: {
   }
   const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
   const site = await serveStaticSite(SITE, { originInFiles: "https://localhost:8441", copies });
-  // The embedded database (the default deployment); retrieval on Postgres is what tests/integration proves works.
-  const db = await createDb({ dataDir: null });
+  // The embedded database (the default deployment), or Postgres with --knowledge-db=pg.
+  const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: null });
   await migrate(db);
   const tenantId = (await createTenant(db.platform, { slug: `bench-kn-${Date.now()}`, name: "Login.gov" }))
     .id;
@@ -185,6 +188,18 @@ export async function benchKnowledge(opts: {
     );
     const chunks = sized?.n ?? 0;
     opts.log(`knowledge: ${chunks} chunks; timing full-text retrieval`);
+    if (process.env.BENCH_EXPLAIN) {
+      const { fullTextSql } = await import("../src/lib/db/queries/knowledge-search");
+      for (const q of ["how do I reset my password", "pasword reset"]) {
+        await db.forTenant(tenantId, async (tx) => {
+          const plan = await rowsOf<Record<string, string>>(
+            tx,
+            sql`explain (analyze, buffers) ${fullTextSql(searchText(q), 40)}`,
+          );
+          opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
+        });
+      }
+    }
     const fullText = await timeQueries(opts.quick ? 20 : 100, (q) =>
       searchKnowledge(db, tenantId, q, { searchText: (t) => searchText(t) }),
     );
@@ -204,6 +219,17 @@ export async function benchKnowledge(opts: {
     const noQueue = { sendIn: async () => "", send: async () => "", stop: async () => {} } as JobQueue;
     for (let left = chunks; left > 0; left -= 128) await runEmbedJob(db, noQueue, client, job);
     opts.log("knowledge: embedded; timing hybrid retrieval");
+    if (process.env.BENCH_EXPLAIN) {
+      const { nearestSql } = await import("../src/lib/db/queries/knowledge-vectors");
+      const { bitString } = await import("../src/lib/knowledge/vectors");
+      const { embeddingModelId, embedTexts } = await import("../src/lib/knowledge/embeddings");
+      const v = (await embedTexts(client, ["how do I reset my password"], { kind: "query" })).vectors[0]!;
+      const q = { model: embeddingModelId(client.config), dim: v.length, bits: bitString(v) };
+      await db.forTenant(tenantId, async (tx) => {
+        const plan = await rowsOf<Record<string, string>>(tx, sql`explain analyze ${nearestSql(q, 200)}`);
+        opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
+      });
+    }
     const hybrid = await timeQueries(opts.quick ? 20 : 100, (q) =>
       searchKnowledge(db, tenantId, q, {
         searchText: (t) => searchText(t),
@@ -211,6 +237,7 @@ export async function benchKnowledge(opts: {
       }),
     );
     return {
+      database: db.kind,
       pages: counts!.pages,
       indexed: counts!.indexed,
       syncSeconds: round(seconds, 1),

@@ -5,6 +5,7 @@
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
+//   npm run bench -- --only=knowledge --knowledge-db=pg   the knowledge part on a fresh Postgres database
 // Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -51,7 +52,14 @@ function parseArgs(argv: string[]) {
   );
   if (argv.includes("--faults")) chosen.add("faults");
   const standalone = argv.find((a) => a.startsWith("--standalone="))?.slice("--standalone=".length);
-  return { quick: argv.includes("--quick"), build: argv.includes("--build"), standalone, sections: chosen };
+  const knowledgeDb = argv.find((a) => a.startsWith("--knowledge-db="))?.slice("--knowledge-db=".length);
+  return {
+    knowledgeDb,
+    quick: argv.includes("--quick"),
+    build: argv.includes("--build"),
+    standalone,
+    sections: chosen,
+  };
 }
 
 export type Results = {
@@ -209,7 +217,13 @@ async function main() {
 
   if (has("knowledge")) {
     section("knowledge");
-    const k = await benchKnowledge({ log, quick: args.quick });
+    let databaseUrl: string | undefined;
+    if (args.knowledgeDb === "pg") {
+      if (!serverUrl) throw new Error("--knowledge-db=pg needs Postgres (DATABASE_URL)");
+      const fresh = await freshDatabase("knowledge", serverUrl);
+      if (fresh.kind === "pg") databaseUrl = fresh.url;
+    }
+    const k = await benchKnowledge({ log, quick: args.quick, databaseUrl });
     if (k) results.knowledge = k;
     else results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
   }
