@@ -51,7 +51,7 @@ test("the message box shows its limit before it cuts, and New conversation asks 
   const confirm = panel.getByRole("alertdialog");
   await expect(confirm).toContainText(t.confirmNew);
   await confirm.getByRole("button", { name: t.cancel }).click();
-  await expect(panel.locator(".msg.me")).toHaveText(["a question worth keeping"]);
+  await expect(panel.locator(".msg.me .bubble")).toHaveText(["a question worth keeping"]);
   await panel.getByRole("button", { name: t.newConversation }).click();
   await panel.getByRole("alertdialog").getByRole("button", { name: t.yes }).click();
   await expect(panel.locator(".msg.me")).toHaveCount(0);

@@ -70,6 +70,7 @@ export const stepSchema: z.ZodType<Step> = z.discriminatedUnion("type", [
   z.object({ type: z.literal("cut"), text: z.string() }),
   /** Closes the connection without answering at all, as a keep-alive socket the server dropped. */
   z.object({ type: z.literal("hangup") }),
+  z.object({ type: z.literal("silent") }),
   z.object({ type: z.literal("slow_text"), text: z.string(), chunkDelayMs: z.number().nonnegative() }),
 ]);
 export const rulesSchema = z.array(z.object({ match: z.string(), steps: z.array(stepSchema).min(1) }));
