@@ -23,10 +23,17 @@ async function signInThroughForm(page: Page, who: { email: string; password: str
  * covered by tests/integration/mail-send.test.ts.
  */
 async function linkFromMail(page: Page, to: string, path: RegExp): Promise<string> {
-  await page.goto("/admin/operator/outbox");
   const listed = page
     .getByRole("article", { name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`) })
     .first();
+  // A reset link is mailed by a queued job after the answer (the answer must not wait for it), so the Outbox
+  // is read again until the mail is listed, rather than once.
+  await expect
+    .poll(async () => {
+      await page.goto("/admin/operator/outbox");
+      return listed.count();
+    })
+    .toBeGreaterThan(0);
   await expect(listed).toContainText("sent");
   type Arrived = { to: string[]; text: string };
   let text = "";
