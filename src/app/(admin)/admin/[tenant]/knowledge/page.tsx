@@ -116,7 +116,9 @@ export default async function KnowledgePage({
             )}
             <p>
               <span className="muted">Last sync:</span>{" "}
-              {src.lastSyncAt ? <When at={src.lastSyncAt} /> : "never"}
+              <span data-testid="last-sync">
+                {src.lastSyncAt ? <When at={src.lastSyncAt} seconds /> : "never"}
+              </span>
               {" · "}
               <span className="muted">Next:</span>{" "}
               {src.nextSyncAt ? <When at={src.nextSyncAt} /> : "only when you ask"}
