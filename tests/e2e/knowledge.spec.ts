@@ -142,6 +142,14 @@ test("an owner adds the site, the sync finishes, and a visitor's answer cites th
   const tab = await opened;
   await expect(tab).toHaveURL(bikesUrl());
   await expect(tab.locator("main")).toContainText("covered rack");
+  await tab.close();
+  // After a reload the conversation comes back from the server with the answer's source still under it.
+  await visitor.reload();
+  await visitor.getByRole("button", { name: "Open chat" }).click();
+  const restored = panelOf(visitor, KEY).locator(".msg.bot").last();
+  await expect(restored.locator(".bubble")).toContainText("covered rack for twelve bikes");
+  await expect(restored.locator(".cites a")).toHaveAttribute("href", bikesUrl());
+  await expect(restored.locator(".cites a")).toHaveAttribute("target", "_blank");
   // The model searched with the pack, and got the passage from the indexed page.
   const sent = await model.requests();
   const toolResults = sent.flatMap((r) => r.body.messages.filter((m) => m.role === "tool"));
