@@ -181,6 +181,57 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
     expect(JSON.stringify(body)).not.toContain("XYZZY");
   });
 
+  it("gives a reloaded answer the sources it cited, from its own search only", async () => {
+    const visitor = "visitor-cites-00001";
+    const page = "https://shop.example/help/returns";
+    const { id, answerId, otherId } = await t.handle.forTenant(a.id, async (tx) => {
+      const [c] = await tx.insert(conversations).values({ tenantId: a.id, visitorId: visitor }).returning();
+      const base = { tenantId: a.id, conversationId: c!.id };
+      const [, answer, , other] = await tx
+        .insert(messages)
+        .values([
+          { ...base, role: "user", content: "returns?", createdAt: new Date(1000) },
+          // A second address in the text is not a source: only the search's passages are.
+          {
+            ...base,
+            role: "assistant",
+            content: "Within 30 days [1]. See https://evil.example [2].",
+            createdAt: new Date(2000),
+          },
+          { ...base, role: "user", content: "thanks", createdAt: new Date(3000) },
+          { ...base, role: "assistant", content: "You are welcome [1].", createdAt: new Date(4000) },
+        ])
+        .returning();
+      await tx.insert(toolRuns).values({
+        ...base,
+        messageId: answer!.id,
+        packId: "search_knowledge",
+        callId: "call-cites-1",
+        outcome: "ok" as const,
+        args: { query: "returns" },
+        result: JSON.stringify({
+          found: true,
+          passages: [{ n: 1, title: "Returns", url: page, text: "Within 30 days." }],
+        }),
+        resultChars: 10,
+        resultTokens: 3,
+        durationMs: 5,
+      });
+      return { id: c!.id, answerId: answer!.id, otherId: other!.id };
+    });
+    const res = await historyReq(a.widgetKey, id, {
+      ...samePanel,
+      authorization: `Bearer ${token(a.id, visitor)}`,
+    });
+    const body = (await res.json()) as { messages: Record<string, unknown>[] };
+    expect(body.messages.find((m) => m.id === answerId)?.citations).toEqual([
+      { n: 1, title: "Returns", url: page },
+    ]);
+    // The later answer ran no search: its [1] names nothing.
+    expect(body.messages.find((m) => m.id === otherId)?.citations).toBeUndefined();
+    expect(JSON.stringify(body)).not.toContain('Within 30 days."');
+  });
+
   it("answers 404 for another visitor's conversation and for the same id under another tenant's key", async () => {
     const other = await historyReq(a.widgetKey, convId, {
       ...samePanel,

@@ -61,5 +61,7 @@ export const E2E = {
   packs: { slug: "e2e-packs", widgetKey: "wk_e2e_packs_key_0001" },
   /** A tenant only the visitor-side spec changes (greetings, starters, suspension), with the café's pack. */
   visitor: { slug: "e2e-visitor", widgetKey: "wk_e2e_visitor_key_01" },
+  /** A tenant only the knowledge journey configures: its website is the fixture site's /kb/ pages. */
+  knowledge: { slug: "e2e-knowledge", widgetKey: "wk_e2e_knowledge_0001" },
   models: ["fake-small", "fake-large"],
 } as const;

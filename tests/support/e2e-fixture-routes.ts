@@ -1,7 +1,9 @@
+import { KB_ROUTES } from "./e2e-knowledge-site";
 import { type FixtureRoute, hang } from "./fixture-site";
 
 // The tenant's https site in the e2e world: the café's opening hours, and the failing endpoints the pack world
-// error spec (tests/e2e/pack-world-errors.spec.ts) points fetch_json at.
+// error spec (tests/e2e/pack-world-errors.spec.ts) points fetch_json at, and the knowledge journey's small
+// website (tests/support/e2e-knowledge-site.ts).
 
 /** Paths on the fixture site that fail the way real sites do. */
 export const FAILING_PATHS = {
@@ -14,6 +16,7 @@ export const FAILING_PATHS = {
 } as const;
 
 export const E2E_FIXTURE_ROUTES: Record<string, FixtureRoute> = {
+  ...KB_ROUTES,
   "/api/hours/": {
     open: true,
     nextChange: "18:00",

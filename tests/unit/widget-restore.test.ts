@@ -60,6 +60,22 @@ describe("restoreMessages", () => {
     expect(out[1]?.prompt).toBeUndefined();
     expect(out.at(-1)?.status).toBe("done");
   });
+  it("keeps the checked sources of an answer, and drops a source that is not an https page", () => {
+    const out = restoreMessages([
+      { id: "u1", role: "user", content: "returns?" },
+      {
+        id: "a1",
+        role: "assistant",
+        content: "Within 30 days [1][2].",
+        citations: [
+          { n: 1, title: "Returns", url: "https://shop.example/returns" },
+          { n: 2, title: "Trap", url: "javascript:alert(1)" },
+        ],
+      },
+    ]);
+    expect(out[1]?.sources).toEqual([{ n: 1, title: "Returns", url: "https://shop.example/returns" }]);
+    expect(restoreMessages([{ role: "assistant", content: "Hi." }])[0]?.sources).toBeUndefined();
+  });
 });
 
 describe("a reply while its answer streams", () => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { safeCitations } from "@/shared/citations";
 import type { PanelConfig } from "../public-config";
 import { type Chip, type Msg, nextId } from "./messages";
 import { type Session, withToken } from "./session";
@@ -11,6 +12,7 @@ export type Stored = {
   status?: unknown;
   reason?: unknown;
   chips?: { label?: unknown; state?: unknown }[];
+  citations?: unknown;
 };
 
 const str = (v: unknown): v is string => typeof v === "string";
@@ -37,6 +39,8 @@ export function restoreMessages(stored: Stored[]): Msg[] {
         : [],
     );
     const failed = m.status === "partial" || m.status === "failed";
+    // Checked like the live stream's: only https pages the server named.
+    const sources = safeCitations(m.citations);
     if (!failed || m.content || chips.length)
       out.push({
         id,
@@ -45,6 +49,7 @@ export function restoreMessages(stored: Stored[]): Msg[] {
         chips,
         status: failed ? "error" : "done",
         serverId: str(m.id) ? m.id : undefined,
+        ...(sources.length ? { sources } : {}),
       });
     const last = out[out.length - 1];
     if (failed && last) {

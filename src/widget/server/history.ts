@@ -7,6 +7,7 @@ import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/d
 import { AppError, errorResponse } from "@/lib/errors";
 import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";
+import { type Citation, citationsFrom } from "@/shared/citations";
 import { isLang } from "@/shared/languages";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
@@ -27,6 +28,8 @@ export type HistoryMessage = {
   status?: "partial" | "failed";
   reason?: string;
   chips?: { label: string; state: "done" | "error" }[];
+  /** The indexed pages the answer cited, from its own search result (never from its text). */
+  citations?: Citation[];
 };
 
 /**
@@ -64,7 +67,13 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     const requested = new URL(req.url).searchParams.get("lang");
     const lang = isLang(requested) ? requested : tenant.bot.language;
     const chips = new Map<string, NonNullable<HistoryMessage["chips"]>>();
+    const searches = new Map<string, { packId: string; result: string }[]>();
     for (const run of found.runs) {
+      if (run.messageId && run.result !== null)
+        searches.set(run.messageId, [
+          ...(searches.get(run.messageId) ?? []),
+          { packId: run.packId, result: run.result },
+        ]);
       const pack = run.messageId ? findPack(run.packId) : undefined;
       // Like the live stream: a run of a pack we cannot name gets no chip.
       if (!pack || !run.messageId) continue;
@@ -73,6 +82,10 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
       chips.set(run.messageId, list);
     }
     // A failed answer stays (empty) so the panel knows the question before it went unanswered.
+    const citationsOf = (m: (typeof found.rows)[number]) =>
+      m.role === "assistant" && m.status === "complete"
+        ? citationsFrom(m.content, searches.get(m.id) ?? [])
+        : [];
     const messages: HistoryMessage[] = found.rows
       .filter((m) => m.content.trim() !== "" || (m.role === "assistant" && m.status !== "complete"))
       .slice(-HISTORY_LIMIT)
@@ -85,6 +98,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
           ? { status: m.status, ...(m.reason ? { reason: m.reason } : {}) }
           : {}),
         ...(chips.has(m.id) ? { chips: chips.get(m.id) } : {}),
+        ...(citationsOf(m).length ? { citations: citationsOf(m) } : {}),
       }));
     return Response.json(
       { conversationId: id, messages },

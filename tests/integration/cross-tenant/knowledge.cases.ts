@@ -55,6 +55,15 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: () => ({ questions: "Forged question?", answer: "Forged answer", lang: "en" }),
     },
+    [`${T}/actions.ts#updateAnswerAction`]: {
+      kind: "tenant",
+      form: (s) => ({
+        answerId: s.extra.knowledgeAnswerId!,
+        questions: "Forged question?",
+        answer: "Forged answer",
+        lang: "en",
+      }),
+    },
     [`${T}/actions.ts#deleteAnswerAction`]: {
       kind: "tenant",
       form: (s) => ({ answerId: s.extra.knowledgeAnswerId! }),

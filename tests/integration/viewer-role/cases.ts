@@ -82,6 +82,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "admin",
     args: () => [{ questions: ["Parking?"], answer: "Behind the shop.", lang: "en" }],
   },
+  [`${L}/knowledge/answers.ts#updateCuratedAnswer`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID, { questions: "Forged?", answer: "Forged", lang: "en" }],
+  },
   [`${L}/knowledge/answers.ts#deleteCuratedAnswer`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
   [`${L}/knowledge/sources.ts#resyncNow`]: { kind: "refused", min: "admin", args: () => [] },
   [`${L}/knowledge/sources.ts#setPageExcluded`]: {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { TenantTx } from "../client";
 import { conversations, messages, toolRuns } from "../schema";
 
@@ -23,10 +23,20 @@ export async function listMessages(tx: TenantTx, conversationId: string) {
     .orderBy(messages.createdAt);
 }
 
-/** Which pack each answer of a conversation ran and how it went, for the widget's chips after a reload. */
+/**
+ * Which pack each answer of a conversation ran and how it went, for the widget's chips after a reload; the
+ * result only of a website search, whose passages are the answer's sources (other results stay server-side).
+ */
 export async function listToolRunChips(tx: TenantTx, conversationId: string) {
   return tx
-    .select({ messageId: toolRuns.messageId, packId: toolRuns.packId, outcome: toolRuns.outcome })
+    .select({
+      messageId: toolRuns.messageId,
+      packId: toolRuns.packId,
+      outcome: toolRuns.outcome,
+      result: sql<
+        string | null
+      >`case when ${toolRuns.packId} = 'search_knowledge' then ${toolRuns.result} end`,
+    })
     .from(toolRuns)
     .where(eq(toolRuns.conversationId, conversationId))
     .orderBy(toolRuns.createdAt);

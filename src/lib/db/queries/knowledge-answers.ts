@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { TenantTx } from "../client";
 import { knowledgeAnswers } from "../schema";
 
@@ -21,5 +21,23 @@ export async function insertAnswer(
 
 export async function deleteAnswer(tx: TenantTx, id: string): Promise<AnswerRow | null> {
   const [row] = await tx.delete(knowledgeAnswers).where(eq(knowledgeAnswers.id, id)).returning();
+  return row ?? null;
+}
+
+export async function getAnswer(tx: TenantTx, id: string): Promise<AnswerRow | null> {
+  const [row] = await tx.select().from(knowledgeAnswers).where(eq(knowledgeAnswers.id, id));
+  return row ?? null;
+}
+
+export async function updateAnswer(
+  tx: TenantTx,
+  id: string,
+  v: { questions: string[]; answer: string; lang: string },
+): Promise<AnswerRow | null> {
+  const [row] = await tx
+    .update(knowledgeAnswers)
+    .set({ ...v, updatedAt: sql`now()` })
+    .where(eq(knowledgeAnswers.id, id))
+    .returning();
   return row ?? null;
 }

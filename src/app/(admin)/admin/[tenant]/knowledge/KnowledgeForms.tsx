@@ -34,47 +34,66 @@ export function ActionButton({
   );
 }
 
-export function AddAnswerForm({ action }: { action: PlainActionFn }) {
+/**
+ * A curated answer's form: empty (or with a question from Unanswered questions) to add one, or with a stored
+ * answer's text and its id to edit it. Each form has its own id prefix, so several can be on one page.
+ */
+export function AnswerForm({
+  action,
+  idPrefix,
+  initial,
+  answerId,
+  submitLabel,
+}: {
+  action: PlainActionFn;
+  idPrefix: string;
+  initial?: { questions?: string; answer?: string; lang?: string };
+  answerId?: string;
+  submitLabel: string;
+}) {
   const [state, formAction] = useActionState(action, {});
-  const v = state.values ?? {};
+  const v = { ...initial, ...(state.values ?? {}) };
+  const err = state.fieldErrors ?? {};
   return (
     <form action={formAction} className="space-y-3" noValidate>
       <FormMessage state={state} />
+      {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
       <div>
-        <label htmlFor="answer-questions" className="label">
+        <label htmlFor={`${idPrefix}-questions`} className="label">
           Questions (one per line)
         </label>
         <textarea
-          id="answer-questions"
+          id={`${idPrefix}-questions`}
           name="questions"
           rows={3}
           className="input w-full"
           defaultValue={v.questions ?? ""}
-          aria-invalid={state.fieldErrors?.questions ? true : undefined}
+          aria-invalid={err.questions ? true : undefined}
         />
-        {state.fieldErrors?.questions ? <p className="field-error">{state.fieldErrors.questions}</p> : null}
+        {err.questions ? <p className="field-error">{err.questions}</p> : null}
       </div>
       <div>
-        <label htmlFor="answer-text" className="label">
+        <label htmlFor={`${idPrefix}-text`} className="label">
           Answer
         </label>
         <textarea
-          id="answer-text"
+          id={`${idPrefix}-text`}
           name="answer"
           rows={4}
           className="input w-full"
           defaultValue={v.answer ?? ""}
-          aria-invalid={state.fieldErrors?.answer ? true : undefined}
+          aria-invalid={err.answer ? true : undefined}
         />
-        {state.fieldErrors?.answer ? <p className="field-error">{state.fieldErrors.answer}</p> : null}
+        {err.answer ? <p className="field-error">{err.answer}</p> : null}
       </div>
       <InputField
-        id="answer-lang"
+        id={`${idPrefix}-lang`}
         name="lang"
         label="Language (en, es, fr, de, ja)"
         defaultValue={v.lang ?? "en"}
+        error={err.lang}
       />
-      <SubmitButton pendingText="Saving…">Save answer</SubmitButton>
+      <SubmitButton pendingText="Saving…">{submitLabel}</SubmitButton>
     </form>
   );
 }

@@ -3,7 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
-import { addCuratedAnswer, answerSchema, deleteCuratedAnswer } from "@/lib/knowledge/answers";
+import {
+  addCuratedAnswer,
+  answerSchema,
+  deleteCuratedAnswer,
+  updateCuratedAnswer,
+} from "@/lib/knowledge/answers";
 import { resyncNow, setPageExcluded } from "@/lib/knowledge/sources";
 
 // The Knowledge page's changes: admins and owners only; viewers read the page and may ask a test question.
@@ -46,5 +51,22 @@ export const deleteAnswerAction = tenantAction(
     await deleteCuratedAnswer(ctx, input.answerId);
     refresh(ctx.tenant.slug);
     return { ok: true, message: "Answer deleted." };
+  },
+);
+
+// The fields are checked by the use case itself, which names every bad one at once.
+export const updateAnswerAction = tenantAction(
+  "admin",
+  z.object({
+    answerId: z.string().max(100),
+    questions: z.string().max(10_000).default(""),
+    answer: z.string().max(10_000).default(""),
+    lang: z.string().max(10).default("en"),
+  }),
+  async (ctx, { answerId, ...input }) => {
+    const { changed } = await updateCuratedAnswer(ctx, answerId, input);
+    if (!changed) return { ok: true, message: "No changes to save." };
+    refresh(ctx.tenant.slug);
+    return { ok: true, message: "Answer updated." };
   },
 );

@@ -4,8 +4,14 @@ import { Card, PageHeader } from "@/components/ui";
 import { When } from "@/components/ui/When";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
-import { addAnswerAction, deleteAnswerAction, excludePageAction, resyncAction } from "./actions";
-import { ActionButton, AddAnswerForm } from "./KnowledgeForms";
+import {
+  addAnswerAction,
+  deleteAnswerAction,
+  excludePageAction,
+  resyncAction,
+  updateAnswerAction,
+} from "./actions";
+import { ActionButton, AnswerForm } from "./KnowledgeForms";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
@@ -37,6 +43,8 @@ export default async function KnowledgePage({
   const canEdit = roleAtLeast(ctx.role, "admin");
   const q = one(sp.q);
   const ask = one(sp.ask).trim();
+  // "Write the answer" on Unanswered questions opens this page with the visitor's question filled in.
+  const question = one(sp.question).trim();
   const view = await loadKnowledgeView(ctx, { search: q });
   const test = ask ? await askTestQuestion(ctx, ask) : null;
   const s = ctx.tenant.slug;
@@ -116,7 +124,9 @@ export default async function KnowledgePage({
             )}
             <p>
               <span className="muted">Last sync:</span>{" "}
-              {src.lastSyncAt ? <When at={src.lastSyncAt} /> : "never"}
+              <span data-testid="last-sync">
+                {src.lastSyncAt ? <When at={src.lastSyncAt} seconds /> : "never"}
+              </span>
               {" · "}
               <span className="muted">Next:</span>{" "}
               {src.nextSyncAt ? <When at={src.nextSyncAt} /> : "only when you ask"}
@@ -277,6 +287,22 @@ export default async function KnowledgePage({
                 <p className="font-medium">{a.questions.join(" · ")}</p>
                 <p>{a.answer}</p>
                 {canEdit ? (
+                  <details className="mt-2">
+                    <summary className="cursor-pointer text-sm underline">
+                      Edit<span className="sr-only"> the answer to {a.questions[0]}</span>
+                    </summary>
+                    <div className="mt-2">
+                      <AnswerForm
+                        action={updateAnswerAction.bind(null, s)}
+                        idPrefix={`answer-${a.id}`}
+                        answerId={a.id}
+                        initial={{ questions: a.questions.join("\n"), answer: a.answer, lang: a.lang }}
+                        submitLabel="Save changes"
+                      />
+                    </div>
+                  </details>
+                ) : null}
+                {canEdit ? (
                   <ActionButton
                     action={deleteAnswerAction.bind(null, s)}
                     fields={{ answerId: a.id }}
@@ -292,7 +318,13 @@ export default async function KnowledgePage({
         )}
         {canEdit ? (
           <div className="mt-4">
-            <AddAnswerForm action={addAnswerAction.bind(null, s)} />
+            <AnswerForm
+              key={question}
+              action={addAnswerAction.bind(null, s)}
+              idPrefix="answer"
+              initial={question ? { questions: question } : undefined}
+              submitLabel="Save answer"
+            />
           </div>
         ) : null}
       </Card>

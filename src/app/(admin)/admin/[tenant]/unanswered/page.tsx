@@ -70,6 +70,17 @@ export default async function UnansweredPage({ params }: { params: Promise<{ ten
                   </span>
                 ))}
               </p>
+              {canEdit ? (
+                <p className="text-sm">
+                  <Link
+                    className="underline"
+                    href={`${base}/knowledge?${new URLSearchParams({ question: g.question.slice(0, 200) })}#answers`}
+                  >
+                    Write the answer
+                  </Link>
+                  <span className="muted"> · the assistant gives it word for word from then on</span>
+                </p>
+              ) : null}
               <MarkHandledForm questionIds={g.questionIds} action={action} readOnly={!canEdit} />
             </li>
           ))}
