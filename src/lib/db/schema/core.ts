@@ -59,6 +59,7 @@ export const tenants = pgTable(
     monthlyTokenBudget: integer("monthly_token_budget"),
     rateLimits: jsonb("rate_limits").$type<TenantRateLimits>(),
     retentionDays: integer("retention_days").notNull().default(90),
+    knowledgeUploadQuota: integer("knowledge_upload_quota").notNull().default(104_857_600),
     widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),
     createdAt: created(),
     updatedAt: updated(),
