@@ -5,6 +5,7 @@ import { z } from "zod";
 import { tenantAction } from "@/lib/auth/guard";
 import { addCuratedAnswer, answerSchema, deleteCuratedAnswer } from "@/lib/knowledge/answers";
 import { resyncNow, setPageExcluded } from "@/lib/knowledge/sources";
+import { deleteDocument, uploadDocument } from "@/lib/knowledge/uploads";
 
 // The Knowledge page's changes: admins and owners only; viewers read the page and may ask a test question.
 
@@ -46,5 +47,28 @@ export const deleteAnswerAction = tenantAction(
     await deleteCuratedAnswer(ctx, input.answerId);
     refresh(ctx.tenant.slug);
     return { ok: true, message: "Answer deleted." };
+  },
+);
+
+export const uploadDocumentAction = tenantAction("admin", z.object({}), async (ctx, _input, fd) => {
+  const file = fd.get("file");
+  if (!(file instanceof File) || file.size === 0)
+    return {
+      ok: false,
+      message: "Choose a file to upload.",
+      fieldErrors: { file: "Choose a file to upload." },
+    };
+  await uploadDocument(ctx, { fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+  refresh(ctx.tenant.slug);
+  return { ok: true, message: `${file.name} uploaded; it is being read.` };
+});
+
+export const deleteDocumentAction = tenantAction(
+  "admin",
+  z.object({ documentId: z.uuid({ error: "Unknown document" }) }),
+  async (ctx, input) => {
+    await deleteDocument(ctx, input.documentId);
+    refresh(ctx.tenant.slug);
+    return { ok: true, message: "Document deleted." };
   },
 );
