@@ -13,3 +13,6 @@ CREATE INDEX IF NOT EXISTS "knowledge_files_tenant_idx" ON "knowledge_files" ("t
 --> statement-breakpoint
 -- The operator's limit on a business's uploaded bytes (100 MB unless the operator changes it).
 ALTER TABLE "tenants" ADD COLUMN IF NOT EXISTS "knowledge_upload_quota" integer DEFAULT 104857600 NOT NULL;
+--> statement-breakpoint
+-- The operator's limit on a business's website page cap: the business chooses its own cap up to this.
+ALTER TABLE "tenants" ADD COLUMN IF NOT EXISTS "knowledge_page_cap" integer DEFAULT 5000 NOT NULL;

@@ -1,10 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
+import { getTenantById } from "@/lib/db/queries/operator";
 import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { searchKnowledge } from "@/lib/knowledge/search";
 import { deleteDocument, MAX_UPLOAD_BYTES, uploadDocument } from "@/lib/knowledge/uploads";
 import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
+import { requirePack, updatePackSettings } from "@/lib/pack-settings/settings";
+import { setKnowledgeLimits } from "@/lib/tenants/operator";
+import { fieldName, readSubmission } from "@/lib/tools/form-data";
+import { ALL_PACKS } from "@/lib/tools/index";
 import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { citationsFrom } from "@/shared/citations";
 import { installTestDb } from "../support/admin-env";
@@ -151,19 +156,34 @@ describe("uploaded documents", () => {
     expect((await settled(owner, b.id)).chunks).toBe(0);
   });
 
-  it("keeps the business within its quota", async () => {
-    await t.handle.platform.execute(
-      sql`update tenants set knowledge_upload_quota = 1024 where id = ${owner.tenant.id}`,
-    );
+  it("keeps the business within the quota the operator sets, and the operator's page cap bounds the site's", async () => {
+    const operator = {
+      db: t.handle,
+      user: { id: owner.user.id, email: "op@uploads.test", isOperator: true },
+    };
+    const op = operator as unknown as Parameters<typeof setKnowledgeLimits>[0];
+    await setKnowledgeLimits(op, owner.tenant.id, { uploadQuotaMb: 0, pageCap: 20 });
     await expect(
       uploadDocument(owner, { fileName: "more.txt", bytes: enc("Opening hours: nine to five.") }, k.queue),
     ).rejects.toMatchObject({
       code: "payload_too_large",
-      details: { fieldErrors: { file: [expect.stringMatching(/Delete a document/)] } },
+      details: { fieldErrors: { file: [expect.stringMatching(/Delete a document first/)] } },
     });
-    await t.handle.platform.execute(
-      sql`update tenants set knowledge_upload_quota = 104857600 where id = ${owner.tenant.id}`,
+    const tenant = (await getTenantById(t.handle.platform, owner.tenant.id))!;
+    const fresh = { ...owner, tenant } as Ctx;
+    const fd = new FormData();
+    fd.set(fieldName("siteUrl"), "https://uploads.example/sitemap.xml");
+    fd.set(fieldName("pageCap"), "50");
+    fd.set(fieldName("schedule"), "off");
+    const pack = requirePack(ALL_PACKS, "search_knowledge");
+    await updatePackSettings(
+      fresh,
+      { packId: "search_knowledge", enabled: false, ...readSubmission(pack.configFields, fd) },
+      { allowHosts: ["uploads.example"] },
     );
+    expect((await loadKnowledgeView(fresh)).source?.pageCap).toBe(20);
+    await setKnowledgeLimits(op, owner.tenant.id, { uploadQuotaMb: 100, pageCap: 5000 });
+    await uploadDocument(owner, { fileName: "hours.txt", bytes: enc("Open nine to five.") }, k.queue);
   });
 
   it("Delete removes the document's passages and its file, audited", async () => {

@@ -147,6 +147,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "operator",
     args: () => [{ name: "Viewer's shop", slug: "viewer-shop", ownerEmail: "viewer-shop@viewer.test" }],
   },
+  [`${L}/tenants/operator.ts#setKnowledgeLimits`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id, { uploadQuotaMb: 1, pageCap: 1 }],
+  },
   [`${L}/tenants/operator.ts#setTenantLimits`]: {
     kind: "refused",
     min: "operator",
