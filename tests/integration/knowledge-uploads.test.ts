@@ -122,6 +122,13 @@ describe("uploaded documents", () => {
     const view = await loadKnowledgeView(owner);
     expect(await search(other, "walnuts")).toEqual([]);
     expect((await loadKnowledgeView(other)).uploads).toEqual([]);
+    // The bytes themselves are under row-level security: B's transaction sees none of A's files.
+    const files = (tenantId: string) =>
+      t.handle.forTenant(tenantId, (tx) =>
+        rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_files`),
+      );
+    expect((await files(owner.tenant.id))[0]?.n).toBeGreaterThan(0);
+    expect((await files(other.tenant.id))[0]?.n).toBe(0);
     await expect(deleteDocument(other, view.uploads[0]!.id)).rejects.toMatchObject({ code: "not_found" });
     expect((await loadKnowledgeView(owner)).uploads).toHaveLength(view.uploads.length);
   });
