@@ -2,11 +2,14 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { getTenantById } from "@/lib/db/queries/operator";
+import type { UploadJob } from "@/lib/knowledge/deps";
 import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { searchKnowledge } from "@/lib/knowledge/search";
+import { runUploadJob } from "@/lib/knowledge/upload-job";
 import { deleteDocument, MAX_UPLOAD_BYTES, uploadDocument } from "@/lib/knowledge/uploads";
 import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
 import { requirePack, updatePackSettings } from "@/lib/pack-settings/settings";
+import type { QueueJob } from "@/lib/queue";
 import { setKnowledgeLimits } from "@/lib/tenants/operator";
 import { fieldName, readSubmission } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
@@ -65,6 +68,8 @@ async function settled(ctx: Ctx, id: string) {
     .toMatch(/^(indexed|failed)$/);
   return (await loadKnowledgeView(ctx)).uploads.find((u) => u.id === id)!;
 }
+
+const settledOrNot = async (id: string) => (await loadKnowledgeView(owner)).uploads.find((u) => u.id === id);
 
 const search = (ctx: Ctx, q: string) =>
   searchKnowledge(t.handle, ctx.tenant.id, q, {}).then((r) => r.passages);
@@ -161,6 +166,30 @@ describe("uploaded documents", () => {
     expect((await settled(owner, a.id)).reason).toMatch(/^zip_bomb: /);
     expect((await settled(owner, b.id)).reason).toMatch(/^unreadable: /);
     expect((await settled(owner, b.id)).chunks).toBe(0);
+  });
+
+  it("a document whose job fails on its last attempt is shown as failed, not processing for ever", async () => {
+    const doc = await uploadDocument(
+      owner,
+      { fileName: "late.txt", bytes: enc("Late text.") },
+      {
+        ...k.queue,
+        sendIn: async () => "held back",
+      },
+    );
+    const page = (await loadKnowledgeView(owner)).uploads.find((u) => u.id === doc.id)!;
+    const broken = { ...k.deps, extract: () => Promise.reject(new Error("reader crashed")) };
+    const job = (retryCount: number): QueueJob<UploadJob> => ({
+      id: "j",
+      data: { tenantId: owner.tenant.id, sourceId: doc.id, pageId: page.pageId! },
+      retryCount,
+      retryLimit: 2,
+    });
+    await expect(runUploadJob(broken, job(0))).rejects.toThrow("reader crashed");
+    expect((await settledOrNot(doc.id))?.status).toBe("pending");
+    await runUploadJob(broken, job(2));
+    expect((await settledOrNot(doc.id))?.reason).toMatch(/^unreadable: /);
+    await deleteDocument(owner, doc.id);
   });
 
   it("keeps the business within the quota the operator sets, and the operator's page cap bounds the site's", async () => {

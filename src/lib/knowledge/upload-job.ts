@@ -23,6 +23,22 @@ const REASONS: Record<string, string> = {
 };
 
 export async function runUploadJob(deps: KnowledgeDeps, job: QueueJob<UploadJob>): Promise<void> {
+  try {
+    await readUpload(deps, job);
+  } catch (err) {
+    if (job.retryCount < job.retryLimit) throw err;
+    // The last attempt: the document says it failed rather than "processing" for ever.
+    const { tenantId, pageId } = job.data;
+    await deps.db.forTenant(tenantId, (tx) =>
+      updatePage(tx, pageId, {
+        status: "failed",
+        reason: "unreadable: The document could not be processed.",
+      }),
+    );
+  }
+}
+
+async function readUpload(deps: KnowledgeDeps, job: QueueJob<UploadJob>): Promise<void> {
   const { tenantId, sourceId, pageId } = job.data;
   const found = await deps.db.forTenant(tenantId, async (tx) => ({
     source: await getSource(tx, sourceId),
