@@ -4,8 +4,8 @@ import {
   deleteUpload,
   getUpload,
   insertUpload,
+  lockUploadQuota,
   uploadedBytes,
-  uploadQuota,
 } from "@/lib/db/queries/knowledge-uploads";
 import { AppError } from "@/lib/errors";
 import { type JobQueue, processQueue } from "@/lib/queue";
@@ -58,7 +58,8 @@ export async function uploadDocument(
   const q = queue ?? (await processQueue());
   if (!q) throw new AppError("db_unavailable", "The job queue is not running; try again in a moment.");
   return auditedTx(ctx, async (tx, record) => {
-    const [used, quota] = [await uploadedBytes(tx), await uploadQuota(tx, ctx.tenant.id)];
+    const quota = await lockUploadQuota(tx, ctx.tenant.id);
+    const used = await uploadedBytes(tx);
     if (used + input.bytes.byteLength > quota) {
       const message = `Your documents would use more than your ${mb(quota)} (${mb(used)} used). Delete a document first.`;
       throw new AppError("payload_too_large", message, { fieldErrors: { file: [message] } });

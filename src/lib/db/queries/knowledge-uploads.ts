@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { TenantTx } from "../client";
 import { rowsOf } from "../client";
 import { knowledgeFiles, knowledgePages, knowledgeSources, tenants } from "../schema";
@@ -77,6 +77,16 @@ export async function uploadQuota(tx: TenantTx, tenantId: string): Promise<numbe
   return row?.q ?? 104_857_600;
 }
 
+/** The quota, with the business's row locked: two uploads at once are counted one after the other. */
+export async function lockUploadQuota(tx: TenantTx, tenantId: string): Promise<number> {
+  const [row] = await tx
+    .select({ q: tenants.knowledgeUploadQuota })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .for("update");
+  return row?.q ?? 104_857_600;
+}
+
 export async function listUploads(tx: TenantTx): Promise<UploadRow[]> {
   return rowsOf<UploadRow>(
     tx,
@@ -92,8 +102,7 @@ export async function getUpload(tx: TenantTx, sourceId: string) {
   const [row] = await tx
     .select()
     .from(knowledgeSources)
-    .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.kind, "document")))
-    .orderBy(desc(knowledgeSources.createdAt));
+    .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.kind, "document")));
   return row ?? null;
 }
 
