@@ -32,7 +32,7 @@ test("upload a document, find it, refuse a large one, delete it", async ({ brows
   const row = docs.getByRole("row").filter({ hasText: name });
   await expect(row.getByTestId("document-state")).toHaveText("indexed", { timeout: 30_000 });
 
-  await page.getByLabel("Test question").fill("when does the rooftop terrace open");
+  await page.getByRole("textbox", { name: "Test question" }).fill("when does the rooftop terrace open");
   await page.getByRole("button", { name: "Ask" }).click();
   const result = page.getByTestId("test-result");
   await expect(result).toContainText(`${name} (document)`);
@@ -48,7 +48,7 @@ test("upload a document, find it, refuse a large one, delete it", async ({ brows
 
   await row.getByRole("button", { name: `Delete ${name}` }).click();
   await expect(docs.getByRole("row").filter({ hasText: name })).toHaveCount(0);
-  await page.getByLabel("Test question").fill("when does the rooftop terrace open");
+  await page.getByRole("textbox", { name: "Test question" }).fill("when does the rooftop terrace open");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("test-result")).not.toContainText(name);
   await page.context().close();
