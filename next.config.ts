@@ -20,9 +20,10 @@ const nextConfig: NextConfig = {
   // `npm test` and the Dockerfile run `tsc --noEmit` over the whole tree as their own step; checking again
   // inside `next build` would only double the build time.
   typescript: { ignoreBuildErrors: true },
-  // Server actions: Next counts the body while it streams and answers 413 past this size. The admin's largest
-  // form (bot instructions, a pack's list fields) stays far below it; Next's default would be 1 MB.
-  experimental: { serverActions: { bodySizeLimit: "256kb" } },
+  // Server actions: Next counts the body while it streams and answers 413 past this size. The largest form is
+  // a document upload on the Knowledge page: a 20 MB file plus the multipart envelope. The upload's own
+  // 20 MB check (src/lib/knowledge/uploads.ts) gives the clear message; the form checks the size before sending.
+  experimental: { serverActions: { bodySizeLimit: "21mb" } },
   // Native or file-loading packages stay outside the bundle and are traced into the standalone output.
   serverExternalPackages: [
     "@electric-sql/pglite",

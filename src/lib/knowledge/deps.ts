@@ -49,3 +49,7 @@ export const PAGE_QUEUE = "knowledge.page";
 
 export type SyncJob = { tenantId: string; sourceId: string; runId: string };
 export type PageJob = SyncJob & { pageId: string; url: string; depth: number; follow: boolean };
+
+export const UPLOAD_QUEUE = "knowledge.upload";
+
+export type UploadJob = { tenantId: string; sourceId: string; pageId: string };

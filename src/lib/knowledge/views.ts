@@ -3,6 +3,7 @@ import type { TenantContext } from "@/lib/auth/access";
 import { type AnswerRow, listAnswers } from "@/lib/db/queries/knowledge-answers";
 import { listPages, type PageCounts, type PageRow, pageCounts } from "@/lib/db/queries/knowledge-pages";
 import { getWebsiteSource, type SourceRow } from "@/lib/db/queries/knowledge-sources";
+import { listUploads, type UploadRow, uploadedBytes, uploadQuota } from "@/lib/db/queries/knowledge-uploads";
 import { getPackConfig } from "@/lib/db/queries/packs";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -21,6 +22,9 @@ export type KnowledgeView = {
   counts: PageCounts | null;
   pages: (PageRow & { chunks: number })[];
   answers: AnswerRow[];
+  uploads: UploadRow[];
+  /** Bytes of documents stored, and the business's quota. */
+  uploadUse: { used: number; quota: number };
 };
 
 export async function loadKnowledgeView(
@@ -34,6 +38,8 @@ export async function loadKnowledgeView(
       counts: source ? await pageCounts(tx, source.id) : null,
       pages: source ? await listPages(tx, source.id, { search: opts.search, limit: 200 }) : [],
       answers: await listAnswers(tx),
+      uploads: await listUploads(tx),
+      uploadUse: { used: await uploadedBytes(tx), quota: await uploadQuota(tx, ctx.tenant.id) },
     };
   });
 }

@@ -201,12 +201,16 @@ export async function updatePackSettings(
     if (changedFields.includes("enabled")) await auditToggle(record, pack.id, input.enabled);
     // The search_knowledge pack's fields are the website source: saving them may start a sync.
     if (pack.id === KNOWLEDGE_PACK && changedFields.length > 0)
-      await applyPackConfig(tx, {
-        tenantId,
-        config: checked.config,
-        enabled: input.enabled,
-        actor: ctx.user,
-      });
+      await applyPackConfig(
+        tx,
+        {
+          tenantId,
+          config: checked.config,
+          enabled: input.enabled,
+          actor: ctx.user,
+        },
+        { operatorCap: ctx.tenant.knowledgePageCap },
+      );
     const fields = changedFields.filter((f) => f !== "enabled").sort();
     // Field names only: values (and above all secrets) never enter the audit log.
     if (fields.length > 0) await record("pack.config_saved", { target: pack.id, details: { fields } });

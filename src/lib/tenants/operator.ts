@@ -1,7 +1,12 @@
 import "server-only";
 import { assertOperator, type OperatorContext } from "../auth/access";
 import { forTenantAudited } from "../db/queries/audit";
-import { getTenantById, updateTenantLimits, updateTenantStatus } from "../db/queries/operator";
+import {
+  getTenantById,
+  updateKnowledgeLimits,
+  updateTenantLimits,
+  updateTenantStatus,
+} from "../db/queries/operator";
 import type { TenantRateLimits, TenantStatus } from "../db/schema";
 import { AppError } from "../errors";
 import { type CreatedBusiness, createBusinessWithOwner } from "./create-business";
@@ -60,6 +65,24 @@ export async function setTenantLimits(
     await record("tenant.limits_changed", {
       target: found.slug,
       details: { monthlyTokenBudget: input.monthlyTokenBudget, rateLimits },
+    });
+  });
+}
+
+/** A business's upload quota (bytes of documents) and the highest website page cap it may choose. */
+export async function setKnowledgeLimits(
+  ctx: OperatorContext,
+  tenantId: string,
+  input: { uploadQuotaMb: number; pageCap: number },
+): Promise<void> {
+  assertOperator(ctx);
+  const found = await existingTenant(ctx, tenantId);
+  const uploadQuota = input.uploadQuotaMb * 1024 * 1024;
+  await forTenantAudited(ctx.db, tenantId, ctx.user, async (tx, record) => {
+    await updateKnowledgeLimits(tx, tenantId, { uploadQuota, pageCap: input.pageCap });
+    await record("tenant.knowledge_limits_changed", {
+      target: found.slug,
+      details: { uploadQuotaMb: input.uploadQuotaMb, pageCap: input.pageCap },
     });
   });
 }

@@ -62,6 +62,10 @@ export const cases: MatrixCases = {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, monthlyTokenBudget: "1", visitorPerMin: "1" }),
     },
+    [`${OP}/actions.ts#setKnowledgeLimitsAction`]: {
+      kind: "operator",
+      form: (b) => ({ tenantId: b.tenant.id, uploadQuotaMb: "1", pageCap: "1" }),
+    },
   },
   pages: {
     "src/app/(admin)/admin/page.tsx": {

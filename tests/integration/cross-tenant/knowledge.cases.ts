@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { insertAnswer } from "@/lib/db/queries/knowledge-answers";
 import { claimPages } from "@/lib/db/queries/knowledge-pages";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
+import { insertUpload } from "@/lib/db/queries/knowledge-uploads";
 import type { MatrixCases, Side, World } from "./harness";
 
-// Knowledge: both tenants get a website source, a page and a curated answer, so "A's slug with B's ids" names
+// Knowledge: both tenants get a website source, a page, an uploaded document and a curated answer, so "A's slug with B's ids" names
 // real rows of B. The Knowledge page itself takes only [tenant] and is probed by the matrix on its own.
 
 const T = "src/app/(admin)/admin/[tenant]/knowledge";
@@ -35,7 +36,14 @@ async function seed(w: World, s: Side) {
       lang: "en",
       createdBy: null,
     });
+    const upload = await insertUpload(tx, {
+      tenantId,
+      fileName: "menu.txt",
+      contentType: "text/plain",
+      bytes: new TextEncoder().encode(`The menu of ${s.tenant.slug}`),
+    });
     s.extra.knowledgePageId = page!.id;
+    s.extra.knowledgeDocumentId = upload.sourceId;
     s.extra.knowledgeAnswerId = answer.id;
   });
 }
@@ -63,6 +71,12 @@ export const cases: MatrixCases = {
         answer: "Forged answer",
         lang: "en",
       }),
+    },
+    // The file itself is read from the form after the caller is known; a form without one changes nothing.
+    [`${T}/actions.ts#uploadDocumentAction`]: { kind: "tenant", form: () => ({}) },
+    [`${T}/actions.ts#deleteDocumentAction`]: {
+      kind: "tenant",
+      form: (s) => ({ documentId: s.extra.knowledgeDocumentId! }),
     },
     [`${T}/actions.ts#deleteAnswerAction`]: {
       kind: "tenant",

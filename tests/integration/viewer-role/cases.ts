@@ -94,6 +94,12 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "admin",
     args: () => [SOME_ID, true],
   },
+  [`${L}/knowledge/uploads.ts#uploadDocument`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ fileName: "notes.txt", bytes: new TextEncoder().encode("Parking is free.") }],
+  },
+  [`${L}/knowledge/uploads.ts#deleteDocument`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
   // Viewers may ask a test question: it searches and runs the pack's projection, and records nothing.
   [`${L}/knowledge/views.ts#askTestQuestion`]: { kind: "read-only", args: () => ["is parking free?"] },
   [`${L}/knowledge/views.ts#loadKnowledgeView`]: { kind: "read-only", args: () => [] },
@@ -145,6 +151,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     kind: "refused",
     min: "operator",
     args: () => [{ name: "Viewer's shop", slug: "viewer-shop", ownerEmail: "viewer-shop@viewer.test" }],
+  },
+  [`${L}/tenants/operator.ts#setKnowledgeLimits`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id, { uploadQuotaMb: 1, pageCap: 1 }],
   },
   [`${L}/tenants/operator.ts#setTenantLimits`]: {
     kind: "refused",

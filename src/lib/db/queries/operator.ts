@@ -67,3 +67,18 @@ export async function updateTenantLimits(
     })
     .where(eq(tenants.id, tenantId));
 }
+
+/** The business's knowledge limits; a website source over the new page cap is brought down to it. */
+export async function updateKnowledgeLimits(
+  tx: TenantTx,
+  tenantId: string,
+  input: { uploadQuota: number; pageCap: number },
+): Promise<void> {
+  await tx
+    .update(tenants)
+    .set({ knowledgeUploadQuota: input.uploadQuota, knowledgePageCap: input.pageCap, updatedAt: new Date() })
+    .where(eq(tenants.id, tenantId));
+  await tx.execute(
+    sql`update knowledge_sources set page_cap = least(page_cap, ${input.pageCap}) where kind = 'website'`,
+  );
+}

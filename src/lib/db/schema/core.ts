@@ -59,6 +59,8 @@ export const tenants = pgTable(
     monthlyTokenBudget: integer("monthly_token_budget"),
     rateLimits: jsonb("rate_limits").$type<TenantRateLimits>(),
     retentionDays: integer("retention_days").notNull().default(90),
+    knowledgeUploadQuota: integer("knowledge_upload_quota").notNull().default(104_857_600),
+    knowledgePageCap: integer("knowledge_page_cap").notNull().default(5000),
     widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),
     createdAt: created(),
     updatedAt: updated(),

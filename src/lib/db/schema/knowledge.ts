@@ -115,6 +115,17 @@ export const knowledgeChunks = pgTable("knowledge_chunks", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+export const knowledgeFiles = pgTable("knowledge_files", {
+  sourceId: uuid("source_id")
+    .primaryKey()
+    .references(() => knowledgeSources.id, { onDelete: "cascade" }),
+  tenantId: uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  bytes: bytea("bytes").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const knowledgeWords = pgTable(
   "knowledge_words",
   {

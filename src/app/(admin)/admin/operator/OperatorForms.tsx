@@ -82,10 +82,12 @@ export function LimitsForm({
   action,
   tenantId,
   fields,
+  submitLabel = "Save budget and limits",
 }: {
   action: PlainActionFn;
   tenantId: string;
   fields: LimitField[];
+  submitLabel?: string;
 }) {
   const [state, formAction] = useActionState(action, {});
   return (
@@ -107,7 +109,7 @@ export function LimitsForm({
           />
         ))}
       </div>
-      <SubmitButton pendingText="Saving…">Save budget and limits</SubmitButton>
+      <SubmitButton pendingText="Saving…">{submitLabel}</SubmitButton>
     </form>
   );
 }

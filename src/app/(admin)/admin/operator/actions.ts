@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { operatorAction } from "@/lib/auth/guard";
-import { createBusiness, setTenantLimits, setTenantStatus } from "@/lib/tenants/operator";
+import { createBusiness, setKnowledgeLimits, setTenantLimits, setTenantStatus } from "@/lib/tenants/operator";
 
 // Operator-only actions. They address tenants by id, which is fine here: the operator manages every
 // tenant. Each change is written to the affected tenant's audit log.
@@ -80,5 +80,31 @@ export const setLimitsAction = operatorAction(
     await setTenantLimits(ctx, id, { monthlyTokenBudget, rateLimits });
     revalidatePath("/admin/operator", "layout");
     return { message: "Budget and limits saved." };
+  },
+);
+
+/** A required whole number in a range. */
+const wholeIn = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      const n = Number(v);
+      if (v === "" || !Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Enter a whole number from ${min} to ${max.toLocaleString("en")}`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const setKnowledgeLimitsAction = operatorAction(
+  z.object({ tenantId, uploadQuotaMb: wholeIn(0, 100_000), pageCap: wholeIn(1, 5000) }),
+  async (ctx, input) => {
+    await setKnowledgeLimits(ctx, input.tenantId, input);
+    revalidatePath("/admin/operator", "layout");
+    return { message: "Knowledge limits saved." };
   },
 );

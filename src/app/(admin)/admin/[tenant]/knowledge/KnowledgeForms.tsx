@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
 import type { PlainActionFn } from "@/lib/auth/action";
 
@@ -94,6 +94,52 @@ export function AnswerForm({
         error={err.lang}
       />
       <SubmitButton pendingText="Saving…">{submitLabel}</SubmitButton>
+    </form>
+  );
+}
+
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Upload a document. The size is checked here before anything is sent (a larger body would only get Next's
+ * bare 413), and again on the server, which also checks the type and the business's quota.
+ */
+export function UploadDocumentForm({ action }: { action: PlainActionFn }) {
+  const [state, formAction] = useActionState(action, {});
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
+  const error = tooLarge ?? state.fieldErrors?.file;
+  return (
+    <form
+      action={formAction}
+      className="space-y-2"
+      onSubmit={(e) => {
+        const input = e.currentTarget.elements.namedItem("file") as HTMLInputElement | null;
+        const file = input?.files?.[0];
+        if (file && file.size > MAX_FILE_BYTES) {
+          e.preventDefault();
+          setTooLarge(`${file.name} is larger than 20 MB; upload a smaller file.`);
+        } else setTooLarge(null);
+      }}
+    >
+      {tooLarge ? null : <FormMessage state={state} />}
+      <label htmlFor="document-file" className="label">
+        File (PDF, DOCX, Markdown or plain text, at most 20 MB)
+      </label>
+      <input
+        id="document-file"
+        name="file"
+        type="file"
+        accept=".pdf,.docx,.md,.markdown,.txt,application/pdf,text/markdown,text/plain"
+        className="input w-full"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "document-file-error" : undefined}
+      />
+      {error ? (
+        <p id="document-file-error" className="field-error">
+          {error}
+        </p>
+      ) : null}
+      <SubmitButton pendingText="Uploading…">Upload</SubmitButton>
     </form>
   );
 }

@@ -7,11 +7,13 @@ import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
 import {
   addAnswerAction,
   deleteAnswerAction,
+  deleteDocumentAction,
   excludePageAction,
   resyncAction,
   updateAnswerAction,
+  uploadDocumentAction,
 } from "./actions";
-import { ActionButton, AnswerForm } from "./KnowledgeForms";
+import { ActionButton, AnswerForm, UploadDocumentForm } from "./KnowledgeForms";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
@@ -25,6 +27,24 @@ const REASONS: Record<string, string> = {
   not_html: "not a page",
   empty: "no text",
 };
+
+// A document's state: "failed" keeps its reason as "<kind>: <message>".
+const DOC_FAILURES: Record<string, string> = {
+  too_large: "too large",
+  zip_bomb: "zip bomb",
+  unsupported_type: "not a supported type",
+  unreadable: "unreadable",
+  empty: "no text",
+};
+
+function documentState(status: string | null, reason: string | null): string {
+  if (status === "indexed") return "indexed";
+  if (status !== "failed") return "processing";
+  const [kind, ...rest] = (reason ?? "unreadable").split(": ");
+  return `failed: ${DOC_FAILURES[kind ?? ""] ?? kind}${rest.length ? ` (${rest.join(": ")})` : ""}`;
+}
+
+const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 function one(v: string | string[] | undefined): string {
   return (Array.isArray(v) ? v[0] : v)?.slice(0, 200) ?? "";
@@ -182,9 +202,13 @@ export default async function KnowledgePage({
               <ol className="list-decimal space-y-2 pl-5">
                 {test.passages.map((p) => (
                   <li key={p.chunkId}>
-                    <a href={p.url} target="_blank" rel="noreferrer" className="underline">
-                      {p.title || p.url}
-                    </a>
+                    {/^https:\/\//.test(p.url) ? (
+                      <a href={p.url} target="_blank" rel="noreferrer" className="underline">
+                        {p.title || p.url}
+                      </a>
+                    ) : (
+                      <span>{p.title} (document)</span>
+                    )}
                     {p.headingPath ? <span className="muted"> · {p.headingPath}</span> : null}
                     <span className="muted">
                       {" "}
@@ -273,6 +297,70 @@ export default async function KnowledgePage({
           </table>
         </Card>
       ) : null}
+      <Card
+        id="documents"
+        title="Your documents"
+        description={`PDF, DOCX, Markdown and plain text; at most 20 MB a file. ${mb(view.uploadUse.used)} of ${mb(view.uploadUse.quota)} used.`}
+      >
+        {view.uploads.some((d) => d.status !== "indexed" && d.status !== "failed") ? (
+          <meta httpEquiv="refresh" content="3" />
+        ) : null}
+        {view.uploads.length === 0 ? (
+          <p className="text-sm muted">No documents yet.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your documents</caption>
+            <thead>
+              <tr className="border-b border-[var(--border)]">
+                <th scope="col" className="py-2 pr-3">
+                  Document
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  State
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Passages
+                </th>
+                {canEdit ? (
+                  <th scope="col" className="py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {view.uploads.map((d) => (
+                <tr key={d.id} className="border-b border-[var(--border)] align-top">
+                  <td className="break-all py-2 pr-3">
+                    {d.fileName} <span className="muted">· {mb(d.byteSize)}</span>
+                  </td>
+                  <td className="py-2 pr-3" data-testid="document-state">
+                    {documentState(d.status, d.reason)}
+                  </td>
+                  <td className="py-2 pr-3">{d.chunks}</td>
+                  {canEdit ? (
+                    <td className="py-2">
+                      <ActionButton
+                        action={deleteDocumentAction.bind(null, s)}
+                        fields={{ documentId: d.id }}
+                        label="Delete"
+                        pendingText="Deleting…"
+                        variant="danger"
+                        ariaLabel={`Delete ${d.fileName}`}
+                      />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {canEdit ? (
+          <div className="mt-4">
+            <UploadDocumentForm action={uploadDocumentAction.bind(null, s)} />
+          </div>
+        ) : null}
+      </Card>
       <Card
         id="answers"
         title="Your answers"

@@ -6,7 +6,7 @@ import { requireOperator } from "@/lib/auth/guard";
 import { getTenantById } from "@/lib/db/queries/operator";
 import { env } from "@/lib/env";
 import { formatDate } from "@/shared/dates";
-import { setLimitsAction, setStatusAction } from "../actions";
+import { setKnowledgeLimitsAction, setLimitsAction, setStatusAction } from "../actions";
 import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
 
 export const metadata: Metadata = { title: "Business settings" };
@@ -75,6 +75,33 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
       </Card>
       <Card id="limits" title="Budget and rate limits">
         <LimitsForm action={setLimitsAction} tenantId={tenant.id} fields={fields} />
+      </Card>
+      <Card
+        id="knowledge"
+        title="Knowledge limits"
+        description="How much the business may upload as documents, and the most website pages it may index."
+      >
+        <LimitsForm
+          action={setKnowledgeLimitsAction}
+          tenantId={tenant.id}
+          submitLabel="Save knowledge limits"
+          fields={[
+            {
+              name: "uploadQuotaMb",
+              label: "Document uploads (MB, whole business)",
+              value: Math.round(tenant.knowledgeUploadQuota / 1024 / 1024),
+              placeholder: 100,
+              help: "100 MB unless you change it; each file is at most 20 MB.",
+            },
+            {
+              name: "pageCap",
+              label: "Most website pages",
+              value: tenant.knowledgePageCap,
+              placeholder: 5000,
+              help: "The business chooses its own page cap up to this (1 to 5,000).",
+            },
+          ]}
+        />
       </Card>
     </div>
   );
