@@ -42,6 +42,10 @@ export const ACTION_LABELS: Record<string, string> = {
   "knowledge.page_included": "Website page included again",
   "knowledge.answer_added": "Curated answer added",
   "knowledge.answer_deleted": "Curated answer deleted",
+  "knowledge.answer_updated": "Curated answer changed",
+  "knowledge.document_uploaded": "Document uploaded",
+  "knowledge.document_deleted": "Document deleted",
+  "tenant.knowledge_limits_changed": "Knowledge limits changed",
 };
 
 export function actionLabel(action: string): string {
