@@ -62,8 +62,9 @@ test("a visitor on another site asks if the shop is open: chip, streamed answer,
   expect(history).toContain("are you open now?");
   expect(history).toContain(OPEN_ANSWER);
 
-  // "New conversation" starts afresh.
+  // "New conversation" asks first, then starts afresh.
   await again.getByRole("button", { name: "New conversation" }).click();
+  await again.getByRole("alertdialog").getByRole("button", { name: "Yes, start over" }).click();
   await expect(again.locator(".msg.me")).toHaveCount(0);
   await expect(again.getByRole("button", { name: "Are you open now?" })).toBeVisible();
 });
