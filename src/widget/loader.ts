@@ -23,19 +23,19 @@ type Launcher = {
   unread: string;
   title: string;
 };
-type Msg = { michi?: unknown; type?: unknown; c?: Launcher; t?: string } | null;
+type Msg = { michi?: unknown; type?: unknown; c?: Launcher; t?: string; s?: string } | null;
 
 const CHAT = "M4 5h16v11H9l-5 4z";
 const CROSS = "M6 6l12 12M18 6L6 18";
 const STYLE =
-  ":host{all:initial!important}button,iframe{position:fixed;z-index:2147483000;bottom:calc(20px + var(--o,0px));right:20px}.l{left:20px;right:auto}" +
-  "button{width:56px;height:56px;border:0;border-radius:50%;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 14px #0004}" +
+  ":host{all:initial!important}button,iframe{border:0;position:fixed;z-index:2147483000;bottom:calc(20px + var(--o));right:20px}.l{left:20px;right:auto}" +
+  "button{width:56px;height:56px;border-radius:50%;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 14px #0004}" +
   "button:focus-visible{outline:3px solid #fff;box-shadow:0 0 0 6px #111}" +
   "svg{width:26px;height:26px}path{fill:none;stroke:currentColor;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}" +
   "i{position:absolute;top:0;right:0;width:12px;height:12px;border-radius:50%;background:#d92d20;border:2px solid #fff}" +
-  "iframe{bottom:calc(88px + var(--o,0px));width:380px;height:min(640px,calc(100% - 108px - var(--o,0px)));border:0;border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
+  "iframe{bottom:calc(88px + var(--o));width:380px;height:min(640px,100% - 108px - var(--o));border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
   // An iframe is a replaced element: height:auto would be its intrinsic 150 px, not the space between the insets.
-  "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o,0px);width:100%;height:calc(100% - var(--o,0px));border-radius:0}}";
+  "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o);width:100%;height:calc(100% - var(--o));border-radius:0}}";
 
 ((d, w) => {
   const script = d.currentScript as HTMLScriptElement;
@@ -54,9 +54,13 @@ const STYLE =
           const k = cmd === "offset" ? b : a;
           const all = api.w as Widget[];
           const live: Widget[] = [];
-          for (let i = 0; i < all.length; i++) if (all[i]?.on()) live[live.length] = all[i] as Widget;
           api.w = live;
-          for (let i = 0; i < live.length; i++) if (k ? live[i]?.k === k : i === 0) live[i]?.run(cmd, a);
+          for (let i = 0; i < all.length; i++) {
+            const x = all[i] as Widget;
+            if (!x.on()) continue;
+            live[live.length] = x;
+            if (k ? x.k === k : live.length < 2) x.run(cmd, a);
+          }
         },
         { w: [] as Widget[], q: prev?.q ?? [] },
       );
@@ -81,24 +85,31 @@ const STYLE =
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.append(icon);
   button.append(svg, dot);
-  button.type = "button";
   // The panel is only written to once it said it is ready: before that the frame still holds about:blank of
   // this page's origin, and a message addressed to the platform origin would only log a console error.
   const post = (msg: object) => ready && frame?.contentWindow?.postMessage({ michi: key, ...msg }, base);
-  const offset = (v: unknown) => host.style.setProperty("--o", `${Math.max(0, +(v as string) || 0)}px`);
+  // Always set (0 by default), so the stylesheet reads var(--o) without a fallback.
+  const offset = (v: unknown) => host.style.setProperty("--o", `${Math.max(0, +(v as string)) || 0}px`);
   offset(data.michiOffset);
 
+  const query = (k: string, v: string) => {
+    const q = new URLSearchParams({ [k]: v });
+    if (data.michiLang) q.set("lang", data.michiLang);
+    return q;
+  };
+  // Only called once the settings have arrived (by start, and by set and the panel's messages after it).
   const draw = () => {
-    if (!cfg) return;
+    const c = cfg as Launcher;
     if (frame) frame.hidden = !isOpen;
-    button.setAttribute("aria-expanded", String(isOpen));
-    button.setAttribute("aria-label", isOpen ? cfg.closeLabel : unread ? cfg.unread : cfg.label);
+    button.setAttribute("aria-expanded", `${isOpen}`);
+    button.setAttribute("aria-label", isOpen ? c.closeLabel : unread ? c.unread : c.label);
     icon.setAttribute("d", isOpen ? CROSS : CHAT);
     dot.hidden = !unread;
   };
   const set = (open: boolean, focus?: boolean) => {
+    const cmd = open ? "open" : "close";
     if (!cfg) {
-      pending = open ? "open" : "close";
+      pending = cmd;
       return;
     }
     if (open === isOpen) return;
@@ -108,20 +119,18 @@ const STYLE =
       frame = d.createElement("iframe");
       frame.title = cfg.title;
       frame.className = button.className;
-      const q = new URLSearchParams({ p: location.origin + location.pathname });
-      if (data.michiLang) q.set("lang", data.michiLang);
-      frame.src = `${path}?${q}`;
+      frame.src = `${path}?${query("p", location.origin + location.pathname)}`;
       root.append(frame);
     }
     draw();
     if (open && focus) {
       wantFocus = true;
-      frame?.focus();
-      post({ type: "open", focus: true });
+      (frame as HTMLIFrameElement).focus();
+      post({ type: cmd, focus: true });
     }
     // Focus goes back to the launcher when it was inside the widget, so keyboard users do not get lost.
     if (!open && (focus || d.activeElement === host)) button.focus();
-    w.dispatchEvent(new CustomEvent(`michi:${open ? "open" : "close"}`, { detail: { key } }));
+    w.dispatchEvent(new CustomEvent(`michi:${cmd}`, { detail: { key } }));
   };
   const widget: Widget = {
     k: key,
@@ -159,8 +168,9 @@ const STYLE =
     root.append(button);
     draw();
     const open = data.michiOpen;
-    // Starting open would cover a phone's whole screen, so data-michi-open applies to wider screens only.
-    if ((open === "" || open === "true") && matchMedia("(min-width:480px)").matches) set(true);
+    // Starting open would cover a phone's whole screen, so data-michi-open applies to wider screens only
+    // (innerWidth is the width the stylesheet's media query reads).
+    if ((open === "" || open === "true") && innerWidth > 479) set(true);
     if (pending) widget.run(pending);
     // Calls made before this script arrived: those for this key, and the keyless ones by the first widget.
     const q = api.q ?? [];
@@ -175,9 +185,7 @@ const STYLE =
   // posts nothing (or none at all, by frame-ancestors): then there is no launcher, and the host goes away.
   const cf = d.createElement("iframe");
   cf.hidden = true;
-  const q = new URLSearchParams({ o: location.origin });
-  if (data.michiLang) q.set("lang", data.michiLang);
-  cf.src = `${path}/config?${q}`;
+  cf.src = `${path}/config?${query("o", location.origin)}`;
   cf.onload = () => setTimeout(() => cfg || host.remove(), 3000);
   root.append(cf);
 
@@ -194,19 +202,29 @@ const STYLE =
       return;
     }
     if (!frame || e.source !== frame.contentWindow) return;
-    if (m.type === "close") set(false, true);
-    if (m.type === "answer" && !isOpen) {
-      unread = true;
+    // Any message from the panel means its page has loaded, so posting to it is safe from then on.
+    ready = true;
+    const t = m.type;
+    // The visitor's token and conversation id, kept in this page's own storage: the frame's may be
+    // partitioned or refused. "s" with a value stores it; without, the panel asks for it at start. Storage
+    // refused here too means no answer, and the panel goes on with its own after a short wait.
+    if (t === "s") {
+      const k = `michi.${key}`;
+      try {
+        m.s ? (localStorage[k] = m.s) : post({ type: t, s: localStorage[k] });
+      } catch {}
+    }
+    if (t === "close") set(false, true);
+    // An answer is unread only while the panel is closed (opening it clears the mark).
+    if (t === "answer") {
+      unread = !isOpen;
       draw();
     }
     // A frame focused while still blank can lose focus when its page arrives from another origin, so focus
     // is handed over again once the panel says it is ready.
-    if (m.type === "ready") {
-      ready = true;
-      if (isOpen) {
-        if (wantFocus) frame.focus();
-        post({ type: "open", focus: wantFocus });
-      }
+    if (t === "ready" && isOpen) {
+      if (wantFocus) frame.focus();
+      post({ type: "open", focus: wantFocus });
     }
   });
   button.onclick = () => set(!isOpen, true);

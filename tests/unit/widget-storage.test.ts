@@ -166,3 +166,75 @@ describe("visitor session", () => {
     expect(auth).toEqual([null, "Bearer t1", null]);
   });
 });
+
+describe("visitor session with the host page's copy", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The loader's side: what the host page's own storage holds for this widget. */
+  function hostCopy(saved: string | null = null) {
+    const kept: string[] = [];
+    return { copy: { saved, keep: (s: string) => void kept.push(s) }, kept };
+  }
+
+  it("resumes from the host's copy when the frame's storage is refused, renewing the token it came with", async () => {
+    const auth: (string | null)[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_u: string, init: RequestInit) => {
+        auth.push(new Headers(init.headers).get("authorization"));
+        return answer("t2", 3_600_000);
+      }),
+    );
+    const blocked = () => fakeStorage({ broken: true });
+    const { copy, kept } = hostCopy(JSON.stringify({ token: "t1", conversationId: "c-1" }));
+    const session = createSession("wk_test", openStore(blocked), Date.now, copy);
+    expect(session.conversationId()).toBe("c-1");
+    // Same visitor: the token from the host is presented, and the renewed one is written back.
+    expect(await session.token()).toBe("t2");
+    expect(auth).toEqual(["Bearer t1"]);
+    expect(JSON.parse(kept.at(-1)!)).toEqual({ token: "t2", conversationId: "c-1" });
+  });
+
+  it("writes the token and conversation id, and nothing else, back to the host", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => answer("t1", 3_600_000)),
+    );
+    const { copy, kept } = hostCopy();
+    const session = createSession(
+      "wk_test",
+      openStore(() => fakeStorage()),
+      Date.now,
+      copy,
+    );
+    await session.token();
+    session.setConversation("c-9");
+    expect(kept.map((s) => JSON.parse(s))).toEqual([{ token: "t1" }, { token: "t1", conversationId: "c-9" }]);
+    session.setConversation(undefined);
+    expect(JSON.parse(kept.at(-1)!)).toEqual({ token: "t1" });
+  });
+
+  it("prefers the host's copy over the frame's, and ignores a copy that is not the expected shape", () => {
+    const ls = fakeStorage();
+    ls.data.set(
+      "michi.v1.wk_test",
+      JSON.stringify({ token: "old", expiresAt: Date.now() + 3_600_000, conversationId: "c-old" }),
+    );
+    const fromHost = createSession(
+      "wk_test",
+      openStore(() => ls),
+      Date.now,
+      hostCopy(JSON.stringify({ token: "t1", conversationId: "c-1" })).copy,
+    );
+    expect(fromHost.conversationId()).toBe("c-1");
+    for (const junk of ["not json", "[1]", JSON.stringify({ token: 5, conversationId: "c-x" }), null]) {
+      const s = createSession(
+        "wk_test",
+        openStore(() => ls),
+        Date.now,
+        hostCopy(junk).copy,
+      );
+      expect(s.conversationId()).toBe("c-old");
+    }
+  });
+});

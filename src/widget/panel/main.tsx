@@ -16,10 +16,16 @@ if (node?.textContent && app) {
   root.setProperty("--c", cfg.theme.color);
   root.setProperty("--on", cfg.theme.onColor);
   root.setProperty("--link", cfg.theme.link);
-  const session = createSession(
-    cfg.key,
-    openStore(() => window.localStorage),
-  );
   const bridge = createBridge(cfg.key, cfg.parentOrigin);
-  render(<App cfg={cfg} session={session} bridge={bridge} />, app);
+  // The session starts from the host page's copy when the loader has one, so it is read before the first
+  // render (the restore runs on mount).
+  void bridge.hostCopy().then((host) => {
+    const session = createSession(
+      cfg.key,
+      openStore(() => window.localStorage),
+      Date.now,
+      host,
+    );
+    render(<App cfg={cfg} session={session} bridge={bridge} />, app);
+  });
 }

@@ -1,10 +1,18 @@
-// The visitor's token and current conversation, kept in the iframe's storage under the widget key. The token
+// The visitor's token and current conversation, kept in the iframe's storage under the widget key and, when
+// the panel is embedded, copied to the host page's own storage through the loader (see HostCopy). The token
 // is renewed shortly before it expires, presenting the old one so the visitor keeps the same id (and with it
 // access to their earlier conversation).
 import { HttpError, httpError } from "./sse";
 import type { KV } from "./storage";
 
 type Saved = { token?: string; expiresAt?: number; conversationId?: string };
+
+/**
+ * The copy in the host page's first-party storage, which survives where the frame's storage is partitioned
+ * or refused (Safari, Brave, Firefox strict). It holds the token and conversation id only, as a JSON string:
+ * `saved` is what the loader had at start (null when nothing), `keep` writes an update back.
+ */
+export type HostCopy = { saved: string | null; keep(value: string): void };
 
 /** Renew this long before expiry, so a request never leaves with a token about to lapse. */
 const MARGIN_MS = 2 * 60_000;
@@ -17,9 +25,9 @@ export type Session = {
   keepFresh(): () => void;
 };
 
-function read(store: KV, k: string): Saved {
+function read(text: string | null): Saved {
   try {
-    const v: unknown = JSON.parse(store.get(k) ?? "{}");
+    const v: unknown = JSON.parse(text ?? "{}");
     if (!v || typeof v !== "object") return {};
     const o = v as Record<string, unknown>;
     return {
@@ -32,10 +40,21 @@ function read(store: KV, k: string): Saved {
   }
 }
 
-export function createSession(key: string, store: KV, now: () => number = Date.now): Session {
+export function createSession(key: string, store: KV, now: () => number = Date.now, host?: HostCopy): Session {
   const storeKey = `michi.v1.${key}`;
-  const state = read(store, storeKey);
-  const save = () => store.set(storeKey, JSON.stringify(state));
+  const state = read(store.get(storeKey));
+  // The host's copy is first-party, so it wins; its token's expiry is not kept there, so a token that came
+  // only from it is renewed (presenting it) before first use.
+  const fromHost = read(host?.saved ?? null);
+  if (fromHost.token) {
+    if (fromHost.token !== state.token) state.expiresAt = undefined;
+    state.token = fromHost.token;
+    state.conversationId = fromHost.conversationId;
+  }
+  const save = () => {
+    store.set(storeKey, JSON.stringify(state));
+    host?.keep(JSON.stringify({ token: state.token, conversationId: state.conversationId }));
+  };
   let pending: Promise<string> | null = null;
   let keeping = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
