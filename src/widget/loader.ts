@@ -211,7 +211,8 @@ const STYLE =
     if (t === "s") {
       const k = `michi.${key}`;
       try {
-        m.s ? (localStorage[k] = m.s) : post({ type: t, s: localStorage[k] });
+        if (m.s) localStorage[k] = m.s;
+        else post({ type: t, s: localStorage[k] });
       } catch {}
     }
     if (t === "close") set(false, true);

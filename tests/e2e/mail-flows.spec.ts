@@ -90,14 +90,8 @@ test("an owner invites a colleague, who creates an account and accepts through t
   await expect(them).toHaveURL(/\/invite$/);
   await them.getByLabel("Your name").fill("Cole League");
   await them.getByLabel("Choose a password").fill("colleague password 1");
-  await them.getByRole("button", { name: "Create my account" }).click();
-  await expect(them).toHaveURL(/\/signin\?/);
-  await expect(them.getByRole("status")).toContainText("then accept the invitation");
-  await them.getByLabel("E-mail").fill(email);
-  await them.getByLabel("Password", { exact: true }).fill("colleague password 1");
-  await them.getByRole("button", { name: "Sign in" }).click();
-  await expect(them).toHaveURL(/\/invite$/);
-  await them.getByRole("button", { name: "Accept and join E2E Packs" }).click();
+  // One step: the new account is made, the invitation accepted, and they land in the business signed in.
+  await them.getByRole("button", { name: "Create my account and join" }).click();
   await expect(them).toHaveURL(new RegExp(`/admin/${E2E.packs.slug}$`));
 
   // Used up: the same link now says so.
@@ -178,3 +172,40 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
   });
 }
+
+test("the operator creates a business for a new owner, who is e-mailed an invitation and lands in it in one step", async ({
+  page,
+  browser,
+}) => {
+  const id = unique();
+  const email = `new-owner-${id}@example.com`;
+  const name = `Olga's Bakery ${id}`;
+  await signIn(page, E2E.operator);
+  await page.goto("/admin/operator");
+  const form = page.locator("#create");
+  await form.getByLabel("Business name").fill(name);
+  // The address follows the name as sign-up derives it, and stays editable.
+  const slug = form.getByLabel("Address (slug)");
+  await expect(slug).toHaveValue(`olga-s-bakery-${id}`);
+  await form.getByLabel("Owner's e-mail").fill(email);
+  await form.getByRole("button", { name: "Create business" }).click();
+  await expect(form.getByRole("status").first()).toContainText(
+    `An invitation to become its owner was e-mailed to ${email}`,
+  );
+  // No password to hand over: mail is on.
+  await expect(form.getByLabel("One-time password")).toHaveCount(0);
+
+  const link = await linkFromMail(page, email, /\/invite#/);
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  await them.goto(`${new URL(link).pathname}${new URL(link).hash}`);
+  await expect(them.getByRole("heading", { level: 1 })).toHaveText(`Join ${name} on michi-chat`);
+  await them.getByLabel("Your name").fill("Olga Owner");
+  await them.getByLabel("Choose a password").fill("olga's password 1");
+  await them.getByRole("button", { name: "Create my account and join" }).click();
+  await expect(them).toHaveURL(new RegExp(`/admin/olga-s-bakery-${id}$`));
+  // Signed in as the owner: the Team page, for owners only, opens and lists them.
+  await them.goto(`/admin/olga-s-bakery-${id}/team`);
+  await expect(them.locator("main")).toContainText(email);
+  await theirs.close();
+});

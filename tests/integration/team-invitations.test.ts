@@ -240,29 +240,33 @@ describe("accepting", () => {
 });
 
 describe("creating an account from an invitation", () => {
-  it("creates the invited address's account and sends the person to sign in, then back to accept", async () => {
-    const token = tokenOf((await inviteAs(owner, "Newbie@Inv.test")).data?.link);
+  it("creates the invited address's account, accepts with the invitation's role and signs the person in, in one step", async () => {
+    const token = tokenOf((await inviteAs(owner, "Newbie@Inv.test", "admin")).data?.link);
     actAs(null);
+    const jar = (await import("next/headers")).cookies;
+    (await jar()).clear();
     const r = await outcome(() =>
       invite.inviteSignUpAction({}, fd({ token, name: "Nia", password: "a long new password" })),
     );
-    expect(r).toEqual({
-      kind: "redirect",
-      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent("/invite")}`,
-    });
+    expect(r).toEqual({ kind: "redirect", url: "/admin/inv-shop" });
     const [created] = await t.handle.platform.select().from(users).where(eq(users.email, "newbie@inv.test"));
     expect(created).toMatchObject({ name: "Nia", mustChangePassword: false });
-    // An account, not yet a member: joining needs the explicit accept.
-    expect(await roleOf(created!.id)).toBeNull();
+    expect(await roleOf(created!.id)).toBe("admin");
+    // Signed in: the session cookie was issued for the new account.
+    const { decodeSession, sessionCookieName } = await import("@/lib/auth/session-cookie");
+    const claims = await decodeSession((await jar()).get(sessionCookieName())?.value);
+    expect(claims).toMatchObject({ uid: created!.id, email: "newbie@inv.test" });
     const signIn = await authenticate(
       t.handle.platform,
       { email: "newbie@inv.test", password: "a long new password", ip: "192.0.2.31" },
       signInThrottle(),
     );
     expect(signIn.ok).toBe(true);
+    // The link is used up.
+    expect((await readInvitation(t.handle, token)).state).toBe("accepted");
   });
 
-  it("gives the same answer for an address that already has an account, and changes nothing of it", async () => {
+  it("sends a person whose address already has an account to sign in, and changes nothing of it", async () => {
     const token = tokenOf((await inviteAs(owner, "busy@inv.test")).data?.link);
     const [before] = await t.handle.platform.select().from(users).where(eq(users.email, "busy@inv.test"));
     actAs(null);

@@ -6,10 +6,11 @@ import type { AddressInfo } from "node:net";
 // public/widget.js with the one-line snippet. Query parameters choose what the snippet carries:
 //   ?key=K (repeatable)  &lang=ja  &open=1  &position=left  &offset=130  &queue=1 (calls michi("open") before
 //   the loader)  &hostile=NAME (one of HOSTILE below: a page that breaks embeds the way real sites do)
+// The same page is also served at /second, another page of the same site.
 
 export type HostPage = {
   origin: string;
-  url(params?: Record<string, string | string[]>): string;
+  url(params?: Record<string, string | string[]>, path?: "/" | "/second"): string;
   close(): Promise<void>;
 };
 
@@ -141,10 +142,10 @@ ${keys.map((k) => `<script${n} ${attrs(k)}></script>`).join("\n")}
 export function hostPageAt(origin: string): Pick<HostPage, "origin" | "url"> {
   return {
     origin,
-    url(params = {}) {
+    url(params = {}, path = "/") {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) q.append(k, one);
-      return `${origin}/?${q}`;
+      return `${origin}${path}?${q}`;
     },
   };
 }
@@ -157,7 +158,7 @@ export async function startHostPage(opts: { appUrl: string | (() => string) }): 
   const appUrl = typeof opts.appUrl === "string" ? () => opts.appUrl as string : opts.appUrl;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://host");
-    if (url.pathname !== "/") {
+    if (url.pathname !== "/" && url.pathname !== "/second") {
       res.writeHead(404).end();
       return;
     }

@@ -6,7 +6,7 @@ import { echoValues, formToObject, parseForm } from "@/lib/auth/action";
 import { claimsFrom } from "@/lib/auth/claims";
 import { safeCallbackPath } from "@/lib/auth/redirect";
 import { throttleMessage } from "@/lib/auth/throttle";
-import { slugify } from "@/lib/tenants/create-business";
+import { slugify } from "@/shared/slug";
 
 describe("after sign-in, only same-site paths", () => {
   it.each([

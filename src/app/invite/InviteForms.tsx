@@ -54,7 +54,7 @@ export function InviteSignUpForm({
         help={`At least ${passwordMin} characters.`}
         error={err.password}
       />
-      <SubmitButton pendingText="Creating…">Create my account</SubmitButton>
+      <SubmitButton pendingText="Joining…">Create my account and join</SubmitButton>
     </form>
   );
 }

@@ -1,12 +1,13 @@
 "use server";
 
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { sessionUser } from "@/lib/auth/access";
 import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { redirectToSignIn } from "@/lib/auth/redirect";
+import { issueSession } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
 import { acceptInvitation, signUpFromInvitation } from "@/lib/team/invitations";
@@ -34,8 +35,15 @@ export const inviteSignUpAction = publicAction(
     const { db, user } = await sessionUser();
     if (user) redirect(INVITE_PATH);
     const ip = clientIp(await headers(), env().MICHI_TRUST_PROXY);
-    await signUpFromInvitation(db, { token: input.token, name: input.name, password: input.password, ip });
-    // One answer whether or not the address already had an account (see signUpFromInvitation).
-    redirect(`/signin?signedUp=1&callbackUrl=${encodeURIComponent(INVITE_PATH)}`);
+    const joined = await signUpFromInvitation(db, {
+      token: input.token,
+      name: input.name,
+      password: input.password,
+      ip,
+    });
+    // A new account is signed in and lands in the business; an existing one signs in first, then accepts.
+    if (!joined) redirect(`/signin?signedUp=1&callbackUrl=${encodeURIComponent(INVITE_PATH)}`);
+    await issueSession(await cookies(), joined.user);
+    redirect(`/admin/${joined.slug}`);
   },
 );

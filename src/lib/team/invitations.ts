@@ -12,7 +12,7 @@ import {
   revokePendingInvitation,
 } from "../db/queries/invitations";
 import { findMemberByEmail, insertMember, lockTeam } from "../db/queries/members";
-import { createUser, findUserByEmail } from "../db/queries/users";
+import { createUser, findUserByEmail, type UserRow } from "../db/queries/users";
 import type { Role } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
@@ -149,7 +149,7 @@ const NOT_OPEN: Record<Exclude<InvitationView["state"], "open">, string> = {
  */
 export async function acceptInvitation(
   db: DbHandle,
-  user: SessionUser,
+  user: Pick<SessionUser, "id" | "email">,
   token: string,
   now = new Date(),
 ): Promise<{ slug: string; business: string; role: Role; alreadyMember: boolean }> {
@@ -178,26 +178,32 @@ export async function acceptInvitation(
 
 /**
  * An account for the invited address, from the invitation page (also where sign-up is closed: the link is
- * the permission). Nothing happens when the address already has an account; the caller answers both cases
- * alike and sends the person to sign in, so the link does not tell its holder whether the address is
- * registered. The password is hashed in both cases so they also take as long.
+ * the permission), accepted at once: the person set a password and lands in the business, signed in (the
+ * caller issues the session for the returned user). When the address already has an account nothing is
+ * created (null) and the caller sends the person to sign in; that tells the holder of a link mailed to that
+ * address that it has an account, which the owner's side (the Team page) still never learns. The password
+ * is hashed in both cases so they take as long.
  */
 export async function signUpFromInvitation(
   db: DbHandle,
   input: { token: string; name: string; password: string; ip: string },
   now = new Date(),
-): Promise<void> {
+): Promise<{ user: Pick<UserRow, "id" | "email" | "name" | "sessionVersion">; slug: string } | null> {
   const view = await readInvitation(db, input.token, now);
   if (view.state !== "open")
     throw new AppError(view.state === "unknown" ? "not_found" : "conflict", NOT_OPEN[view.state]);
   await takeOrRefuse(LIMITS.inviteSignUpPerIp, input.ip, "Too many accounts from your network.");
   const passwordHash = await hashPassword(input.password);
-  if (await findUserByEmail(db.platform, view.email)) return;
+  if (await findUserByEmail(db.platform, view.email)) return null;
+  let user: UserRow;
   try {
-    await createUser(db.platform, { email: view.email, name: input.name, passwordHash });
+    user = await createUser(db.platform, { email: view.email, name: input.name, passwordHash });
   } catch (e) {
-    // Two submissions at once: the unique e-mail index lets one win, and the answer is the same.
-    if (await findUserByEmail(db.platform, view.email)) return;
+    // Two submissions at once: the unique e-mail index lets one win, and the other signs in.
+    if (await findUserByEmail(db.platform, view.email)) return null;
     throw e;
   }
+  const joined = await acceptInvitation(db, { id: user.id, email: user.email }, input.token, now);
+  const { id, email, name, sessionVersion } = user;
+  return { user: { id, email, name, sessionVersion }, slug: joined.slug };
 }

@@ -3,7 +3,9 @@ import { findOrCreateUser } from "../accounts/users";
 import { hashPassword } from "../auth/password";
 import type { Db, DbHandle } from "../db/client";
 import { type AuditActor, forTenantAudited } from "../db/queries/audit";
-import { createTenant, isSlugTaken, SLUG_RE, type TenantRow } from "../db/queries/tenants";
+import { insertInvitation } from "../db/queries/invitations";
+import { SLUG_RE, slugify } from "@/shared/slug";
+import { createTenant, isSlugTaken, type TenantRow } from "../db/queries/tenants";
 import { addMembership, createUser, findUserByEmail, type UserRow } from "../db/queries/users";
 import type { BotSettings } from "../db/schema";
 import { AppError } from "../errors";
@@ -18,7 +20,12 @@ export type BusinessOwner =
   /** Operator: the account of this e-mail, created with a one-time password when missing. */
   | { kind: "by-email"; email: string }
   /** Seed: an account that already exists. */
-  | { kind: "existing"; user: UserRow };
+  | { kind: "existing"; user: UserRow }
+  /**
+   * Operator with mail on: the account of this e-mail when there is one; otherwise no account yet, and an
+   * owner invitation with this token hash (the caller mails its link; accepting creates the account).
+   */
+  | { kind: "invite"; email: string; tokenHash: string; expiresAt: Date; invitedBy: string };
 
 export type NewBusiness = {
   name: string;
@@ -29,30 +36,23 @@ export type NewBusiness = {
   /** Who is recorded in the business's audit log; null skips the entry (the seed writes none). */
   audit: {
     actor: AuditActor | "owner";
-    details: (owner: UserRow, newAccount: boolean) => Record<string, unknown>;
+    /** `owner` is null when the owner was invited instead. */
+    details: (owner: UserRow | null, newAccount: boolean) => Record<string, unknown>;
   } | null;
 };
 
-export type CreatedBusiness = { tenant: TenantRow; owner: UserRow; oneTimePassword: string | null };
+export type CreatedBusiness = {
+  tenant: TenantRow;
+  /** Null when the owner was invited (no account yet). */
+  owner: UserRow | null;
+  oneTimePassword: string | null;
+};
 
 const EMAIL_TAKEN = "An account with this e-mail already exists. Sign in instead.";
 const SLUG_TAKEN = {
   message: "That address is taken.",
   field: "Another business already uses this address.",
 };
-
-/** A URL-safe slug from a business name: "Café Michi!" → "cafe-michi". */
-export function slugify(name: string): string {
-  const base = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 34)
-    .replace(/-+$/g, "");
-  return base && SLUG_RE.test(base) ? base : "business";
-}
 
 /** The first of slug, slug-2, slug-3, … that no tenant uses yet. */
 async function freeSlug(db: Db, wanted: string): Promise<string> {
@@ -90,6 +90,8 @@ export async function createBusinessWithOwner(
   within?: Db,
 ): Promise<CreatedBusiness> {
   const db = within ?? handle.platform;
+  // The invitation is written with the audit entry.
+  if (input.owner.kind === "invite" && !input.audit) throw new Error("an invited owner needs an audit entry");
   if (input.slug !== undefined && !SLUG_RE.test(input.slug))
     throw new AppError("invalid_input", "Use lower-case letters, digits and dashes.", {
       fieldErrors: { slug: ["Use lower-case letters, digits and dashes (2–40 characters)."] },
@@ -100,6 +102,8 @@ export async function createBusinessWithOwner(
   let oneTimePassword: string | null = null;
   let known: UserRow | null = owner.kind === "existing" ? owner.user : null;
   if (owner.kind === "by-email") ({ user: known, oneTimePassword } = await findOrCreateUser(db, owner.email));
+  if (owner.kind === "invite") known = await findUserByEmail(db, owner.email);
+  const invite = owner.kind === "invite" && !known ? owner : null;
   // Hashed before the e-mail is looked up, so a taken e-mail answers no faster than a free one.
   const newAccount =
     owner.kind === "new"
@@ -109,16 +113,16 @@ export async function createBusinessWithOwner(
 
   // A concurrent creation may take the same slug between the check and the insert; the unique index decides.
   // A chosen slug then fails as taken; a derived one moves on to the next free address.
-  let created: { tenant: TenantRow; owner: UserRow } | undefined;
+  let created: { tenant: TenantRow; owner: UserRow | null } | undefined;
   for (let attempt = 0; attempt < 5 && !created; attempt++) {
     const slug = input.slug ?? (await freeSlug(db, slugify(input.name)));
     try {
       created = await db.transaction(async (t) => {
         // A transaction offers the same query API; drizzle's generics just do not say so.
         const tx = t as unknown as Db;
-        const user = known ?? (await createUser(tx, newAccount!));
+        const user = known ?? (newAccount ? await createUser(tx, newAccount) : null);
         const tenant = await createTenant(tx, { slug, name: input.name, bot: input.bot });
-        await addMembership(tx, tenant.id, user.id, "owner");
+        if (user) await addMembership(tx, tenant.id, user.id, "owner");
         return { tenant, owner: user };
       });
     } catch (e) {
@@ -133,12 +137,27 @@ export async function createBusinessWithOwner(
   const entry = input.audit;
   if (entry) {
     const actor = entry.actor === "owner" ? ownerRow : entry.actor;
-    await forTenantAudited(handle, tenant.id, actor, (_tx, record) =>
-      record("tenant.created", {
+    if (!actor) throw new Error("a business created by its owner has an owner");
+    await forTenantAudited(handle, tenant.id, actor, async (tx, record) => {
+      await record("tenant.created", {
         target: tenant.slug,
         details: entry.details(ownerRow, oneTimePassword !== null),
-      }),
-    );
+      });
+      if (!invite) return;
+      const { email, tokenHash, expiresAt, invitedBy } = invite;
+      await insertInvitation(tx, {
+        tenantId: tenant.id,
+        email,
+        role: "owner",
+        tokenHash,
+        invitedBy,
+        expiresAt,
+      });
+      await record("invitation.created", {
+        target: email,
+        details: { role: "owner", expiresAt: expiresAt.toISOString() },
+      });
+    });
   }
   return { tenant, owner: ownerRow, oneTimePassword };
 }

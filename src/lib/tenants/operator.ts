@@ -9,25 +9,64 @@ import {
 } from "../db/queries/operator";
 import type { TenantRateLimits, TenantStatus } from "../db/schema";
 import { AppError } from "../errors";
+import { type MailResult, mailDelivery, sendMail } from "../mail/send";
+import { slugify } from "@/shared/slug";
+import { newLinkToken } from "../security/link-token";
+import { invitationMail } from "../team/invitation-mail";
+import { INVITATION_DAYS, invitationUrl } from "../team/invitations";
 import { type CreatedBusiness, createBusinessWithOwner } from "./create-business";
 
 // The operator's platform-level use cases, for the operator only. Every change is also written to the affected
 // tenant's audit log, inside the same transaction when the change itself is tenant-scoped.
 
+export type OperatorCreatedBusiness = CreatedBusiness & {
+  /** The owner's invitation, when the address had no account and mail is on: mailed, never shown. */
+  invitation: { email: string; mail: MailResult } | null;
+};
+
+/**
+ * With mail on, an owner without an account gets an invitation link by mail (accepting it creates the account
+ * and signs them in); with mail off there is no way to deliver a link, so a one-time password is made for the
+ * operator to hand over. An existing account is made the owner directly. An empty slug is derived from the name.
+ */
 export async function createBusiness(
   ctx: OperatorContext,
-  input: { name: string; slug: string; ownerEmail: string },
-): Promise<CreatedBusiness> {
+  input: { name: string; slug?: string; ownerEmail: string },
+  now = new Date(),
+): Promise<OperatorCreatedBusiness> {
   assertOperator(ctx);
-  return createBusinessWithOwner(ctx.db, {
+  const link = mailDelivery() === "off" ? null : newLinkToken();
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
+  const created = await createBusinessWithOwner(ctx.db, {
     name: input.name,
-    slug: input.slug,
-    owner: { kind: "by-email", email: input.ownerEmail },
+    // The address derived from the name moves on to the next free one (-2, -3) as at sign-up; one the
+    // operator typed is taken as it is.
+    slug: input.slug && input.slug !== slugify(input.name) ? input.slug : undefined,
+    owner: link
+      ? { kind: "invite", email: input.ownerEmail, tokenHash: link.hash, expiresAt, invitedBy: ctx.user.id }
+      : { kind: "by-email", email: input.ownerEmail },
     audit: {
       actor: ctx.user,
-      details: (owner, newAccount) => ({ owner: owner.email, newAccount, by: "operator" }),
+      details: (owner, newAccount) =>
+        owner
+          ? { owner: owner.email, newAccount, by: "operator" }
+          : { owner: input.ownerEmail, invited: true, by: "operator" },
     },
   });
+  if (created.owner || !link) return { ...created, invitation: null };
+  const mail = await sendMail({
+    kind: "invitation",
+    tenantId: created.tenant.id,
+    to: input.ownerEmail,
+    ...invitationMail({
+      business: created.tenant.name,
+      inviter: ctx.user.name || ctx.user.email,
+      role: "owner",
+      link: invitationUrl(link.token),
+      days: INVITATION_DAYS,
+    }),
+  });
+  return { ...created, invitation: { email: input.ownerEmail, mail } };
 }
 
 async function existingTenant(ctx: OperatorContext, tenantId: string) {

@@ -40,7 +40,12 @@ function read(text: string | null): Saved {
   }
 }
 
-export function createSession(key: string, store: KV, now: () => number = Date.now, host?: HostCopy): Session {
+export function createSession(
+  key: string,
+  store: KV,
+  now: () => number = Date.now,
+  host?: HostCopy,
+): Session {
   const storeKey = `michi.v1.${key}`;
   const state = read(store.get(storeKey));
   // The host's copy is first-party, so it wins; its token's expiry is not kept there, so a token that came

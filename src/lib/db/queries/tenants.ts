@@ -8,8 +8,6 @@ export function newWidgetKey(): string {
   return `wk_${randomBytes(15).toString("base64url")}`;
 }
 
-export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-
 export type TenantRow = typeof tenants.$inferSelect;
 
 export async function isSlugTaken(db: Db, slug: string): Promise<boolean> {

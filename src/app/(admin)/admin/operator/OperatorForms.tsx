@@ -1,14 +1,26 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
 import { OneTimePassword } from "@/components/ui/OneTimePassword";
 import type { PlainActionFn } from "@/lib/auth/action";
+import { slugify } from "@/shared/slug";
 
 export function CreateTenantForm({ action }: { action: PlainActionFn }) {
   const [state, formAction] = useActionState(action, {});
   const v = state.values ?? {};
   const err = state.fieldErrors ?? {};
+  // The address follows the name, as sign-up derives it, until the operator edits it.
+  const [name, setName] = useState<string | null>(null);
+  const [slug, setSlug] = useState<string | null>(null);
+  // Each answer starts again from what the server sent back (the submitted values, or empty after success).
+  useEffect(() => {
+    void state;
+    setName(null);
+    setSlug(null);
+  }, [state]);
+  const shownName = name ?? v.name ?? "";
+  const shownSlug = slug ?? (v.slug || (shownName.trim() ? slugify(shownName) : ""));
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <FormMessage state={state} />
@@ -19,16 +31,17 @@ export function CreateTenantForm({ action }: { action: PlainActionFn }) {
           name="name"
           label="Business name"
           required
-          defaultValue={v.name ?? ""}
+          value={shownName}
+          onChange={(e) => setName(e.currentTarget.value)}
           error={err.name}
         />
         <InputField
           id="new-slug"
           name="slug"
           label="Address (slug)"
-          help="Used in /admin/<slug>."
-          required
-          defaultValue={v.slug ?? ""}
+          help="Used in /admin/<slug>. Filled in from the name as you type; change it if you like."
+          value={shownSlug}
+          onChange={(e) => setSlug(e.currentTarget.value)}
           error={err.slug}
         />
         <InputField

@@ -32,12 +32,13 @@ const optionalInt = (max: number) =>
 export const createTenantAction = operatorAction(
   z.object({
     name: z.string().trim().min(2, "Enter the business name").max(80, "Keep the name under 80 characters"),
+    // Empty: derived from the name as sign-up does (the form fills it in as the name is typed).
     slug: z
       .string()
       .trim()
       .toLowerCase()
       .regex(
-        /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/,
+        /^$|^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/,
         "Use lower-case letters, digits and dashes (2–40 characters)",
       ),
     ownerEmail: z.email("Enter the owner's e-mail address").trim().toLowerCase().max(320),
@@ -45,14 +46,30 @@ export const createTenantAction = operatorAction(
   async (ctx, input) => {
     const created = await createBusiness(ctx, input);
     revalidatePath("/admin/operator");
-    const base = `Created ${created.tenant.name} at /admin/${created.tenant.slug}, owned by ${created.owner.email}.`;
+    const where = `Created ${created.tenant.name} at /admin/${created.tenant.slug}`;
+    if (created.invitation) {
+      const { email, mail } = created.invitation;
+      if (mail.status === "kept")
+        return {
+          message: `${where}. No SMTP server is configured, so the invitation for ${email} is in the Outbox: forward its link to them.`,
+          values: {},
+        };
+      return mail.status === "failed"
+        ? {
+            ok: false,
+            message: `${where}, but the invitation mail to ${email} could not be sent (${mail.error ?? "mail error"}). Send a new invitation from the business's Team page.`,
+            values: {},
+          }
+        : { message: `${where}. An invitation to become its owner was e-mailed to ${email}.`, values: {} };
+    }
+    const owner = created.owner?.email ?? input.ownerEmail;
     if (created.oneTimePassword)
       return {
-        message: `${base} A new account was created: hand over this one-time password now; it is not shown again.`,
-        data: { email: created.owner.email, oneTimePassword: created.oneTimePassword },
+        message: `${where}, owned by ${owner}. Mail is off on this installation, so a new account was created: hand over this one-time password now; it is not shown again.`,
+        data: { email: owner, oneTimePassword: created.oneTimePassword },
         values: {},
       };
-    return { message: `${base} The existing account was made its owner.`, values: {} };
+    return { message: `${where}, owned by ${owner}. The existing account was made its owner.`, values: {} };
   },
 );
 

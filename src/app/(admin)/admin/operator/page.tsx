@@ -108,7 +108,7 @@ export default async function OperatorPage() {
       <Card
         id="create"
         title="Create a business"
-        description="The owner's account is linked when it exists; otherwise it is created with a one-time password."
+        description="An owner who already has an account is made its owner. Anyone else is e-mailed an invitation link that sets their password and opens the business; when mail is off, an account is made with a one-time password for you to hand over."
       >
         <CreateTenantForm action={createTenantAction} />
       </Card>
