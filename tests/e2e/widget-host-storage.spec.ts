@@ -81,7 +81,7 @@ test("with the panel's storage refused, the conversation survives a reload and a
   await panel.getByRole("textbox", { name: "Your message" }).fill("and parking at night?");
   await panel.getByRole("textbox", { name: "Your message" }).press("Enter");
   await expect(panel.locator(".msg.me")).toHaveCount(2);
-  expect(JSON.parse((await page.evaluate((k) => localStorage.getItem(`michi.${k}`), CAFE)) ?? "{}")).toEqual(
-    copy,
-  );
+  // The host keeps the same conversation (its token is renewed on each load, as no expiry is kept there).
+  const after = JSON.parse((await page.evaluate((k) => localStorage.getItem(`michi.${k}`), CAFE)) ?? "{}");
+  expect(after.conversationId).toBe(copy.conversationId);
 });

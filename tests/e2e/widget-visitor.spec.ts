@@ -165,7 +165,7 @@ test("7. greeting per language as Markdown, starter chips until the first messag
   await page.goto(`/admin/${E2E.visitor.slug}/bot`);
   await page.getByLabel("Greeting", { exact: true }).fill("Hi! See our **menu**.");
   // The per-language words are folded behind a control that says what it holds.
-  await page.getByText("Words in each language").click();
+  await page.getByText("Greeting, starters and consent in each language").click();
   await page.getByLabel("Greeting in Español").fill("¡Hola! Mira nuestro **menú**.");
   await page.getByLabel("Starter prompts in Español").fill("¿Qué hay en el menú?\n¿Estáis abiertos?");
   await page.getByLabel("Starter prompt 1").fill("What is on the menu?");

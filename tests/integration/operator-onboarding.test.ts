@@ -56,7 +56,10 @@ describe("creating a business for an owner", () => {
     const shop = await tenantBySlug("rosa-s-flowers");
     expect(shop).toBeTruthy();
     expect(await userByEmail("rosa@flowers.test")).toBeUndefined();
-    const [inv] = await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id));
+    const [inv] = await t.handle.platform
+      .select()
+      .from(invitations)
+      .where(eq(invitations.tenantId, shop!.id));
     expect(inv).toMatchObject({ email: "rosa@flowers.test", role: "owner", invitedBy: op.id });
 
     const [mail] = await smtp.waitFor(1);
@@ -94,16 +97,19 @@ describe("creating a business for an owner", () => {
       {},
       fd({ name: "Known Shop", slug: "known-shop", ownerEmail: "known@flowers.test" }),
     );
-    expect(r).toMatchObject({ ok: true, message: expect.stringContaining("existing account was made its owner") });
+    expect(r).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("existing account was made its owner"),
+    });
     const shop = await tenantBySlug("known-shop");
     const [m] = await t.handle.platform
       .select()
       .from(memberships)
       .where(and(eq(memberships.tenantId, shop!.id), eq(memberships.userId, known.id)));
     expect(m?.role).toBe("owner");
-    expect(await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id))).toEqual(
-      [],
-    );
+    expect(
+      await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id)),
+    ).toEqual([]);
   });
 
   it("falls back to a one-time password when mail is off", async () => {
@@ -120,8 +126,8 @@ describe("creating a business for an owner", () => {
     });
     expect(await userByEmail("offline@flowers.test")).toMatchObject({ mustChangePassword: true });
     const shop = await tenantBySlug("offline-shop");
-    expect(await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id))).toEqual(
-      [],
-    );
+    expect(
+      await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id)),
+    ).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import "server-only";
+import { SLUG_RE, slugify } from "@/shared/slug";
 import { findOrCreateUser } from "../accounts/users";
 import { hashPassword } from "../auth/password";
 import type { Db, DbHandle } from "../db/client";
 import { type AuditActor, forTenantAudited } from "../db/queries/audit";
 import { insertInvitation } from "../db/queries/invitations";
-import { SLUG_RE, slugify } from "@/shared/slug";
 import { createTenant, isSlugTaken, type TenantRow } from "../db/queries/tenants";
 import { addMembership, createUser, findUserByEmail, type UserRow } from "../db/queries/users";
 import type { BotSettings } from "../db/schema";

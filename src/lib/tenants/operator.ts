@@ -1,4 +1,5 @@
 import "server-only";
+import { slugify } from "@/shared/slug";
 import { assertOperator, type OperatorContext } from "../auth/access";
 import { forTenantAudited } from "../db/queries/audit";
 import {
@@ -10,7 +11,6 @@ import {
 import type { TenantRateLimits, TenantStatus } from "../db/schema";
 import { AppError } from "../errors";
 import { type MailResult, mailDelivery, sendMail } from "../mail/send";
-import { slugify } from "@/shared/slug";
 import { newLinkToken } from "../security/link-token";
 import { invitationMail } from "../team/invitation-mail";
 import { INVITATION_DAYS, invitationUrl } from "../team/invitations";

@@ -5,6 +5,7 @@ import { render } from "preact";
 import type { PanelConfig } from "../public-config";
 import { App } from "./App";
 import { createBridge } from "./bridge";
+import { applyTheme, Preview } from "./preview";
 import { createSession } from "./session";
 import { openStore } from "./storage";
 
@@ -12,20 +13,19 @@ const node = document.getElementById("michi-config");
 const app = document.getElementById("michi-app");
 if (node?.textContent && app) {
   const cfg = JSON.parse(node.textContent) as PanelConfig;
-  const root = document.documentElement.style;
-  root.setProperty("--c", cfg.theme.color);
-  root.setProperty("--on", cfg.theme.onColor);
-  root.setProperty("--link", cfg.theme.link);
+  applyTheme(cfg.theme);
   const bridge = createBridge(cfg.key, cfg.parentOrigin);
+  if (new URLSearchParams(location.search).has("preview")) render(<Preview cfg={cfg} bridge={bridge} />, app);
   // The session starts from the host page's copy when the loader has one, so it is read before the first
   // render (the restore runs on mount).
-  void bridge.hostCopy().then((host) => {
-    const session = createSession(
-      cfg.key,
-      openStore(() => window.localStorage),
-      Date.now,
-      host,
-    );
-    render(<App cfg={cfg} session={session} bridge={bridge} />, app);
-  });
+  else
+    void bridge.hostCopy().then((host) => {
+      const session = createSession(
+        cfg.key,
+        openStore(() => window.localStorage),
+        Date.now,
+        host,
+      );
+      render(<App cfg={cfg} session={session} bridge={bridge} />, app);
+    });
 }

@@ -16,13 +16,26 @@ export function LanguageFields({ v, errors, canEdit }: BotFieldsProps) {
     [GREETING_NAMES, LANG_STARTER_NAMES, CONSENT_NAMES].some((list) => v(nameOf(list, lang)) !== ""),
   );
   return (
-    <details className="rounded-lg border border-[var(--border)] p-3" open={set.length > 0}>
-      <summary className="cursor-pointer font-semibold">
-        <span className="underline underline-offset-2">Words in each language</span>{" "}
+    // The summary is drawn as a button with a turning chevron, so it reads as something to open (issue 30).
+    <details className="group rounded-lg border border-[var(--border)] p-3" open={set.length > 0}>
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-2 [&::-webkit-details-marker]:hidden">
+        <span className="btn btn-secondary inline-flex items-center gap-2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-4 w-4 transition-transform group-open:rotate-90"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="M9 6l6 6-6 6" />
+          </svg>
+          Greeting, starters and consent in each language
+        </span>
         <span className="muted text-sm font-normal">
           {set.length > 0
-            ? `(${set.map((l) => LANGUAGE_LABELS[l]).join(", ")})`
-            : "(greeting, starters and consent per language: open to add)"}
+            ? `Written for ${set.map((l) => LANGUAGE_LABELS[l]).join(", ")}`
+            : "None yet: open to add them"}
         </span>
       </summary>
       <p className="muted mt-2 text-sm">

@@ -14,7 +14,7 @@ export default async function BotPage({ params }: { params: Promise<{ tenant: st
   const ctx = await requireTenant(slug);
   const settings = await ctx.db.forTenant(ctx.tenant.id, (tx) => getTenantSettings(tx, ctx.tenant.id));
   return (
-    <div className="max-w-3xl">
+    <div className="max-w-6xl">
       <PageHeader
         title="Bot"
         description="How your assistant introduces itself, what it knows it should do, and how it looks."
@@ -24,6 +24,8 @@ export default async function BotPage({ params }: { params: Promise<{ tenant: st
         values={botFormValues(settings?.bot ?? {})}
         models={[...env().MICHI_MODELS]}
         canEdit={roleAtLeast(ctx.role, "admin")}
+        widgetKey={settings?.widgetKey ?? ctx.tenant.widgetKey}
+        businessName={ctx.tenant.name}
       />
     </div>
   );
