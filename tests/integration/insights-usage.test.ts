@@ -221,6 +221,31 @@ describe("usage report for the operator", () => {
   });
 });
 
+describe("usage report in the business's time zone", () => {
+  it("counts the days in New York, where DST began on 9 March 2025", async () => {
+    const r = await t.handle.forTenant(a.id, (tx) =>
+      usageReport(tx, { tenantId: a.id, timeZone: "America/New_York" }, { period: 7, now: NOW }),
+    );
+    // 9 March began at 00:00 EST (05:00 UTC); 16 March begins at 00:00 EDT (04:00 UTC).
+    expect(r.since.toISOString()).toBe("2025-03-09T05:00:00.000Z");
+    expect(r.until.toISOString()).toBe("2025-03-16T04:00:00.000Z");
+    expect(r.timeZone).toBe("America/New_York");
+    const d = byDay(r.days);
+    // A3's answer (01:00 UTC on the 9th) was still the 8th in New York: outside the window.
+    expect(d.get("2025-03-09")).toMatchObject({ conversations: 0, botMessages: 0 });
+    // A2's answer after UTC midnight was 20:10 on the 10th in New York: both A1 and A2 count on the 10th.
+    expect(d.get("2025-03-10")).toMatchObject({
+      conversations: 2,
+      visitorMessages: 2,
+      botMessages: 2,
+      tokens: 175,
+    });
+    expect(d.get("2025-03-11")).toMatchObject({ botMessages: 0 });
+    // A6 (00:00 UTC on the 16th) is 20:00 on the 15th there, so today has A4 and A6.
+    expect(d.get("2025-03-15")).toMatchObject({ conversations: 2 });
+  });
+});
+
 describe("period window", () => {
   it("is today and the days before it, in UTC", () => {
     const w = periodWindow(7, new Date("2025-03-15T23:59:59.999Z"));

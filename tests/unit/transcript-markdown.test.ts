@@ -38,6 +38,7 @@ describe("transcript Markdown", () => {
       createElement(TranscriptMessage, {
         id: "m1",
         role: "assistant",
+        tz: "UTC",
         content: "**Hi**",
         createdAt: new Date("2026-11-30T10:04:05Z"),
         status: "complete",
@@ -52,6 +53,7 @@ describe("transcript Markdown", () => {
       createElement(TranscriptMessage, {
         id: "m0",
         role: "user",
+        tz: "UTC",
         content: "**not bold**",
         createdAt: new Date("2026-11-30T10:04:00Z"),
         status: "complete",

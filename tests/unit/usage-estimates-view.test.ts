@@ -10,6 +10,7 @@ const report = (estimated: number, monthEstimated: number): UsageReport => ({
   period: 7,
   since: new Date("2026-11-24T00:00:00Z"),
   until: new Date("2026-12-01T00:00:00Z"),
+  timeZone: "UTC",
   days: [],
   packs: [],
   totals: { conversations: 2, messages: 4, tokens: 900, toolCalls: 0 },

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { FormError, InputField, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
 import { signUpAction } from "./actions";
@@ -9,9 +9,14 @@ export function SignUpForm({ passwordMin }: { passwordMin: number }) {
   const [state, action] = useActionState<ActionState, FormData>(signUpAction, {});
   const v = state.values ?? {};
   const err = state.fieldErrors ?? {};
+  // The business's time zone starts as this browser's (changeable later in Data & retention). Read after
+  // hydration: the server does not know it.
+  const [timeZone, setTimeZone] = useState("");
+  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ""), []);
   return (
     <form action={action} className="card mt-6 space-y-4" noValidate>
       <FormError state={state} />
+      <input type="hidden" name="timeZone" value={timeZone} />
       <InputField
         id="name"
         name="name"

@@ -20,6 +20,8 @@ const signUpInput = z.object({
     .min(2, "Enter the name of your business")
     .max(80, "Keep the business name under 80 characters"),
   password: newPasswordField,
+  // The browser's zone, filled in by the form's script; an unknown one leaves the business on UTC.
+  timeZone: z.string().max(64).optional(),
 });
 
 const SIGNED_UP_PATH = "/signin?signedUp=1";

@@ -31,8 +31,11 @@ export function UsageCharts({
   days,
   packs,
   dailyBudget,
+  timeZone,
 }: {
   days: UsageDay[];
+  /** The zone the days are counted in, named on each chart. */
+  timeZone: string;
   packs: UsagePack[];
   /** The monthly budget spread evenly over the month's days, drawn as a line on the token chart. */
   dailyBudget: number | null;
@@ -46,6 +49,7 @@ export function UsageCharts({
       tokensShown: `${d.estimatedTokens > 0 ? "≈ " : ""}${tokens.toLocaleString("en-US")}`,
     };
   });
+  const dayLabel = `Day (${timeZone.replaceAll("_", " ")})`;
   const anyEstimated = days.some((d) => d.estimatedTokens > 0);
   const packRows = packs.map((p) => ({
     pack: p.label === p.packId ? p.packId : `${p.label} (${p.packId})`,
@@ -59,17 +63,17 @@ export function UsageCharts({
     <div className="grid gap-8">
       <BarChartFigure
         title="Conversations per day"
-        description="Conversations that started on each day (UTC)."
+        description={`Conversations that started on each day (${timeZone.replaceAll("_", " ")}).`}
         data={rows}
         xKey="day"
-        xLabel="Day (UTC)"
+        xLabel={dayLabel}
         series={[{ key: "conversations", label: "Conversations", color: CHART_COLORS.teal }]}
       />
       <BarChartFigure
         title="Messages per day"
         data={rows}
         xKey="day"
-        xLabel="Day (UTC)"
+        xLabel={dayLabel}
         series={[
           { key: "visitorMessages", label: "From visitors", color: CHART_COLORS.teal, stack: "m" },
           { key: "botMessages", label: "From the bot", color: CHART_COLORS.indigo, stack: "m" },
@@ -88,7 +92,7 @@ export function UsageCharts({
           .join(" ")}
         data={rows}
         xKey="day"
-        xLabel="Day (UTC)"
+        xLabel={dayLabel}
         series={[
           { key: "promptTokens", label: "Prompt tokens", color: CHART_COLORS.indigo, stack: "t" },
           { key: "completionTokens", label: "Completion tokens", color: CHART_COLORS.amber, stack: "t" },

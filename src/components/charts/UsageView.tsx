@@ -66,9 +66,9 @@ export function UsageView({
           Last {report.period} days
         </h2>
         <p className="mb-3 text-sm muted" data-testid="period-explained">
-          Today and the {report.period - 1} days before it ({formatDate(report.since)} to{" "}
-          {formatDate(new Date(report.until.getTime() - 1))}, UTC), counted from the conversations still
-          stored.
+          Today and the {report.period - 1} days before it ({formatDate(report.since, report.timeZone)} to{" "}
+          {formatDate(new Date(report.until.getTime() - 1), report.timeZone)},{" "}
+          {report.timeZone.replaceAll("_", " ")}), counted from the conversations still stored.
         </p>
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           {stats.map((s) => (
@@ -130,6 +130,7 @@ export function UsageView({
         </h2>
         <UsageCharts
           days={report.days}
+          timeZone={report.timeZone}
           packs={report.packs.map((p) => ({ ...p, label: packLabel(p.packId) }))}
           dailyBudget={budget && budget > 0 ? Math.round(budget / daysInMonth(report.month.month)) : null}
         />

@@ -11,6 +11,8 @@ export type TranscriptMessageProps = {
   role: "user" | "assistant" | string;
   content: string;
   createdAt: Date;
+  /** The business's time zone. */
+  tz: string;
   status: string;
   reason: string | null;
   /** Shown under a bot answer: the model and tokens, for example. */
@@ -30,7 +32,7 @@ export function TranscriptMessage(m: TranscriptMessageProps) {
     >
       <header className="mb-1 flex flex-wrap items-baseline gap-x-3 text-xs muted">
         <span className="font-semibold">{visitor ? "Visitor" : "Bot"}</span>
-        <When at={m.createdAt} seconds />
+        <When at={m.createdAt} tz={m.tz} seconds />
         {m.status !== "complete" ? (
           <span className="font-semibold text-danger-700 dark:text-red-300">
             {m.status}

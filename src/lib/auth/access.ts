@@ -1,8 +1,8 @@
 import "server-only";
+import { SLUG_RE } from "@/shared/slug";
 import { getDb } from "../db";
 import type { DbHandle, TenantTx } from "../db/client";
 import { forTenantAudited, type RecordAudit } from "../db/queries/audit";
-import { SLUG_RE } from "@/shared/slug";
 import { findTenantBySlug } from "../db/queries/tenants";
 import { findMembership, findUserById } from "../db/queries/users";
 import type { Role, tenants } from "../db/schema";

@@ -10,6 +10,7 @@ export const ACTION_LABELS: Record<string, string> = {
   "tenant.suspended": "Business suspended",
   "tenant.resumed": "Business resumed",
   "tenant.limits_changed": "Budget and limits changed",
+  "tenant.time_zone_changed": "Time zone changed",
   "member.added": "Member added",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",

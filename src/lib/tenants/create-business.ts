@@ -1,4 +1,5 @@
 import "server-only";
+import { isTimeZone } from "@/shared/dates";
 import { SLUG_RE, slugify } from "@/shared/slug";
 import { findOrCreateUser } from "../accounts/users";
 import { hashPassword } from "../auth/password";
@@ -32,6 +33,8 @@ export type NewBusiness = {
   /** The address to use; when absent, the first free one derived from the name. */
   slug?: string;
   bot?: BotSettings;
+  /** IANA zone for the admin's dates (sign-up sends the browser's); UTC when absent or unknown. */
+  timeZone?: string;
   owner: BusinessOwner;
   /** Who is recorded in the business's audit log; null skips the entry (the seed writes none). */
   audit: {
@@ -121,7 +124,12 @@ export async function createBusinessWithOwner(
         // A transaction offers the same query API; drizzle's generics just do not say so.
         const tx = t as unknown as Db;
         const user = known ?? (newAccount ? await createUser(tx, newAccount) : null);
-        const tenant = await createTenant(tx, { slug, name: input.name, bot: input.bot });
+        const tenant = await createTenant(tx, {
+          slug,
+          name: input.name,
+          bot: input.bot,
+          timeZone: isTimeZone(input.timeZone) ? input.timeZone : undefined,
+        });
         if (user) await addMembership(tx, tenant.id, user.id, "owner");
         return { tenant, owner: user };
       });

@@ -13,11 +13,12 @@ import { type CreatedBusiness, createBusinessWithOwner, EMAIL_TAKEN_REASON } fro
  */
 export async function signUp(
   handle: DbHandle,
-  input: { name: string; email: string; businessName: string; password: string },
+  input: { name: string; email: string; businessName: string; password: string; timeZone?: string },
 ): Promise<{ user: CreatedBusiness["owner"]; tenant: CreatedBusiness["tenant"] } | null> {
   try {
     const { owner, tenant } = await createBusinessWithOwner(handle, {
       name: input.businessName,
+      timeZone: input.timeZone,
       owner: { kind: "new", email: input.email, name: input.name, password: input.password },
       audit: { actor: "owner", details: () => ({ via: "sign-up" }) },
     });

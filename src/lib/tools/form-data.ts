@@ -235,10 +235,13 @@ export function errorsByField(
   return { byField, other };
 }
 
-/** "Set on 3 May 2025": formatted in UTC so the server and the browser render the same text. */
+/**
+ * "Set on 3 May 2025": the day in UTC (the pack form does not carry the business's time zone yet), the same
+ * text on the server and in the browser.
+ */
 export function formatSetOn(setAt: string | null): string {
   if (!setAt) return "Set";
   const d = new Date(setAt);
   if (Number.isNaN(d.getTime())) return "Set";
-  return `Set on ${formatDate(d)}`;
+  return `Set on ${formatDate(d, "UTC")}`;
 }

@@ -1,15 +1,17 @@
 import "server-only";
 import { asc, type SQL, sql } from "drizzle-orm";
+import { addDays, dayIn, startOfDayIn, zoneOr } from "@/shared/dates";
 import { type Db, rowsOf, type TenantTx } from "../client";
 import { tenants } from "../schema";
 
-// Usage numbers for the Usage pages, aggregated in SQL by UTC day. A tenant's numbers are read inside its
+// Usage numbers for the Usage pages, aggregated in SQL by day in the business's time zone (UTC for the
+// platform total). A tenant's numbers are read inside its
 // forTenant transaction; the operator's per-tenant view and the platform total read through db.platform.
 // Each statement starts with tenant_id = … and a time range, so it walks messages_tenant_created_idx,
 // tool_runs_tenant_created_idx and conversations_tenant_activity_idx rather than the whole table.
 
-/** null tenantId: every tenant together (operator only, through db.platform). */
-export type UsageScope = { tenantId: string | null };
+/** null tenantId: every tenant together (operator only, through db.platform). Days are counted in `timeZone`. */
+export type UsageScope = { tenantId: string | null; timeZone?: string };
 
 export type DayUsage = {
   day: string;
@@ -36,9 +38,10 @@ export type PackUsage = {
 export type UsageReport = {
   /** Days, today included. */
   period: number;
-  /** First day included (UTC midnight) and the end of today (exclusive). */
+  /** First day included (its midnight in `timeZone`) and the end of today there (exclusive). */
   since: Date;
   until: Date;
+  timeZone: string;
   days: DayUsage[];
   packs: PackUsage[];
   totals: { conversations: number; messages: number; tokens: number; toolCalls: number };
@@ -48,19 +51,16 @@ export type UsageReport = {
   estimatedTokens: number;
 };
 
-const DAY_MS = 86_400_000;
-
-function utcMidnight(d: Date): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+/** The window of a period: today and the N-1 days before it, as calendar days in `tz` (DST days included). */
+export function periodWindow(
+  period: number,
+  now: Date = new Date(),
+  tz = "UTC",
+): { since: Date; until: Date; days: string[] } {
+  const today = dayIn(now, tz);
+  const days = Array.from({ length: period }, (_, i) => addDays(today, i - period + 1));
+  return { since: startOfDayIn(days[0]!, tz), until: startOfDayIn(addDays(today, 1), tz), days };
 }
-
-/** The window of a period: today and the N-1 days before it, in UTC. */
-export function periodWindow(period: number, now: Date = new Date()): { since: Date; until: Date } {
-  const until = new Date(utcMidnight(now).getTime() + DAY_MS);
-  return { since: new Date(until.getTime() - period * DAY_MS), until };
-}
-
-const dayKey = (d: Date) => d.toISOString().slice(0, 10);
 
 type Reader = Db | TenantTx;
 
@@ -75,7 +75,8 @@ export async function usageReport(
   opts: { period: number; now?: Date },
 ): Promise<UsageReport> {
   const now = opts.now ?? new Date();
-  const { since, until } = periodWindow(opts.period, now);
+  const tz = zoneOr(scope.timeZone);
+  const { since, until, days: dayKeys } = periodWindow(opts.period, now, tz);
   const from = since.toISOString();
   const to = until.toISOString();
 
@@ -83,7 +84,7 @@ export async function usageReport(
   // last_activity_at (the indexed column) is implied and lets the index narrow the scan.
   const convRows = await rowsOf<{ day: string; n: number }>(
     db,
-    sql`select to_char(date_trunc('day', c.started_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+    sql`select to_char(c.started_at at time zone ${tz}, 'YYYY-MM-DD') as day,
           count(*)::int as n
         from conversations c
         where ${tenantIs("c.tenant_id", scope)} c.last_activity_at >= ${from}::timestamptz
@@ -99,7 +100,7 @@ export async function usageReport(
     estimated: number;
   }>(
     db,
-    sql`select to_char(date_trunc('day', m.created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+    sql`select to_char(m.created_at at time zone ${tz}, 'YYYY-MM-DD') as day,
           (count(*) filter (where m.role = 'user'))::int as visitor,
           (count(*) filter (where m.role = 'assistant'))::int as bot,
           coalesce(sum(m.prompt_tokens), 0)::float8 as prompt,
@@ -131,8 +132,7 @@ export async function usageReport(
   const conv = new Map(convRows.map((r) => [r.day, Number(r.n)]));
   const msgs = new Map(msgRows.map((r) => [r.day, r]));
   const days: DayUsage[] = [];
-  for (let t = since.getTime(); t < until.getTime(); t += DAY_MS) {
-    const day = dayKey(new Date(t));
+  for (const day of dayKeys) {
     const m = msgs.get(day);
     const visitorMessages = Number(m?.visitor ?? 0);
     const botMessages = Number(m?.bot ?? 0);
@@ -166,6 +166,7 @@ export async function usageReport(
     period: opts.period,
     since,
     until,
+    timeZone: tz,
     days,
     packs,
     totals: {

@@ -34,7 +34,7 @@ export async function inSeedLock<T>(handle: DbHandle, fn: (db: Db) => Promise<T>
 
 export async function createTenant(
   db: Db,
-  input: { slug: string; name: string; bot?: BotSettings; siteDomains?: string[] },
+  input: { slug: string; name: string; bot?: BotSettings; siteDomains?: string[]; timeZone?: string },
 ) {
   const [row] = await db
     .insert(tenants)
@@ -44,6 +44,7 @@ export async function createTenant(
       widgetKey: newWidgetKey(),
       bot: input.bot ?? {},
       siteDomains: input.siteDomains ?? [],
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     })
     .returning();
   if (!row) throw new Error("tenant insert returned nothing");
@@ -112,4 +113,11 @@ export async function touchWidgetSeen(db: Db, tenantId: string): Promise<void> {
 export async function getOwnTenant(tx: TenantTx, tenantId: string) {
   const [row] = await tx.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
   return row ?? null;
+}
+
+export async function setTimeZone(tx: TenantTx, tenantId: string, timeZone: string): Promise<string | null> {
+  const [before] = await tx.select({ tz: tenants.timeZone }).from(tenants).where(eq(tenants.id, tenantId));
+  if (!before) return null;
+  await tx.update(tenants).set({ timeZone, updatedAt: new Date() }).where(eq(tenants.id, tenantId));
+  return before.tz;
 }

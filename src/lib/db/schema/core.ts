@@ -59,6 +59,8 @@ export const tenants = pgTable(
     monthlyTokenBudget: integer("monthly_token_budget"),
     rateLimits: jsonb("rate_limits").$type<TenantRateLimits>(),
     retentionDays: integer("retention_days").notNull().default(90),
+    /** IANA zone name; the admin's dates and Usage days read in it (src/shared/dates.ts). */
+    timeZone: text("time_zone").notNull().default("UTC"),
     knowledgeUploadQuota: integer("knowledge_upload_quota").notNull().default(104_857_600),
     knowledgePageCap: integer("knowledge_page_cap").notNull().default(5000),
     widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),

@@ -68,7 +68,7 @@ export default async function AuditPage({
               {page.entries.map((e) => (
                 <tr key={e.id} className="border-b border-[var(--border)] align-top">
                   <td className="py-2 pr-3 whitespace-nowrap">
-                    <When at={e.createdAt} seconds />
+                    <When at={e.createdAt} tz={ctx.tenant.timeZone} seconds />
                   </td>
                   <td className="py-2 pr-3">{e.actorLabel || "system"}</td>
                   <td className="py-2 pr-3">{actionLabel(e.action)}</td>

@@ -3,7 +3,15 @@ import type { ConversationSummary } from "@/lib/insights/views";
 import { formatNumber, OutcomeBadge, packLabel, When } from "./display";
 
 /** One page of conversations, newest activity first; each first question links to its transcript. */
-export function ConversationTable({ items, base }: { items: ConversationSummary[]; base: string }) {
+export function ConversationTable({
+  items,
+  base,
+  tz,
+}: {
+  items: ConversationSummary[];
+  base: string;
+  tz: string;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -32,7 +40,7 @@ export function ConversationTable({ items, base }: { items: ConversationSummary[
         </thead>
         <tbody>
           {items.map((c) => (
-            <ConversationRow key={c.id} c={c} href={`${base}/${c.id}`} />
+            <ConversationRow key={c.id} c={c} href={`${base}/${c.id}`} tz={tz} />
           ))}
         </tbody>
       </table>
@@ -46,11 +54,11 @@ export function ConversationTable({ items, base }: { items: ConversationSummary[
   );
 }
 
-function ConversationRow({ c, href }: { c: ConversationSummary; href: string }) {
+function ConversationRow({ c, href, tz }: { c: ConversationSummary; href: string; tz: string }) {
   return (
     <tr className="border-b border-[var(--border)] align-top">
       <td className="py-2 pr-3 whitespace-nowrap">
-        <When at={c.lastActivityAt} />
+        <When at={c.lastActivityAt} tz={tz} />
       </td>
       <td className="py-2 pr-3">
         <Link href={href} className="font-medium underline underline-offset-2">

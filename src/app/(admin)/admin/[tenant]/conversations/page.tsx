@@ -63,7 +63,7 @@ export default async function ConversationsPage({
                 : "No conversations yet."}
           </p>
         ) : (
-          <ConversationTable items={page.items} base={base} />
+          <ConversationTable items={page.items} base={base} tz={ctx.tenant.timeZone} />
         )}
         <nav aria-label="Conversation pages" className="mt-4 flex gap-3">
           {cursor ? (

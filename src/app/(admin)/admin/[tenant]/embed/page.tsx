@@ -51,7 +51,7 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
                 <li key={r.origin}>
                   <code className="break-all">{r.origin}</code>{" "}
                   <span className="muted">
-                    · last {formatDate(r.lastSeenAt)}
+                    · last {formatDate(r.lastSeenAt, ctx.tenant.timeZone)}
                     {r.hits > 1 ? ` · ${r.hits} times` : ""}
                   </span>
                 </li>
@@ -68,7 +68,7 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
         <CopySnippet snippet={embedSnippet(publicUrl, widgetKey)} />
         <p className="mt-3 text-sm muted">
           {seen
-            ? `The widget was last seen on your site on ${formatDate(seen)}.`
+            ? `The widget was last seen on your site on ${formatDate(seen, ctx.tenant.timeZone)}.`
             : "The widget has not been seen on your site yet."}
         </p>
       </Card>

@@ -13,8 +13,10 @@ export function LeadCard({
   tenantSlug,
   action,
   canEdit,
+  tz,
 }: {
   lead: LeadRow;
+  tz: string;
   talk: VisibleMessage[] | undefined;
   tenantSlug: string;
   action: PlainActionFn;
@@ -27,11 +29,11 @@ export function LeadCard({
           {l.name || l.email || l.phone || KIND_LABEL[l.kind]}
         </h2>
         <span className="text-xs muted">
-          <When at={l.createdAt} /> · {KIND_LABEL[l.kind]} ·{" "}
+          <When at={l.createdAt} tz={tz} /> · {KIND_LABEL[l.kind]} ·{" "}
           {l.source === "assistant" ? "offered by the assistant" : "from the chat menu"}
         </span>
       </div>
-      <LeadStatus lead={l} />
+      <LeadStatus lead={l} tz={tz} />
       {l.mailStatus === "failed" ? (
         <p className="rounded-lg border border-danger-600/40 bg-danger-600/10 px-3 py-2 text-sm">
           The notification mail about this request could not be sent
@@ -56,7 +58,7 @@ export function LeadCard({
   );
 }
 
-function LeadStatus({ lead: l }: { lead: LeadRow }) {
+function LeadStatus({ lead: l, tz }: { lead: LeadRow; tz: string }) {
   return (
     <p>
       <span
@@ -68,7 +70,7 @@ function LeadStatus({ lead: l }: { lead: LeadRow }) {
       </span>
       {l.status === "handled" && l.handledAt ? (
         <span className="ml-2 text-xs muted">
-          by {l.handledByLabel || "a former member"} on <When at={l.handledAt} />
+          by {l.handledByLabel || "a former member"} on <When at={l.handledAt} tz={tz} />
         </span>
       ) : null}
     </p>

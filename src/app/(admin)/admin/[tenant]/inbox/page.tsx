@@ -62,6 +62,7 @@ export default async function InboxPage({
               tenantSlug={ctx.tenant.slug}
               action={action}
               canEdit={canEdit}
+              tz={ctx.tenant.timeZone}
             />
           ))}
         </ol>

@@ -145,11 +145,11 @@ export default async function KnowledgePage({
             <p>
               <span className="muted">Last sync:</span>{" "}
               <span data-testid="last-sync">
-                {src.lastSyncAt ? <When at={src.lastSyncAt} seconds /> : "never"}
+                {src.lastSyncAt ? <When at={src.lastSyncAt} tz={ctx.tenant.timeZone} seconds /> : "never"}
               </span>
               {" · "}
               <span className="muted">Next:</span>{" "}
-              {src.nextSyncAt ? <When at={src.nextSyncAt} /> : "only when you ask"}
+              {src.nextSyncAt ? <When at={src.nextSyncAt} tz={ctx.tenant.timeZone} /> : "only when you ask"}
             </p>
             {src.runOverCap > 0 ? (
               <p>

@@ -2,8 +2,13 @@ import type { Metadata } from "next";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
-import { saveRetentionAction } from "./actions";
+import { zoneOr } from "@/shared/dates";
+import { saveRetentionAction, saveTimeZoneAction } from "./actions";
 import { RetentionForm } from "./RetentionForm";
+import { TimeZoneForm } from "./TimeZoneForm";
+
+/** The zones this runtime knows, UTC first (it is not in the list Intl gives). */
+const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
 export const metadata: Metadata = { title: "Data & retention" };
 
@@ -18,7 +23,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ tenan
     <div className="max-w-3xl space-y-6">
       <PageHeader
         title="Data & retention"
-        description="How long conversations with your visitors are kept."
+        description="How long conversations with your visitors are kept, and the time zone dates are shown in."
       />
       <Card id="retention" title="Retention">
         {canEdit ? (
@@ -32,6 +37,20 @@ export default async function SettingsPage({ params }: { params: Promise<{ tenan
           <p className="text-sm">
             Conversations are kept for <strong>{ctx.tenant.retentionDays} days</strong> after their last
             message. Only an admin or owner can change this.
+          </p>
+        )}
+      </Card>
+      <Card id="time-zone-card" title="Time zone">
+        {canEdit ? (
+          <TimeZoneForm
+            action={saveTimeZoneAction.bind(null, ctx.tenant.slug)}
+            zone={zoneOr(ctx.tenant.timeZone)}
+            zones={ZONES}
+          />
+        ) : (
+          <p className="text-sm">
+            Dates are shown in <strong>{zoneOr(ctx.tenant.timeZone).replaceAll("_", " ")}</strong>. Only an
+            admin or owner can change this.
           </p>
         )}
       </Card>

@@ -78,7 +78,7 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
                   )}
                 </td>
                 <td className="py-3">
-                  <When at={m.since} day />
+                  <When at={m.since} tz={ctx.tenant.timeZone} day />
                 </td>
               </tr>
             ))}
@@ -115,7 +115,9 @@ export default async function TeamPage({ params }: { params: Promise<{ tenant: s
                 <tr key={i.id} className="border-b border-[var(--border)] align-top">
                   <td className="py-3 pr-3">{i.email}</td>
                   <td className="py-3 pr-3">{i.role}</td>
-                  <td className="py-3 pr-3">{i.expiresAt.toISOString().slice(0, 10)}</td>
+                  <td className="py-3 pr-3">
+                    <When at={i.expiresAt} tz={ctx.tenant.timeZone} day />
+                  </td>
                   <td className="py-3">
                     <RevokeInvitationForm
                       invitation={{ id: i.id, email: i.email }}

@@ -14,7 +14,7 @@ const TEST_WORDS: Record<string, string> = {
 };
 
 /** "Failing: 4 of the last 6 calls failed" or "Working: 10 recent calls", with the last error beneath. */
-export function PackHealthNote({ health }: { health: PackHealth }) {
+export function PackHealthNote({ health, tz }: { health: PackHealth; tz: string }) {
   if (health.state === "ok")
     return (
       <span className="badge badge-ok" data-testid="pack-health">
@@ -29,7 +29,7 @@ export function PackHealthNote({ health }: { health: PackHealth }) {
       </span>
       {health.lastError ? (
         <span className="text-xs">
-          Last error ({formatDate(health.lastErrorAt!)}):{" "}
+          Last error ({formatDate(health.lastErrorAt!, tz)}):{" "}
           <code className="break-all">{health.lastError.slice(0, 200)}</code>
         </span>
       ) : null}
@@ -37,7 +37,7 @@ export function PackHealthNote({ health }: { health: PackHealth }) {
   );
 }
 
-export function PackStatus({ pack, health }: { pack: PackView; health?: PackHealth }) {
+export function PackStatus({ pack, health, tz }: { pack: PackView; health?: PackHealth; tz: string }) {
   const last = pack.lastTest;
   return (
     <span className="flex flex-wrap items-center gap-2" data-testid="pack-status">
@@ -46,10 +46,10 @@ export function PackStatus({ pack, health }: { pack: PackView; health?: PackHeal
       ) : (
         <span className="badge badge-warn">Needs settings</span>
       )}
-      {pack.enabled && health ? <PackHealthNote health={health} /> : null}
+      {pack.enabled && health ? <PackHealthNote health={health} tz={tz} /> : null}
       {last ? (
         <span className={`badge ${last.outcome === "ok" ? "" : "badge-bad"}`}>
-          Last test {TEST_WORDS[last.outcome] ?? last.outcome} · {formatDate(last.at)}
+          Last test {TEST_WORDS[last.outcome] ?? last.outcome} · {formatDate(last.at, tz)}
         </span>
       ) : (
         <span className="muted text-xs">Not tested yet</span>

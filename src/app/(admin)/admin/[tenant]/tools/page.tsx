@@ -67,7 +67,7 @@ export default async function ToolsPage({
                     </h3>
                     {p.summary ? <p className="muted text-sm">{p.summary}</p> : null}
                     <div className="mt-1">
-                      <PackStatus pack={p} health={health.get(p.id)} />
+                      <PackStatus pack={p} health={health.get(p.id)} tz={ctx.tenant.timeZone} />
                     </div>
                   </div>
                   <PackSwitch

@@ -30,6 +30,7 @@ export default async function UnansweredPage({ params }: { params: Promise<{ ten
   const base = `/admin/${ctx.tenant.slug}`;
   const canEdit = roleAtLeast(ctx.role, "admin");
   const action = markUnansweredAction.bind(null, ctx.tenant.slug);
+  const tz = ctx.tenant.timeZone;
 
   return (
     <div className="max-w-5xl space-y-6">
@@ -48,7 +49,7 @@ export default async function UnansweredPage({ params }: { params: Promise<{ ten
               <h2 className="font-semibold break-words">“{g.question}”</h2>
               <p className="text-sm">
                 Asked <strong>{formatNumber(g.count)}</strong> {g.count === 1 ? "time" : "times"}, latest{" "}
-                <When at={g.latest} /> · {g.why.map((w) => WHY_LABEL[w]).join(", ")}
+                <When at={g.latest} tz={tz} /> · {g.why.map((w) => WHY_LABEL[w]).join(", ")}
               </p>
               {g.suggestion ? (
                 <p className="text-sm">
@@ -96,7 +97,7 @@ export default async function UnansweredPage({ params }: { params: Promise<{ ten
             {outages.map((g) => (
               <li key={g.questionIds[0]}>
                 “{g.question}” · {formatNumber(g.count)} {g.count === 1 ? "time" : "times"}, latest{" "}
-                <When at={g.latest} /> ·{" "}
+                <When at={g.latest} tz={tz} /> ·{" "}
                 <Link className="underline" href={`${base}/conversations/${g.conversations[0]}`}>
                   open the transcript
                 </Link>

@@ -22,7 +22,7 @@ export default async function UsagePage({
   const ctx = await requireTenant(slug);
   const period = parsePeriod((await searchParams).days);
   const [report, rated] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
-    const r = await usageReport(tx, { tenantId: ctx.tenant.id }, { period });
+    const r = await usageReport(tx, { tenantId: ctx.tenant.id, timeZone: ctx.tenant.timeZone }, { period });
     return [r, await satisfaction(tx, ctx.tenant.id, { since: r.since, until: r.until })] as const;
   });
   const base = `/admin/${ctx.tenant.slug}/usage`;
@@ -30,7 +30,7 @@ export default async function UsagePage({
     <div className="max-w-5xl space-y-6">
       <PageHeader
         title="Usage"
-        description="Conversations, messages, tokens and tool calls by day (UTC)."
+        description={`Conversations, messages, tokens and tool calls by day (${ctx.tenant.timeZone.replaceAll("_", " ")}).`}
         actions={<PeriodSwitch current={period} href={(p) => `${base}?days=${p}`} />}
       />
       <UsageView

@@ -60,7 +60,7 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
       </p>
       <PageHeader
         title={tenant.name}
-        description={`/admin/${tenant.slug} · created ${formatDate(tenant.createdAt)}`}
+        description={`/admin/${tenant.slug} · created ${formatDate(tenant.createdAt, tenant.timeZone)}`}
       />
       <Card
         id="status"

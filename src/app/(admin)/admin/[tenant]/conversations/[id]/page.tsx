@@ -37,8 +37,10 @@ function MessageBubble({
   m,
   rating,
   sources,
+  tz,
 }: {
   m: MessageRow;
+  tz: string;
   rating?: AnswerRating;
   sources: Citation[];
 }) {
@@ -48,6 +50,7 @@ function MessageBubble({
       role={m.role}
       content={m.content}
       createdAt={m.createdAt}
+      tz={tz}
       status={m.status}
       reason={m.reason}
       meta={
@@ -91,7 +94,8 @@ export default async function ConversationPage({
         title="Conversation"
         description={
           <>
-            Started <When at={c.startedAt} />, last activity <When at={c.lastActivityAt} />.
+            Started <When at={c.startedAt} tz={ctx.tenant.timeZone} />, last activity{" "}
+            <When at={c.lastActivityAt} tz={ctx.tenant.timeZone} />.
           </>
         }
         actions={
@@ -135,6 +139,7 @@ export default async function ConversationPage({
                 ) : (
                   <MessageBubble
                     m={item.message}
+                    tz={ctx.tenant.timeZone}
                     rating={ratings.get(item.message.id)}
                     sources={
                       item.message.role === "assistant"

@@ -31,7 +31,7 @@ export default async function PackPage({ params }: { params: Promise<{ tenant: s
       <PageHeader
         title={pack.name}
         description={pack.summary ?? undefined}
-        actions={<PackStatus pack={pack} health={health} />}
+        actions={<PackStatus pack={pack} health={health} tz={ctx.tenant.timeZone} />}
       />
       <p className="muted -mt-4 text-sm">
         Visitors see <span className="badge">{pack.label}</span> while it runs. The model calls it{" "}
