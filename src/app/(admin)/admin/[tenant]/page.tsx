@@ -10,6 +10,7 @@ import { listPackConfigs } from "@/lib/db/queries/packs";
 import { env } from "@/lib/env";
 import { readPackHealth } from "@/lib/health/pack-health";
 import { ALL_PACKS } from "@/lib/tools/index";
+import { formatDateTime } from "@/shared/dates";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -106,7 +107,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
       done: tenant.widgetSeenAt !== null,
       title: "The widget was seen on your site",
       detail: tenant.widgetSeenAt
-        ? `Last seen ${tenant.widgetSeenAt.toUTCString()}.`
+        ? `Last seen ${formatDateTime(tenant.widgetSeenAt, { tz: tenant.timeZone })}.`
         : "Paste the embed snippet into your site; this turns green once a visitor loads it.",
       href: `${base}/embed`,
       fix: "Get the embed snippet",
