@@ -60,7 +60,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: (w) => [w.a.conversationId],
   },
   [`${L}/insights/manage.ts#updateRetention`]: { kind: "refused", min: "admin", args: () => [1] },
-  [`${L}/tenants/time-zone.ts#updateTimeZone`]: { kind: "refused", min: "admin", args: () => ["Europe/Madrid"] },
+  [`${L}/tenants/time-zone.ts#updateTimeZone`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["Europe/Madrid"],
+  },
   [`${L}/insights/unanswered.ts#markUnansweredHandled`]: {
     kind: "refused",
     min: "admin",

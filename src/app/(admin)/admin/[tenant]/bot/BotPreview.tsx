@@ -1,7 +1,6 @@
 "use client";
 
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
-import type { BotSettings } from "@/lib/db/schema";
 import { GREETING_NAMES, LANG_STARTER_NAMES, STARTER_NAMES } from "@/shared/bot-form";
 import { isLang, LANGUAGE_LABELS, type Lang } from "@/shared/languages";
 import { panelConfig } from "@/widget/public-config";
@@ -10,6 +9,8 @@ import { panelConfig } from "@/widget/public-config";
 // postMessage with the config the form would produce, so it shows exactly what a visitor would see (the
 // panel's components and styles, and the same choice of greeting and starters per language). Nothing goes
 // over the network as the owner types, and the preview panel sends nothing (see src/widget/panel/preview.tsx).
+
+type BotSettings = Parameters<typeof panelConfig>[0]["bot"];
 
 /** The settings the form holds right now, as the save would store them (without validation). */
 function botFromForm(form: HTMLFormElement): BotSettings {
