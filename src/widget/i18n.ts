@@ -1,7 +1,8 @@
-// The widget's own words. The server picks one language and embeds only that table in the panel page, so the
-// panel bundle carries no dictionaries. Pack chip labels are localised by the chat API, not here.
+// The widget's own words, one table per language. The server picks one language (src/widget/lang.ts) and
+// embeds only that table in the panel page, so the panel bundle carries no dictionaries; src/widget/wording.ts
+// fills them in and words error codes. Pack chip labels are localised by the chat API, not here.
 
-import { isLang, type Lang } from "@/shared/languages";
+import type { Lang } from "@/shared/languages";
 
 export type Strings = {
   open: string;
@@ -247,81 +248,3 @@ export const STRINGS: Record<Lang, Strings> = {
     cancel: "キャンセル",
   },
 };
-
-/** "ja-JP", "JA", "ja_jp" → "ja"; anything we do not speak → null. */
-export function normalizeLang(tag: string | null | undefined): Lang | null {
-  if (!tag) return null;
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  return isLang(primary) ? primary : null;
-}
-
-/** The languages of an Accept-Language header, best first (q=0 entries dropped). */
-export function parseAcceptLanguage(header: string | null | undefined): string[] {
-  if (!header) return [];
-  return header
-    .split(",")
-    .slice(0, 20)
-    .map((part, i) => {
-      const [tag = "", ...params] = part.trim().split(";");
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, i };
-    })
-    .filter((x) => x.tag && x.tag !== "*" && x.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.i - b.i)
-    .map((x) => x.tag);
-}
-
-/**
- * The widget's language: the embed's data-michi-lang, else the tenant's bot language, else the first browser
- * language we speak, else English. An unsupported value at one level falls through to the next.
- */
-export function pickLang(
-  requested: string | null | undefined,
-  tenantLang: string | null | undefined,
-  browser: readonly string[],
-): Lang {
-  return (
-    normalizeLang(requested) ??
-    normalizeLang(tenantLang) ??
-    browser.map(normalizeLang).find((l): l is Lang => l !== null) ??
-    "en"
-  );
-}
-
-export function fill(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
-}
-
-const CODE_KEYS: Record<string, keyof Strings> = {
-  length: "cutLength",
-  content_filter: "filtered",
-  model_busy: "busy",
-  model_error: "trouble",
-  internal: "trouble",
-  model_unavailable: "trouble",
-  model_timeout: "timeout",
-  idle_timeout: "timeout",
-  first_byte_timeout: "timeout",
-  interrupted: "interrupted",
-  rate_limited: "rateLimited",
-  budget_exhausted: "budget",
-  model_not_configured: "unavailable",
-  tenant_suspended: "unavailable",
-  round_cap: "noAnswer",
-  empty: "noAnswer",
-  db_unavailable: "notSaved",
-  invalid_input: "tooLong",
-  payload_too_large: "tooLong",
-  disconnected: "stopped",
-};
-
-/**
- * The widget's own words for an error code (from the stream or a JSON refusal): the server sends a code and
- * the panel words it in the conversation's language, so a visitor never reads the server's English. Codes it
- * does not know read as the generic error, never as the server's text.
- */
-export function codeMessage(t: Strings, code: string): string {
-  const k = Object.hasOwn(CODE_KEYS, code) ? CODE_KEYS[code] : undefined;
-  return k ? t[k] : t.error;
-}

@@ -1,5 +1,5 @@
 // The text of a parsed answer without its markup, for the screen reader's announcement of a new answer.
-import type { MdNode } from "./markdown";
+import type { MdNode } from "./markdown-inline";
 
 /** The visible text of a tree, for the live region and tests. */
 export function plainText(nodes: readonly MdNode[]): string {

@@ -6,7 +6,9 @@ import { consentIn } from "@/shared/consent";
 import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
 import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
-import { fill, pickLang, STRINGS, type Strings } from "./i18n";
+import { STRINGS, type Strings } from "./i18n";
+import { pickLang } from "./lang";
+import { fill } from "./wording";
 
 export type PanelConfig = {
   key: string;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LANGS } from "@/shared/languages";
-import { codeMessage, fill, normalizeLang, parseAcceptLanguage, pickLang, STRINGS } from "@/widget/i18n";
+import { STRINGS } from "@/widget/i18n";
+import { normalizeLang, parseAcceptLanguage, pickLang } from "@/widget/lang";
+import { codeMessage, fill } from "@/widget/wording";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {

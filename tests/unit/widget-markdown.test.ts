@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type MdElement, type MdNode, parseMarkdown, safeHref } from "@/widget/markdown";
+import { parseMarkdown } from "@/widget/markdown";
+import { type MdElement, type MdNode, safeHref } from "@/widget/markdown-inline";
 import { plainText } from "@/widget/markdown-text";
 
 // The panel renders this tree with Preact: strings become text nodes, tags come from the closed MdTag list.

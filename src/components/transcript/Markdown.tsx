@@ -1,5 +1,6 @@
 import { createElement, type ReactNode } from "react";
-import { type MdNode, parseMarkdown } from "@/widget/markdown";
+import { parseMarkdown } from "@/widget/markdown";
+import type { MdNode } from "@/widget/markdown-inline";
 
 // The widget's safe Markdown, drawn with React for the admin: the same parser (src/widget/markdown.ts) turns
 // an answer into a tree of tags from a closed list, and strings only ever become text nodes, so a transcript

@@ -4,7 +4,7 @@ import { consentIn } from "@/shared/consent";
 import { contactProblems, normaliseContact } from "@/shared/contact";
 import type { Lang } from "@/shared/languages";
 import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
-import { fill } from "@/widget/i18n";
+import { fill } from "@/widget/wording";
 import type { DbHandle } from "../db";
 import { findVisitorConversation } from "../db/queries/conversations";
 import { type LeadRow, saveLead } from "../db/queries/leads";

@@ -1,8 +1,8 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { fill } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
+import { fill } from "../wording";
 import { AnswerExtras } from "./AnswerExtras";
 import { Markdown } from "./Markdown";
 import { errorText, type Msg } from "./messages";

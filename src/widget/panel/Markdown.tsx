@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { type ComponentChild, h } from "preact";
-import type { MdNode } from "../markdown";
+import type { MdNode } from "../markdown-inline";
 
 // Preact puts strings into text nodes and sets href as a property; the tag comes from the parser's closed
 // list. Nothing from the model reaches innerHTML.

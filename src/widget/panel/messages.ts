@@ -2,8 +2,8 @@
 // for its chips, its error, its Retry and its rating.
 import type { ChipState } from "@/shared/chat-events";
 import type { Citation } from "@/shared/citations";
-import { codeMessage } from "../i18n";
 import type { PanelConfig } from "../public-config";
+import { codeMessage } from "../wording";
 
 export type Chip = { id: string; label: string; state: ChipState };
 export type Msg = {
