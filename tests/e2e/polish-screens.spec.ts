@@ -81,7 +81,7 @@ test("the Bot page's preview is the widget itself, following the form as the own
   await page.getByLabel("Starter prompt 1").fill("Do you deliver?");
   await expect(panel.getByRole("button", { name: "Do you deliver?" })).toBeVisible();
   // The colour reaches the panel's own theme variable.
-  await page.getByLabel("Theme colour").fill("#b42318");
+  await page.getByLabel("Theme colour", { exact: true }).fill("#b42318");
   await expect
     .poll(() => panel.locator("html").evaluate((el) => getComputedStyle(el).getPropertyValue("--c").trim()))
     .toBe("#b42318");
@@ -100,7 +100,7 @@ test("the Bot page's preview is the widget itself, following the form as the own
 test("dates read in the business's time zone once it is set", async ({ page }) => {
   await signIn(page, E2E.operator);
   await page.goto(`${ADMIN}/settings`);
-  await page.getByLabel("Time zone").selectOption("Asia/Tokyo");
+  await page.getByRole("combobox", { name: "Time zone" }).selectOption("Asia/Tokyo");
   await page.getByRole("button", { name: "Save time zone" }).click();
   await expect(
     page.getByRole("status").filter({ hasText: "Dates are now shown in Asia/Tokyo." }),
