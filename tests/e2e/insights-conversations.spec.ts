@@ -161,12 +161,12 @@ test("the Usage page shows the period's numbers; retention is saved under Data &
   await page.getByRole("main").getByRole("link", { name: "Data & retention" }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/${E2E.cafe.slug}/settings$`));
   await page.getByLabel("Keep conversations for (days)").fill("0");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Keep conversations for at least 1 day.")).toBeVisible();
   // A value of this repetition (--repeat-each): saving what an earlier one stored changes nothing.
   const days = String(120 + test.info().repeatEachIndex);
   await page.getByLabel("Keep conversations for (days)").fill(days);
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText(`Saved: conversations are now kept for ${days} days.`)).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Keep conversations for (days)")).toHaveValue(days);

@@ -58,7 +58,7 @@ export function Preview({ cfg, bridge }: { cfg: PanelConfig; bridge: Bridge }) {
     document.documentElement.lang = shown.lang;
   }, [shown]);
   return (
-    <div inert>
+    <div class="preview" inert>
       <App cfg={shown} session={session} bridge={bridge} />
     </div>
   );
