@@ -1,0 +1,74 @@
+import "server-only";
+
+// Long answers are sent as several messages (WhatsApp and Telegram both stop at 4,096 characters). A cut
+// lands on the last paragraph break that fits, else a line break, else a sentence end, else a space; never
+// inside a link, a URL, inline code, a code block or a formatting pair, so no part shows a broken link or a
+// stray asterisk. Only a span longer than a whole message is cut inside, at a space when it has one.
+// Lengths are UTF-16 code units, the unit both APIs count in; a surrogate pair is never split.
+
+export const WHATSAPP_TEXT_MAX = 4096;
+export const TELEGRAM_TEXT_MAX = 4096;
+
+// Spans a cut must not enter, in Markdown and in the channels' own formats (WhatsApp's *bold*, Telegram HTML).
+const PROTECTED = [
+  /```[\s\S]*?```/g, // code block (Markdown and WhatsApp monospace)
+  /<(pre|code|a|b|strong|i|em|s|u|del|blockquote|tg-spoiler)\b[^>]*>[\s\S]*?<\/\1>/g, // Telegram HTML element
+  /!?\[[^\]\n]*\]\([^)\s]*\)/g, // Markdown link or image
+  /`[^`\n]+`/g, // inline code
+  /\*\*[^\n]+?\*\*|__[^\n]+?__|~~[^\n]+?~~/g, // Markdown bold, strike
+  /(?<![\w*])\*(?!\s)[^*\n]+?(?<!\s)\*(?![\w*])/g, // *bold* / *italic*
+  /(?<![\w_])_(?!\s)[^_\n]+?(?<!\s)_(?![\w_])/g, // _italic_
+  /(?<![\w~])~(?!\s)[^~\n]+?(?<!\s)~(?![\w~])/g, // ~strike~
+  /[^\s()]+ \((?:https?|mailto):[^\s)]+\)/g, // WhatsApp-style "text (url)", the word before it included
+  /\b(?:https?:\/\/|mailto:)[^\s<>]+/g, // bare URL
+];
+
+type Span = [start: number, end: number];
+
+function protectedSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  for (const re of PROTECTED) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) spans.push([m.index, m.index + m[0].length]);
+  }
+  return spans;
+}
+
+const inside = (spans: Span[], at: number) => spans.some(([s, e]) => at > s && at < e);
+
+// Where a part may end, best first. Each match's end (minus trailing spaces) is the end of the part.
+const BREAKS = [/\n[ \t]*\n/g, /\n/g, /[.!?…。！？](?=\s)/g, /[ \t]+/g];
+
+function cutAt(text: string, max: number, spans: Span[]): number {
+  const floor = Math.floor(max / 4);
+  for (const re of BREAKS) {
+    let best = -1;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m && m.index <= max; m = re.exec(text)) {
+      const end = re === BREAKS[2] ? m.index + m[0].length : m.index;
+      if (end > 0 && end <= max && !inside(spans, end)) best = end;
+    }
+    // A paragraph break very early would leave a tiny part; a later, finer break is better.
+    if (best > floor || (best > 0 && re === BREAKS[3])) return best;
+  }
+  // One span fills the whole message: cut it at its last space, else anywhere that is not mid-character.
+  const space = text.lastIndexOf(" ", max);
+  if (space > floor) return space;
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+}
+
+/** Splits `text` into parts of at most `max` characters each (one part when it fits). */
+export function splitMessage(text: string, max: number): string[] {
+  if (max < 2) throw new RangeError("max must be at least 2");
+  const parts: string[] = [];
+  let rest = text.trim();
+  while (rest.length > max) {
+    const at = cutAt(rest, max, protectedSpans(rest));
+    const part = rest.slice(0, at).trimEnd();
+    if (part) parts.push(part);
+    rest = rest.slice(at).replace(/^\s+/, "");
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
