@@ -1,0 +1,39 @@
+import "server-only";
+import type { ModelClient } from "../chat/model-http";
+import type { StoreRetry } from "../chat/persist";
+import type { PackDeps } from "../chat/turn";
+import type { DbHandle } from "../db";
+import type { ConnectionRow } from "../db/queries/channels";
+import type { Env } from "../env";
+import { openChannelSecret } from "./identity";
+import { createTelegramClient, type TelegramClient } from "./telegram/api";
+import { createWhatsAppClient, type WhatsAppClient } from "./whatsapp/api";
+
+/** What the channel jobs and webhooks need; tests pass their own database, model, and API base URLs. */
+export type ChannelDeps = {
+  db: DbHandle;
+  env: Env;
+  packs: PackDeps;
+  modelClient?: (e: Env, model: string) => ModelClient;
+  storeRetry?: StoreRetry;
+  /** The Graph API and Bot API origins (tests: a fake server on loopback the allowlist names). */
+  graphBaseUrl?: string;
+  telegramBaseUrl?: string;
+  now?: () => Date;
+};
+
+/** The WhatsApp client of a connection, with its token opened for this call only. */
+export function whatsappClientFor(deps: ChannelDeps, conn: ConnectionRow): WhatsAppClient {
+  return createWhatsAppClient({
+    phoneNumberId: conn.settings.phoneNumberId ?? "",
+    accessToken: openChannelSecret(conn.secrets, conn.tenantId, conn.id, "accessToken") ?? "",
+    baseUrl: deps.graphBaseUrl,
+  });
+}
+
+export function telegramClientFor(deps: ChannelDeps, conn: ConnectionRow): TelegramClient {
+  return createTelegramClient({
+    botToken: openChannelSecret(conn.secrets, conn.tenantId, conn.id, "botToken") ?? "",
+    baseUrl: deps.telegramBaseUrl,
+  });
+}
