@@ -51,7 +51,7 @@ export type FakeGraphApi = {
   sent: GraphSent[];
   /** Read receipts accepted: message id and whether a typing indicator was asked for. */
   reads: { messageId: string; typing: boolean }[];
-  /** The next `times` sends (messages, not read receipts) fail with `fault`. */
+  /** The next `times` messages or phone number reads (checkConnection) fail with `fault`; read receipts never do. */
   failNext(fault: GraphFault, times?: number): void;
   /** Every send to this customer fails with 131047 until reopened, as after 24 hours of silence. */
   closeWindow(waId: string): void;
@@ -211,6 +211,8 @@ export async function startFakeGraphApi(
       };
     }
     if (method === "GET" && !m[2]) {
+      const fault = faults.shift();
+      if (fault) return FAULTS[fault]();
       return {
         status: 200,
         body: {

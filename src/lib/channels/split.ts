@@ -39,24 +39,36 @@ const inside = (spans: Span[], at: number) => spans.some(([s, e]) => at > s && a
 // Where a part may end, best first. Each match's end (minus trailing spaces) is the end of the part.
 const BREAKS = [/\n[ \t]*\n/g, /\n/g, /[.!?…。！？](?=\s)/g, /[ \t]+/g];
 
+function lastBreak(text: string, max: number, re: RegExp, spans: Span[]): number {
+  let best = -1;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m && m.index <= max; m = re.exec(text)) {
+    // A sentence break keeps its punctuation; the others end before the whitespace.
+    const end = re === BREAKS[2] ? m.index + m[0].length : m.index;
+    if (end > 0 && end <= max && !inside(spans, end)) best = end;
+  }
+  return best;
+}
+
 function cutAt(text: string, max: number, spans: Span[]): number {
+  // A paragraph break very early would leave a tiny part; a later, finer break is better.
   const floor = Math.floor(max / 4);
   for (const re of BREAKS) {
-    let best = -1;
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m && m.index <= max; m = re.exec(text)) {
-      const end = re === BREAKS[2] ? m.index + m[0].length : m.index;
-      if (end > 0 && end <= max && !inside(spans, end)) best = end;
-    }
-    // A paragraph break very early would leave a tiny part; a later, finer break is better.
-    if (best > floor || (best > 0 && re === BREAKS[3])) return best;
+    const best = lastBreak(text, max, re, spans);
+    if (best > floor || (best > 0 && re === BREAKS.at(-1))) return best;
   }
-  // One span fills the whole message: cut it at its last space, else anywhere that is not mid-character.
-  const space = text.lastIndexOf(" ", max);
-  if (space > floor) return space;
+  // One span is longer than a whole message (a long code block, a huge link): cut inside it, still at the
+  // best kind of break it has.
+  for (const re of BREAKS) {
+    const best = lastBreak(text, max, re, []);
+    if (best > floor) return best;
+  }
   const code = text.charCodeAt(max - 1);
   return code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
 }
+
+const FENCE_MARK = /```/g;
+const openFence = (part: string) => (part.match(FENCE_MARK)?.length ?? 0) % 2 === 1;
 
 /** Splits `text` into parts of at most `max` characters each (one part when it fits). */
 export function splitMessage(text: string, max: number): string[] {
@@ -64,10 +76,20 @@ export function splitMessage(text: string, max: number): string[] {
   const parts: string[] = [];
   let rest = text.trim();
   while (rest.length > max) {
-    const at = cutAt(rest, max, protectedSpans(rest));
-    const part = rest.slice(0, at).trimEnd();
+    const spans = protectedSpans(rest);
+    let at = cutAt(rest, max, spans);
+    // A cut inside a code block closes it in this part and opens it again in the next, so both still
+    // show as code; the four characters for the closing fence are kept free.
+    let fenced = max >= 64 && openFence(rest.slice(0, at));
+    if (fenced) {
+      at = cutAt(rest, max - 4, spans);
+      fenced = openFence(rest.slice(0, at));
+    }
+    const part = `${rest.slice(0, at).trimEnd()}${fenced ? "\n```" : ""}`;
     if (part) parts.push(part);
-    rest = rest.slice(at).replace(/^\s+/, "");
+    rest = rest.slice(at).replace(/^[ \t]*\n?/, "");
+    if (fenced) rest = `\`\`\`\n${rest}`;
+    else rest = rest.replace(/^\s+/, "");
   }
   if (rest) parts.push(rest);
   return parts;

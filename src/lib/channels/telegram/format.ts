@@ -29,7 +29,9 @@ function inline(line: string): string {
           : escapeText(`${text} (${u})`),
       );
     })
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, (_, u: string) => keep(escapeText(u)));
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, (_, u: string) => keep(escapeText(u)))
+    // Bare URLs are kept whole, so an underscore or asterisk in a path is not read as emphasis.
+    .replace(/\b(?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"]/g, (u) => keep(escapeText(u)));
   s = inlineText(s);
   return s.replace(new RegExp(`${SLOT}(\\d+)${SLOT}`, "g"), (_, i: string) => kept[Number(i)]!);
 }

@@ -131,7 +131,8 @@ export function buttonTitle(title: string): string {
   const t = title.trim().replace(/\s+/g, " ");
   if (t.length <= WA_BUTTON_TITLE_MAX) return t;
   const room = t.slice(0, WA_BUTTON_TITLE_MAX - 1);
-  const space = room.lastIndexOf(" ");
+  // The word ends exactly at the room's edge when the next character is a space.
+  const space = t[room.length] === " " ? room.length : room.lastIndexOf(" ");
   return `${(space >= 10 ? room.slice(0, space) : room).trimEnd()}…`;
 }
 
