@@ -221,6 +221,16 @@ describe("WhatsApp client: where it may call", () => {
     return bare.close();
   });
 
+  it("refuses graph.facebook.com when its name resolves to a private address (the guard checks on connect)", async () => {
+    const rebound = createChannelWire({ lookup: async () => [{ address: "127.0.0.1", family: 4 }] });
+    const r = await createWhatsAppClient({ phoneNumberId: "1", accessToken: "t", wire: rebound }).sendText(
+      "15550199876",
+      "x",
+    );
+    await rebound.close();
+    expect(r).toMatchObject({ ok: false, code: "blocked", retryable: false });
+  });
+
   it("keeps a phone number id from changing the path", async () => {
     await client({ phone: "../../me" }).sendText("15550199876", "x");
     expect(graph.requests[0]!.path).toBe("/v23.0/..%2F..%2Fme/messages");
