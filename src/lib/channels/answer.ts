@@ -21,7 +21,8 @@ import type { InboundStatus, OutboundBody } from "../db/schema";
 import { isAppError } from "../errors";
 import { log } from "../log";
 import { processQueue } from "../queue";
-import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
+import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor, whatsappClientFor } from "./deps";
+import { sendBatch } from "./send";
 import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
 import { toTelegramMessages } from "./telegram/format";
 import { WA_MAX_BUTTONS } from "./whatsapp/api";
@@ -126,8 +127,9 @@ async function answerOne(
   }
   const queue = outcome.reply.length > 0 ? await processQueue() : null;
   if (outcome.reply.length > 0 && !queue) throw new Error("the job queue is not running");
+  const batch = randomUUID();
+  const send: SendJob = { tenantId: tenant.id, connectionId: conn.id, batch };
   await deps.db.forTenant(tenant.id, async (tx) => {
-    const batch = randomUUID();
     await updateContact(tx, conn.id, contact.address, {
       // The window counts from the person's latest message, whatever order deliveries came in.
       lastInboundAt:
@@ -148,10 +150,14 @@ async function answerOne(
     );
     await finishInbound(tx, inbound.id, outcome.status);
     if (queue) {
-      const job: SendJob = { tenantId: tenant.id, connectionId: conn.id, batch };
-      await queue.sendIn(tx, CHANNEL_SEND_QUEUE, job);
+      await queue.sendIn(tx, CHANNEL_SEND_QUEUE, send, {
+        startAfterSeconds: deps.sendJobDelaySeconds ?? SEND_SAFETY_SECONDS,
+      });
     }
   });
+  // Sent while this person is still held, so answers go out in the order of the questions; what fails for
+  // now is left to the send job.
+  if (queue) await sendBatch(deps, send, false);
 }
 
 async function turnReply(

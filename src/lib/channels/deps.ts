@@ -20,7 +20,15 @@ export type ChannelDeps = {
   graphBaseUrl?: string;
   telegramBaseUrl?: string;
   now?: () => Date;
+  /**
+   * How long after a reply is stored its send job may run: the worker sends at once itself, and the job only
+   * retries what that attempt could not send (SEND_SAFETY_SECONDS when absent; tests shorten it).
+   */
+  sendJobDelaySeconds?: number;
 };
+
+/** Longer than the Graph or Bot API may take to answer, so the job never races the worker's own attempt. */
+export const SEND_SAFETY_SECONDS = 30;
 
 /** The WhatsApp client of a connection, with its token opened for this call only. */
 export function whatsappClientFor(deps: ChannelDeps, conn: ConnectionRow): WhatsAppClient {

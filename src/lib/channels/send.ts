@@ -8,11 +8,14 @@ import { CHANNEL_SEND_QUEUE, type SendJob, STARTER_ID } from "./jobs";
 import type { ChannelResult } from "./wire";
 import { buttonTitle } from "./whatsapp/api";
 
-// The send job: the parts of one reply, in order, each once. A part already sent is skipped on a retry, so a
-// failure half-way never sends the first half twice. A failure the provider calls temporary (a timeout, 5xx,
-// Meta's rate limits) fails the job and pg-boss tries again after its backoff; a lasting one (a blocked
-// number, an expired token), or the last try, is recorded on the part and the connection, where the Channels
-// page shows it. WhatsApp allows free-form messages only within 24 hours of the person's last message;
+// Sending the parts of one reply, in order, each once. The inbound worker sends a reply as soon as it is
+// stored, while it still holds the person (so replies go out in the order of the questions); the same
+// transaction that stored the reply queued a send job for a little later, which finds nothing left to do
+// unless that first attempt failed or the process died. A part already sent is skipped, so a failure half-way
+// never sends the first half twice. A failure the provider calls temporary (a timeout, 5xx, Meta's rate
+// limits) fails the job and pg-boss tries again after its backoff; a lasting one (a blocked number, an
+// expired token), or the last try, is recorded on the part and the connection, where the Channels page shows
+// it. WhatsApp allows free-form messages only within 24 hours of the person's last message;
 // outside that window nothing is sent and the part says so (no API error loop).
 
 /** Meta's customer-service window. */
@@ -24,8 +27,28 @@ const OUTSIDE_WINDOW_NOTE =
 /** Telegram's 429 names its wait; a part is tried at most this often before it is recorded as failed. */
 const MAX_ATTEMPTS = 12;
 
-export async function sendReply(deps: ChannelDeps, job: QueueJob<SendJob>): Promise<void> {
-  const { tenantId, connectionId, batch } = job.data;
+/** Whether a batch needs another attempt later, and when the API asked for it (seconds), if it did. */
+export type SendOutcome = { again: false } | { again: true; afterSeconds: number | null; reason: string };
+
+/** The send job: a batch's parts still queued; a temporary failure fails the job for pg-boss's retry. */
+export async function sendReplyJob(deps: ChannelDeps, job: QueueJob<SendJob>): Promise<void> {
+  const outcome = await sendBatch(deps, job.data, job.retryCount >= job.retryLimit);
+  if (!outcome.again) return;
+  const queue = outcome.afterSeconds !== null ? await processQueue() : null;
+  if (queue && outcome.afterSeconds !== null) {
+    // The API said how long to wait: a job of its own at that time, this one is done.
+    const startAfterSeconds = Math.max(1, outcome.afterSeconds);
+    await deps.db.forTenant(job.data.tenantId, (tx) =>
+      queue.sendIn(tx, CHANNEL_SEND_QUEUE, job.data, { startAfterSeconds }),
+    );
+    return;
+  }
+  throw new Error(outcome.reason);
+}
+
+/** Sends a batch's queued parts in order; on the last try a temporary failure is recorded as failed too. */
+export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boolean): Promise<SendOutcome> {
+  const { tenantId, connectionId, batch } = data;
   const now = deps.now?.() ?? new Date();
   const found = await deps.db.forTenant(tenantId, async (tx) => {
     const conn = await getConnection(tx, connectionId);
@@ -34,7 +57,7 @@ export async function sendReply(deps: ChannelDeps, job: QueueJob<SendJob>): Prom
     return conn && contact ? { conn, parts, contact } : null;
   });
   // The connection was removed, or retention deleted the conversation: there is nobody to send to.
-  if (!found) return;
+  if (!found) return { again: false };
   const { conn, parts, contact } = found;
   const record = (part: OutboundRow, outcome: Parameters<typeof recordSend>[2], error?: string | null) =>
     deps.db.forTenant(tenantId, async (tx) => {
@@ -62,20 +85,13 @@ export async function sendReply(deps: ChannelDeps, job: QueueJob<SendJob>): Prom
       await record(part, { status: "outside_window", errorCode: result.code, errorTitle: result.message }, OUTSIDE_WINDOW_NOTE);
       continue;
     }
-    const lastTry = job.retryCount >= job.retryLimit || part.attempts + 1 >= MAX_ATTEMPTS;
-    if (result.retryable && !lastTry) {
+    if (result.retryable && !lastTry && part.attempts + 1 < MAX_ATTEMPTS) {
       await record(part, { status: "queued", errorCode: result.code, errorTitle: result.message });
-      if (result.retryAfter !== null) {
-        // The API said how long to wait: a job of its own at that time, this one is done.
-        const queue = await processQueue();
-        if (queue) {
-          await deps.db.forTenant(tenantId, (tx) =>
-            queue.sendIn(tx, CHANNEL_SEND_QUEUE, job.data, { startAfterSeconds: Math.max(1, result.retryAfter ?? 1) }),
-          );
-          return;
-        }
-      }
-      throw new Error(`sending failed for now (${result.code}): ${result.message}`);
+      return {
+        again: true,
+        afterSeconds: result.retryAfter,
+        reason: `sending failed for now (${result.code}): ${result.message}`,
+      };
     }
     await record(
       part,
@@ -83,6 +99,7 @@ export async function sendReply(deps: ChannelDeps, job: QueueJob<SendJob>): Prom
       `A reply could not be sent: ${result.message} (${result.code})`,
     );
   }
+  return { again: false };
 }
 
 function sendPart(deps: ChannelDeps, conn: Parameters<typeof whatsappClientFor>[1], to: string, part: OutboundRow) {

@@ -3,7 +3,7 @@ import type { QueuePolicy, QueueWorker } from "../queue";
 import { answerContact } from "./answer";
 import type { ChannelDeps } from "./deps";
 import { CHANNEL_INBOUND_QUEUE, CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
-import { sendReply } from "./send";
+import { sendReplyJob } from "./send";
 
 /**
  * An inbound job is retried when the business's stream slots are all busy or the database failed; a few
@@ -25,7 +25,7 @@ export function channelWorkers(deps: ChannelDeps): QueueWorker[] {
     name: CHANNEL_SEND_QUEUE,
     policy: CHANNEL_SEND_POLICY,
     batchSize: 8,
-    handler: (job) => sendReply(deps, job),
+    handler: (job) => sendReplyJob(deps, job),
   };
   return [inbound as QueueWorker, send as QueueWorker];
 }

@@ -95,14 +95,13 @@ export async function noteConnection(
   note: { inbound?: boolean; outbound?: boolean; error?: string | null },
 ): Promise<void> {
   const now = new Date();
-  await tx
-    .update(channelConnections)
-    .set({
-      ...(note.inbound ? { lastInboundAt: now } : {}),
-      ...(note.outbound ? { lastOutboundAt: now } : {}),
-      ...(note.error !== undefined ? { lastError: note.error, lastErrorAt: note.error ? now : null } : {}),
-    })
-    .where(eq(channelConnections.id, id));
+  const patch = {
+    ...(note.inbound ? { lastInboundAt: now } : {}),
+    ...(note.outbound ? { lastOutboundAt: now } : {}),
+    ...(note.error !== undefined ? { lastError: note.error, lastErrorAt: note.error ? now : null } : {}),
+  };
+  if (Object.keys(patch).length === 0) return;
+  await tx.update(channelConnections).set(patch).where(eq(channelConnections.id, id));
 }
 
 /** Platform path: whether the operator lets channels run at all. */
