@@ -104,6 +104,11 @@ export async function connectTelegram(
   opts: { telegramBaseUrl?: string } = {},
 ): Promise<void> {
   assertRole(ctx, "admin");
+  if (!env().MICHI_PUBLIC_URL.startsWith("https://"))
+    throw new AppError(
+      "conflict",
+      "Telegram only delivers to an https address: set MICHI_PUBLIC_URL to this server's https address first.",
+    );
   const tenantId = ctx.tenant.id;
   const existing = await auditedTx(ctx, (tx) => getConnectionByChannel(tx, "telegram"));
   const id = existing?.id ?? randomUUID();
