@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { platformPacks } from "@/lib/chat/packs";
 import { channelConnections } from "@/lib/db/schema";
-import type { EnabledPack } from "@/lib/tools/runtime";
 import type { ToolPack } from "@/lib/tools/contract";
+import type { EnabledPack } from "@/lib/tools/runtime";
 import {
-  CUSTOMER,
   failedStatus,
   handshakeQuery,
   imageMessage,
   status,
   textMessage,
 } from "../fixtures/channels/whatsapp/webhooks";
-import { PLATFORM } from "../support/chat-world";
 import { type ChannelWorld, eventually, startChannelWorld, VERIFY_TOKEN } from "../support/channel-world";
+import { PLATFORM } from "../support/chat-world";
 
 // WhatsApp end to end: Meta's webhook (fixtures from Meta's reference, tests/fixtures/channels/whatsapp) →
 // the route (key → signature → store → queue) → the inbound job → the widget's own chat turn against the fake
@@ -56,11 +55,17 @@ beforeAll(async () => {
     { match: "opening", steps: [{ type: "text", text: "We open at **nine**." }] },
     { match: "first", steps: [{ type: "text", text: "Answer one." }] },
     { match: "second", steps: [{ type: "text", text: "Answer two." }] },
-    { match: "long", steps: [{ type: "text", text: `${"A sentence of the long answer. ".repeat(200)}The end.` }] },
+    {
+      match: "long",
+      steps: [{ type: "text", text: `${"A sentence of the long answer. ".repeat(200)}The end.` }],
+    },
     {
       match: "hours",
       steps: [
-        { type: "tool_calls", calls: [{ id: "c1", name: "get_business_info", arguments: '{"topic":"hours"}' }] },
+        {
+          type: "tool_calls",
+          calls: [{ id: "c1", name: "get_business_info", arguments: '{"topic":"hours"}' }],
+        },
         { type: "text", text: "From {{tool.answer}}." },
       ],
     },
@@ -89,7 +94,9 @@ describe("the verification handshake", () => {
     const { GET } = await import("@/app/api/channels/[channel]/[key]/route");
     const key = c.path.split("/").at(-1)!;
     const get = (q: URLSearchParams) =>
-      GET(new Request(`${PLATFORM}${c.path}?${q}`), { params: Promise.resolve({ channel: "whatsapp", key }) });
+      GET(new Request(`${PLATFORM}${c.path}?${q}`), {
+        params: Promise.resolve({ channel: "whatsapp", key }),
+      });
     const ok = await get(handshakeQuery(VERIFY_TOKEN, "1158201444"));
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe("1158201444");
@@ -122,10 +129,12 @@ describe("a signed text message", () => {
     expect(conv.channel).toBe("whatsapp");
     // The conversation knows a hash of the number, never the number.
     expect(conv.visitorId).not.toContain(p.from);
-    expect(rows.messages.filter((m) => m.conversationId === conv.id).map((m) => [m.role, m.content])).toEqual([
-      ["user", "What are your opening hours?"],
-      ["assistant", "We open at **nine**."],
-    ]);
+    expect(rows.messages.filter((m) => m.conversationId === conv.id).map((m) => [m.role, m.content])).toEqual(
+      [
+        ["user", "What are your opening hours?"],
+        ["assistant", "We open at **nine**."],
+      ],
+    );
     // The processed inbound row has forgotten the number and the text.
     const inbound = rows.inbound.find((i) => i.externalId === p.id)!;
     expect(inbound).toMatchObject({ status: "done", address: null, body: null });
@@ -258,14 +267,19 @@ describe("the 24-hour window, media, opt-out, failures and tools", () => {
     c.graph.failNext("server-error", 1);
     await c.post(textMessage("hello retry", p));
     await eventually(async () => expect(sentTo(p.from)).toHaveLength(1));
-    await eventually(async () => expect(await outboundOf(p.from)).toMatchObject([{ status: "sent", attempts: 2 }]));
+    await eventually(async () =>
+      expect(await outboundOf(p.from)).toMatchObject([{ status: "sent", attempts: 2 }]),
+    );
 
     const q = fresh();
     // The worker's own try and every retry of the job (limit 2) fail.
     c.graph.failNext("server-error", 4);
     await c.post(textMessage("hello failing", q));
     await eventually(
-      async () => expect(await outboundOf(q.from)).toMatchObject([{ status: "failed", errorCode: "131000", attempts: 4 }]),
+      async () =>
+        expect(await outboundOf(q.from)).toMatchObject([
+          { status: "failed", errorCode: "131000", attempts: 4 },
+        ]),
       40_000,
     );
     expect(sentTo(q.from)).toHaveLength(0);
@@ -277,7 +291,9 @@ describe("the 24-hour window, media, opt-out, failures and tools", () => {
     c.graph.failNext("undeliverable", 1);
     await c.post(textMessage("hello undeliverable", p));
     await eventually(async () =>
-      expect(await outboundOf(p.from)).toMatchObject([{ status: "failed", errorCode: "131026", attempts: 1 }]),
+      expect(await outboundOf(p.from)).toMatchObject([
+        { status: "failed", errorCode: "131026", attempts: 1 },
+      ]),
     );
   });
 

@@ -36,7 +36,7 @@ async function connectionFor(db: DbHandle, channel: string, key: string) {
 /** GET: WhatsApp's verification handshake (no signature is sent with it, so none is expected). */
 export async function handleChannelGet(req: Request, channel: string, key: string, db: DbHandle) {
   const found = await connectionFor(db, channel, key);
-  if (!found || found.connection.channel !== "whatsapp") return plain(404, "Not found");
+  if (found?.connection.channel !== "whatsapp") return plain(404, "Not found");
   const { connection: c } = found;
   const token = openChannelSecret(c.secrets, c.tenantId, c.id, "verifyToken");
   const challenge = token ? verifyWhatsAppHandshake(new URL(req.url).searchParams, token) : null;
@@ -150,7 +150,7 @@ function readTelegram(c: ConnectionRow, json: unknown): Read {
   const u = parseTelegramUpdate(json);
   // Private chats only: in a group the bot would answer everyone's every message.
   // An edited message was answered as first sent.
-  if (!u || u.chatType !== "private" || ("edited" in u && u.edited)) return { inbound: [], statuses: [] };
+  if (u?.chatType !== "private" || ("edited" in u && u.edited)) return { inbound: [], statuses: [] };
   const address = String(u.chatId);
   const body: NewInbound["body"] =
     u.kind === "text"
