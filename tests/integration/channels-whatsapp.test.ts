@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { platformPacks } from "@/lib/chat/packs";
+import { listConversations } from "@/lib/db/queries/insights-list";
 import { channelConnections } from "@/lib/db/schema";
 import type { ToolPack } from "@/lib/tools/contract";
 import type { EnabledPack } from "@/lib/tools/runtime";
@@ -135,6 +136,11 @@ describe("a signed text message", () => {
         ["assistant", "We open at **nine**."],
       ],
     );
+    // The admin's Conversations list filters by channel.
+    const list = (channel: "web" | "whatsapp") =>
+      c.w.db.forTenant(c.tenant.id, (tx) => listConversations(tx, c.tenant.id, { channel }));
+    expect((await list("whatsapp")).items.map((i) => i.id)).toContain(conv.id);
+    expect((await list("web")).items.map((i) => i.id)).not.toContain(conv.id);
     // The processed inbound row has forgotten the number and the text.
     const inbound = rows.inbound.find((i) => i.externalId === p.id)!;
     expect(inbound).toMatchObject({ status: "done", address: null, body: null });
