@@ -89,3 +89,21 @@ describe("channel secrets", () => {
     expect(JSON.parse(view).channels[0].secretsSet).toEqual(["accessToken", "appSecret", "verifyToken"]);
   });
 });
+
+describe("the operator's switch", () => {
+  it("switched off, a signed message is acknowledged but nothing is stored or answered", async () => {
+    const { setChannelsPlatformEnabled } = await import("@/lib/channels/connect");
+    const operator = await makeUser(c.w.db, "operator-switch@example.com", { isOperator: true });
+    const op = { user: { ...operator, isOperator: true, mustChangePassword: false }, db: c.w.db };
+    await setChannelsPlatformEnabled(op, false);
+    try {
+      const before = (await c.rows()).inbound.length;
+      const res = await c.post(textMessage("hello while off", { id: "wamid.OFF-1", timestamp: now() }));
+      expect(res.status).toBe(200);
+      expect((await c.rows()).inbound).toHaveLength(before);
+      expect((await listChannels(c.ctx)).platformOn).toBe(false);
+    } finally {
+      await setChannelsPlatformEnabled(op, true);
+    }
+  });
+});

@@ -46,5 +46,9 @@ export const cases: MatrixCases = {
     },
     [`${T}/actions.ts#disconnectChannelAction`]: { kind: "tenant", form: () => ({ channel: "whatsapp" }) },
     [`${T}/actions.ts#checkChannelAction`]: { kind: "tenant", form: () => ({ channel: "telegram" }) },
+    ["src/app/(admin)/admin/operator/channels-actions.ts#setChannelsSwitchAction"]: {
+      kind: "operator",
+      form: () => ({ enabled: "false" }),
+    },
   },
 };
