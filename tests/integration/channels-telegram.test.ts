@@ -23,7 +23,10 @@ beforeAll(async () => {
   c = await startChannelWorld();
   c.w.fake.setRules([
     { match: "menu", steps: [{ type: "text", text: "Try the **ramen** & <gyoza>." }] },
-    { match: "long", steps: [{ type: "text", text: `${"A sentence of the long answer. ".repeat(200)}The end.` }] },
+    {
+      match: "long",
+      steps: [{ type: "text", text: `${"A sentence of the long answer. ".repeat(200)}The end.` }],
+    },
     { match: "", steps: [{ type: "text", text: "Hello." }] },
   ]);
 });
@@ -36,7 +39,9 @@ const sentTo = (chatId: number) => c.telegram.sent.filter((s) => String(s.chatId
 
 describe("connecting", () => {
   it("registered the webhook at Telegram with the connection's URL and a secret_token", () => {
-    expect(c.telegram.webhook?.url).toMatch(new RegExp(`^${PUBLIC_URL}/api/channels/telegram/[A-Za-z0-9_-]{43}$`));
+    expect(c.telegram.webhook?.url).toMatch(
+      new RegExp(`^${PUBLIC_URL}/api/channels/telegram/[A-Za-z0-9_-]{43}$`),
+    );
     expect(c.telegram.webhook?.secretToken).toMatch(/^[A-Za-z0-9_-]{20,256}$/);
   });
 });
@@ -108,5 +113,20 @@ describe("an update", () => {
     c.telegram.failNext("sendMessage", { kind: "flood", retryAfter: 1 }, 1);
     await c.postTelegram(textUpdate("hello flood", p));
     await eventually(async () => expect(sentTo(p.chatId)).toHaveLength(1), 30_000);
+  });
+});
+
+describe("disconnecting", () => {
+  it("removes the connection and tells Telegram to stop; the old webhook address no longer works", async () => {
+    const { disconnectChannel } = await import("@/lib/channels/connect");
+    const url = c.telegram.webhook!.url;
+    await disconnectChannel(c.ctx, "telegram", { telegramBaseUrl: c.telegram.baseUrl });
+    expect(c.telegram.requests.map((r) => r.apiMethod)).toContain("deleteWebhook");
+    const { POST } = await import("@/app/api/channels/[channel]/[key]/route");
+    const key = new URL(url).pathname.split("/").at(-1)!;
+    const res = await POST(new Request(url, { method: "POST", body: JSON.stringify(textUpdate("hi", fresh())) }), {
+      params: Promise.resolve({ channel: "telegram", key }),
+    });
+    expect(res.status).toBe(404);
   });
 });

@@ -1,7 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { assertOperator, assertRole, auditedTx, type OperatorContext, type TenantContext } from "../auth/access";
+import {
+  assertOperator,
+  assertRole,
+  auditedTx,
+  type OperatorContext,
+  type TenantContext,
+} from "../auth/access";
 import {
   type ConnectionRow,
   deleteConnection,
@@ -12,7 +18,13 @@ import {
 import type { Channel, SealedSecret } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { newConnectionKey, newWebhookSecret, type SecretField, sealChannelSecret } from "./identity";
+import {
+  newConnectionKey,
+  newWebhookSecret,
+  openChannelSecret,
+  type SecretField,
+  sealChannelSecret,
+} from "./identity";
 import { createTelegramClient } from "./telegram/api";
 
 // The Channels page's use cases, for admins and owners: connect WhatsApp or Telegram, disconnect. Secrets are
@@ -36,12 +48,18 @@ export const telegramFormSchema = z.object({
   botToken: z
     .string()
     .trim()
-    .regex(/^\d+:[\w-]{20,}$/, "A bot token looks like 123456789:AAH… (BotFather sends it when you create the bot)"),
+    .regex(
+      /^\d+:[\w-]{20,}$/,
+      "A bot token looks like 123456789:AAH… (BotFather sends it when you create the bot)",
+    ),
 });
 export type TelegramForm = z.infer<typeof telegramFormSchema>;
 
 /** The address the provider posts to: the platform's public URL and the connection's random key. */
-export function webhookUrl(conn: Pick<ConnectionRow, "channel" | "key">, publicUrl = env().MICHI_PUBLIC_URL): string {
+export function webhookUrl(
+  conn: Pick<ConnectionRow, "channel" | "key">,
+  publicUrl = env().MICHI_PUBLIC_URL,
+): string {
   return `${publicUrl.replace(/\/+$/, "")}/api/channels/${conn.channel}/${conn.key}`;
 }
 
@@ -71,7 +89,8 @@ export async function connectWhatsApp(ctx: TenantContext, input: WhatsAppForm): 
     need("accessToken", "Paste the access token (a permanent system user token)");
     need("appSecret", "Paste the app secret (App settings → Basic)");
     need("verifyToken", "Choose a verify token; you type the same one at Meta");
-    if (Object.keys(fieldErrors).length > 0) throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors });
+    if (Object.keys(fieldErrors).length > 0)
+      throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors });
     await upsertConnection(tx, {
       id,
       tenantId,
@@ -116,7 +135,8 @@ export async function connectTelegram(
   const secret = newWebhookSecret();
   const client = createTelegramClient({ botToken: input.botToken, baseUrl: opts.telegramBaseUrl });
   const me = await client.getMe();
-  if (!me.ok) throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors: { botToken: [me.message] } });
+  if (!me.ok)
+    throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors: { botToken: [me.message] } });
   const set = await client.setWebhook(webhookUrl({ channel: "telegram", key }), secret);
   if (!set.ok)
     throw new AppError("invalid_input", "Nothing was saved.", {
@@ -135,14 +155,24 @@ export async function connectTelegram(
   });
 }
 
-export async function disconnectChannel(ctx: TenantContext, channel: Channel): Promise<void> {
+export async function disconnectChannel(
+  ctx: TenantContext,
+  channel: Channel,
+  opts: { telegramBaseUrl?: string } = {},
+): Promise<void> {
   assertRole(ctx, "admin");
-  await auditedTx(ctx, async (tx, record) => {
+  const removed = await auditedTx(ctx, async (tx, record) => {
     const existing = await getConnectionByChannel(tx, channel);
     if (!existing || !(await deleteConnection(tx, existing.id)))
       throw new AppError("not_found", "This channel is not connected.");
     await record("channel.disconnected", { target: channel });
+    return existing;
   });
+  if (removed.channel === "telegram") {
+    // Tells Telegram to stop sending; the webhook would refuse its updates anyway (the key is gone).
+    const botToken = openChannelSecret(removed.secrets, removed.tenantId, removed.id, "botToken");
+    if (botToken) await createTelegramClient({ botToken, baseUrl: opts.telegramBaseUrl }).deleteWebhook();
+  }
 }
 
 /** The operator's platform-wide switch: off, no channel webhook is answered for any business. */
