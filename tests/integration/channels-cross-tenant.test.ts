@@ -107,3 +107,19 @@ describe("the operator's switch", () => {
     }
   });
 });
+
+describe("retention", () => {
+  it("deletes a person's phone number with their conversation", async () => {
+    const { purgeExpiredConversations } = await import("@/lib/retention");
+    const before = await c.rows();
+    expect(before.contacts.map((k) => k.address)).toContain("15550777777");
+    // Every conversation here is older than the 90 days' retention a year from now.
+    await purgeExpiredConversations(c.w.db, { now: new Date(Date.now() + 365 * 86_400_000) });
+    const after = await c.rows();
+    expect(after.conversations).toEqual([]);
+    expect(after.contacts).toEqual([]);
+    expect(after.outbound).toEqual([]);
+    // What stays of an answered message is the provider's id (to recognise retries), no number, no text.
+    expect(after.inbound.every((i) => i.address === null && i.body === null)).toBe(true);
+  });
+});
