@@ -6,8 +6,14 @@ import { getConnectionByChannel } from "@/lib/db/queries/channels";
 import { channelConnections, channelInbound, conversations } from "@/lib/db/schema";
 import { signature, textMessage } from "../fixtures/channels/whatsapp/webhooks";
 import { makeUser } from "../support/admin-world";
+import {
+  APP_SECRET,
+  type ChannelWorld,
+  eventually,
+  startChannelWorld,
+  VERIFY_TOKEN,
+} from "../support/channel-world";
 import { PLATFORM } from "../support/chat-world";
-import { APP_SECRET, type ChannelWorld, eventually, startChannelWorld, VERIFY_TOKEN } from "../support/channel-world";
 
 // Two businesses with WhatsApp: a webhook for one can never write into the other's conversations, whatever
 // the body says, and the channel secrets never reach a page's data or the model.
@@ -22,7 +28,13 @@ beforeAll(async () => {
   const tenant = await c.w.tenant();
   const owner = await makeUser(c.w.db, `owner-${tenant.slug}@example.com`);
   const ctx: TenantContext = {
-    user: { id: owner.id, email: owner.email, name: owner.name, isOperator: false, mustChangePassword: false },
+    user: {
+      id: owner.id,
+      email: owner.email,
+      name: owner.name,
+      isOperator: false,
+      mustChangePassword: false,
+    },
     tenant,
     role: "owner",
     db: c.w.db,
@@ -48,9 +60,12 @@ async function postTo(key: string, json: unknown, secret: string) {
   const { POST } = await import("@/app/api/channels/[channel]/[key]/route");
   const raw = new TextEncoder().encode(JSON.stringify(json));
   const headers = new Headers({ "x-hub-signature-256": await signature(raw, secret) });
-  return POST(new Request(`${PLATFORM}/api/channels/whatsapp/${key}`, { method: "POST", headers, body: raw }), {
-    params: Promise.resolve({ channel: "whatsapp", key }),
-  });
+  return POST(
+    new Request(`${PLATFORM}/api/channels/whatsapp/${key}`, { method: "POST", headers, body: raw }),
+    {
+      params: Promise.resolve({ channel: "whatsapp", key }),
+    },
+  );
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -67,7 +82,9 @@ describe("a webhook for one business", () => {
       textMessage("hello", { id: "wamid.X-2", timestamp: now(), phoneNumberId: "209999999999999" }),
     );
     expect(res.status).toBe(200);
-    const own = await c.post(textMessage("hello", { id: "wamid.X-3", from: "15550777777", timestamp: now() }));
+    const own = await c.post(
+      textMessage("hello", { id: "wamid.X-3", from: "15550777777", timestamp: now() }),
+    );
     expect(own.status).toBe(200);
     await eventually(async () => expect(c.graph.sent.filter((s) => s.to === "15550777777")).toHaveLength(1));
     const a = await c.rows();

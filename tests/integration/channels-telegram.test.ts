@@ -124,9 +124,12 @@ describe("disconnecting", () => {
     expect(c.telegram.requests.map((r) => r.apiMethod)).toContain("deleteWebhook");
     const { POST } = await import("@/app/api/channels/[channel]/[key]/route");
     const key = new URL(url).pathname.split("/").at(-1)!;
-    const res = await POST(new Request(url, { method: "POST", body: JSON.stringify(textUpdate("hi", fresh())) }), {
-      params: Promise.resolve({ channel: "telegram", key }),
-    });
+    const res = await POST(
+      new Request(url, { method: "POST", body: JSON.stringify(textUpdate("hi", fresh())) }),
+      {
+        params: Promise.resolve({ channel: "telegram", key }),
+      },
+    );
     expect(res.status).toBe(404);
   });
 });

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TenantContext } from "@/lib/auth/access";
-import { platformPacks } from "@/lib/chat/packs";
-import type { PackDeps } from "@/lib/chat/turn";
 import { connectTelegram, connectWhatsApp } from "@/lib/channels/connect";
 import type { ChannelDeps } from "@/lib/channels/deps";
 import { channelWorkers } from "@/lib/channels/worker";
+import { platformPacks } from "@/lib/chat/packs";
+import type { PackDeps } from "@/lib/chat/turn";
 import { getConnectionByChannel } from "@/lib/db/queries/channels";
 import { channelContacts, channelInbound, channelOutbound, conversations, messages } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -67,7 +67,13 @@ export async function startChannelWorld(
   const tenant = await w.tenant({ bot: opts.bot });
   const owner = await makeUser(w.db, `owner-${tenant.slug}@example.com`);
   const ctx: TenantContext = {
-    user: { id: owner.id, email: owner.email, name: owner.name, isOperator: false, mustChangePassword: false },
+    user: {
+      id: owner.id,
+      email: owner.email,
+      name: owner.name,
+      isOperator: false,
+      mustChangePassword: false,
+    },
     tenant,
     role: "owner",
     db: w.db,
@@ -115,9 +121,12 @@ export async function startChannelWorld(
       const secret = o.secret === undefined ? APP_SECRET : o.secret;
       if (secret) headers.set("x-hub-signature-256", await signature(raw, secret));
       const key = o.key ?? conn!.key;
-      return POST(new Request(`${PLATFORM}/api/channels/whatsapp/${key}`, { method: "POST", headers, body: raw }), {
-        params: Promise.resolve({ channel: "whatsapp", key }),
-      });
+      return POST(
+        new Request(`${PLATFORM}/api/channels/whatsapp/${key}`, { method: "POST", headers, body: raw }),
+        {
+          params: Promise.resolve({ channel: "whatsapp", key }),
+        },
+      );
     },
     async postTelegram(json, o = {}) {
       const { POST } = await import("@/app/api/channels/[channel]/[key]/route");
@@ -135,7 +144,10 @@ export async function startChannelWorld(
         conversations: await tx.select().from(conversations),
         messages: await tx.select().from(messages).orderBy(messages.createdAt, messages.id),
         inbound: await tx.select().from(channelInbound),
-        outbound: await tx.select().from(channelOutbound).orderBy(channelOutbound.createdAt, channelOutbound.part),
+        outbound: await tx
+          .select()
+          .from(channelOutbound)
+          .orderBy(channelOutbound.createdAt, channelOutbound.part),
         contacts: await tx.select().from(channelContacts),
       })),
     async close() {

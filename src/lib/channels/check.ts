@@ -3,8 +3,8 @@ import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { getConnectionByChannel } from "../db/queries/channels";
 import type { Channel } from "../db/schema";
 import { AppError } from "../errors";
-import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
 import { webhookUrl } from "./connect";
+import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
 
 // "Check connection" on the Channels page, like "Check model": asks the provider with the stored token and
 // says in words what is wrong. Reads only; nothing secret is in the answer.
@@ -25,7 +25,9 @@ export async function checkChannelConnection(
   if (conn.channel === "whatsapp") {
     const r = await whatsappClientFor(deps, conn).checkConnection();
     if (r.ok) {
-      lines.push(`The access token works for ${r.displayPhoneNumber ?? "this number"}${r.verifiedName ? ` (${r.verifiedName})` : ""}.`);
+      lines.push(
+        `The access token works for ${r.displayPhoneNumber ?? "this number"}${r.verifiedName ? ` (${r.verifiedName})` : ""}.`,
+      );
     } else {
       ok = false;
       lines.push(r.message);
@@ -49,7 +51,9 @@ export async function checkChannelConnection(
         lines.push(info.message);
       } else if (info.url !== webhookUrl(conn)) {
         ok = false;
-        lines.push("Telegram is not sending this bot's messages here (its webhook points elsewhere). Connect again to fix it.");
+        lines.push(
+          "Telegram is not sending this bot's messages here (its webhook points elsewhere). Connect again to fix it.",
+        );
       } else if (info.lastErrorMessage) {
         ok = false;
         lines.push(`Telegram could not reach the webhook: ${info.lastErrorMessage}`);

@@ -1,12 +1,17 @@
 import "server-only";
 import { getConnection, noteConnection } from "../db/queries/channels";
-import { batchParts, contactOfConversation, type OutboundRow, recordSend } from "../db/queries/channels-messages";
+import {
+  batchParts,
+  contactOfConversation,
+  type OutboundRow,
+  recordSend,
+} from "../db/queries/channels-messages";
 import type { QueueJob } from "../queue";
 import { processQueue } from "../queue";
 import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
 import { CHANNEL_SEND_QUEUE, type SendJob, STARTER_ID } from "./jobs";
-import type { ChannelResult } from "./wire";
 import { buttonTitle } from "./whatsapp/api";
+import type { ChannelResult } from "./wire";
 
 // Sending the parts of one reply, in order, each once. The inbound worker sends a reply as soon as it is
 // stored, while it still holds the person (so replies go out in the order of the questions); the same
@@ -82,7 +87,11 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
       continue;
     }
     if (result.code === WA_OUTSIDE_WINDOW) {
-      await record(part, { status: "outside_window", errorCode: result.code, errorTitle: result.message }, OUTSIDE_WINDOW_NOTE);
+      await record(
+        part,
+        { status: "outside_window", errorCode: result.code, errorTitle: result.message },
+        OUTSIDE_WINDOW_NOTE,
+      );
       continue;
     }
     if (result.retryable && !lastTry && part.attempts + 1 < MAX_ATTEMPTS) {
@@ -102,7 +111,12 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
   return { again: false };
 }
 
-function sendPart(deps: ChannelDeps, conn: Parameters<typeof whatsappClientFor>[1], to: string, part: OutboundRow) {
+function sendPart(
+  deps: ChannelDeps,
+  conn: Parameters<typeof whatsappClientFor>[1],
+  to: string,
+  part: OutboundRow,
+) {
   const { text, buttons } = part.body;
   if (conn.channel === "telegram") return telegramClientFor(deps, conn).sendMessage(to, text);
   const wa = whatsappClientFor(deps, conn);

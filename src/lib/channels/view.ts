@@ -2,7 +2,7 @@ import "server-only";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { channelsSwitchedOn, listConnections } from "../db/queries/channels";
 import { recentOutbound } from "../db/queries/channels-messages";
-import { type Channel, CHANNELS, type OutboundStatus } from "../db/schema";
+import { CHANNELS, type Channel, type OutboundStatus } from "../db/schema";
 import { webhookUrl } from "./connect";
 
 // What the Channels page shows: per channel, whether it is connected, the webhook URL to paste at Meta or
@@ -24,7 +24,9 @@ export type ChannelView = {
   recent: { at: Date; status: OutboundStatus; errorCode: string | null; errorTitle: string | null }[];
 };
 
-export async function listChannels(ctx: TenantContext): Promise<{ platformOn: boolean; channels: ChannelView[] }> {
+export async function listChannels(
+  ctx: TenantContext,
+): Promise<{ platformOn: boolean; channels: ChannelView[] }> {
   assertRole(ctx, "viewer");
   const platformOn = await channelsSwitchedOn(ctx.db.platform);
   const channels = await auditedTx(ctx, async (tx) => {

@@ -9,9 +9,17 @@ import { sendReplyJob } from "./send";
  * An inbound job is retried when the business's stream slots are all busy or the database failed; a few
  * quick retries, then minutes apart. A job still active after ten minutes belonged to a dead process.
  */
-export const CHANNEL_INBOUND_POLICY: QueuePolicy = { retryLimit: 8, retryDelaySeconds: 5, expireInSeconds: 600 };
+export const CHANNEL_INBOUND_POLICY: QueuePolicy = {
+  retryLimit: 8,
+  retryDelaySeconds: 5,
+  expireInSeconds: 600,
+};
 /** Sends: retry n after about 10 s·2^n, eight retries span about 40 minutes of a provider's outage. */
-export const CHANNEL_SEND_POLICY: QueuePolicy = { retryLimit: 8, retryDelaySeconds: 10, expireInSeconds: 120 };
+export const CHANNEL_SEND_POLICY: QueuePolicy = {
+  retryLimit: 8,
+  retryDelaySeconds: 10,
+  expireInSeconds: 120,
+};
 
 export function channelWorkers(deps: ChannelDeps): QueueWorker[] {
   const inbound: QueueWorker<InboundJob> = {

@@ -37,7 +37,12 @@ export const cases: MatrixCases = {
   actions: {
     [`${T}/actions.ts#connectWhatsAppAction`]: {
       kind: "tenant",
-      form: () => ({ phoneNumberId: "999999999999", accessToken: "forged", appSecret: "forged", verifyToken: "forged" }),
+      form: () => ({
+        phoneNumberId: "999999999999",
+        accessToken: "forged",
+        appSecret: "forged",
+        verifyToken: "forged",
+      }),
     },
     // The test platform's address is http, so Telegram is never called: refused before any request.
     [`${T}/actions.ts#connectTelegramAction`]: {
@@ -46,7 +51,7 @@ export const cases: MatrixCases = {
     },
     [`${T}/actions.ts#disconnectChannelAction`]: { kind: "tenant", form: () => ({ channel: "whatsapp" }) },
     [`${T}/actions.ts#checkChannelAction`]: { kind: "tenant", form: () => ({ channel: "telegram" }) },
-    ["src/app/(admin)/admin/operator/channels-actions.ts#setChannelsSwitchAction"]: {
+    "src/app/(admin)/admin/operator/channels-actions.ts#setChannelsSwitchAction": {
       kind: "operator",
       form: () => ({ enabled: "false" }),
     },

@@ -159,9 +159,17 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: () => [{ botToken: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ" }],
   },
   [`${L}/channels/connect.ts#disconnectChannel`]: { kind: "refused", min: "admin", args: () => ["whatsapp"] },
-  [`${L}/channels/connect.ts#setChannelsPlatformEnabled`]: { kind: "refused", min: "operator", args: () => [false] },
+  [`${L}/channels/connect.ts#setChannelsPlatformEnabled`]: {
+    kind: "refused",
+    min: "operator",
+    args: () => [false],
+  },
   // Admins only: it calls the provider with the stored token.
-  [`${L}/channels/check.ts#checkChannelConnection`]: { kind: "refused", min: "admin", args: () => ["whatsapp"] },
+  [`${L}/channels/check.ts#checkChannelConnection`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["whatsapp"],
+  },
   [`${L}/channels/view.ts#listChannels`]: { kind: "read-only", args: () => [] },
 
   [`${L}/tenants/operator.ts#createBusiness`]: {

@@ -79,7 +79,9 @@ export async function ensureContact(
   tx: TenantTx,
   c: { tenantId: string; connectionId: string; address: string; visitorId: string; channel: Channel },
 ): Promise<ContactRow> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${c.connectionId}:${c.visitorId}`}, 0))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${c.connectionId}:${c.visitorId}`}, 0))`,
+  );
   const where = and(eq(channelContacts.connectionId, c.connectionId), eq(channelContacts.address, c.address));
   const [found] = await tx.select().from(channelContacts).where(where);
   if (found) return found;
@@ -89,7 +91,12 @@ export async function ensureContact(
     .returning({ id: conversations.id });
   const [row] = await tx
     .insert(channelContacts)
-    .values({ tenantId: c.tenantId, connectionId: c.connectionId, address: c.address, conversationId: conv!.id })
+    .values({
+      tenantId: c.tenantId,
+      connectionId: c.connectionId,
+      address: c.address,
+      conversationId: conv!.id,
+    })
     .returning();
   return row!;
 }
@@ -141,27 +148,48 @@ export async function updateContact(
     .where(and(eq(channelContacts.connectionId, connectionId), eq(channelContacts.address, address)));
 }
 
-export async function contactOfConversation(tx: TenantTx, conversationId: string): Promise<ContactRow | null> {
-  const [row] = await tx.select().from(channelContacts).where(eq(channelContacts.conversationId, conversationId));
+export async function contactOfConversation(
+  tx: TenantTx,
+  conversationId: string,
+): Promise<ContactRow | null> {
+  const [row] = await tx
+    .select()
+    .from(channelContacts)
+    .where(eq(channelContacts.conversationId, conversationId));
   return row ?? null;
 }
 
 export async function insertOutbound(
   tx: TenantTx,
-  rows: { tenantId: string; connectionId: string; conversationId: string; batch: string; body: OutboundBody }[],
+  rows: {
+    tenantId: string;
+    connectionId: string;
+    conversationId: string;
+    batch: string;
+    body: OutboundBody;
+  }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(channelOutbound).values(rows.map((r, part) => ({ ...r, part })));
 }
 
 export async function batchParts(tx: TenantTx, batch: string): Promise<OutboundRow[]> {
-  return tx.select().from(channelOutbound).where(eq(channelOutbound.batch, batch)).orderBy(asc(channelOutbound.part));
+  return tx
+    .select()
+    .from(channelOutbound)
+    .where(eq(channelOutbound.batch, batch))
+    .orderBy(asc(channelOutbound.part));
 }
 
 export async function recordSend(
   tx: TenantTx,
   id: string,
-  outcome: { status: OutboundStatus; externalId?: string; errorCode?: string | null; errorTitle?: string | null },
+  outcome: {
+    status: OutboundStatus;
+    externalId?: string;
+    errorCode?: string | null;
+    errorTitle?: string | null;
+  },
 ): Promise<void> {
   await tx
     .update(channelOutbound)
@@ -212,7 +240,11 @@ export async function applyStatus(
 }
 
 /** The latest messages sent on a connection, for the Channels page. */
-export async function recentOutbound(tx: TenantTx, connectionId: string, limit: number): Promise<OutboundRow[]> {
+export async function recentOutbound(
+  tx: TenantTx,
+  connectionId: string,
+  limit: number,
+): Promise<OutboundRow[]> {
   return tx
     .select()
     .from(channelOutbound)

@@ -8,7 +8,9 @@ export function ChannelsSwitchForm({ action, enabled }: { action: PlainActionFn;
   const [state, formAction] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-2">
-      <p className="text-sm">{enabled ? "Channels are on." : "Channels are switched off for every business."}</p>
+      <p className="text-sm">
+        {enabled ? "Channels are on." : "Channels are switched off for every business."}
+      </p>
       <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
       <SubmitButton variant={enabled ? "danger" : "secondary"} pendingText="Saving…">
         {enabled ? "Switch channels off" : "Switch channels on"}

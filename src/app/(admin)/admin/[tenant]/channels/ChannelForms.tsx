@@ -39,7 +39,10 @@ export function WhatsAppForm({
         type="password"
         label="Access token"
         autoComplete="off"
-        help={secretHelp(has("accessToken")) ?? "A permanent token of a system user with whatsapp_business_messaging."}
+        help={
+          secretHelp(has("accessToken")) ??
+          "A permanent token of a system user with whatsapp_business_messaging."
+        }
         error={state.fieldErrors?.accessToken}
       />
       <InputField
@@ -48,7 +51,9 @@ export function WhatsAppForm({
         type="password"
         label="App secret"
         autoComplete="off"
-        help={secretHelp(has("appSecret")) ?? "Meta → App settings → Basic. Every delivery is checked against it."}
+        help={
+          secretHelp(has("appSecret")) ?? "Meta → App settings → Basic. Every delivery is checked against it."
+        }
         error={state.fieldErrors?.appSecret}
       />
       <InputField
@@ -84,7 +89,9 @@ export function TelegramForm({ action, connected }: { action: PlainActionFn; con
         }
         error={state.fieldErrors?.botToken}
       />
-      <SubmitButton pendingText="Connecting…">{connected ? "Reconnect Telegram" : "Connect Telegram"}</SubmitButton>
+      <SubmitButton pendingText="Connecting…">
+        {connected ? "Reconnect Telegram" : "Connect Telegram"}
+      </SubmitButton>
     </form>
   );
 }

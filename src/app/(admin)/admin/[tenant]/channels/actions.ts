@@ -38,5 +38,9 @@ export const disconnectChannelAction = tenantAction("admin", z.object({ channel 
 
 export const checkChannelAction = tenantAction("admin", z.object({ channel }), async (ctx, input) => {
   const check = await checkChannelConnection(ctx, input.channel);
-  return { ok: check.ok, message: check.ok ? "The connection works." : "Something needs fixing.", data: { report: check.lines.join("\n") } };
+  return {
+    ok: check.ok,
+    message: check.ok ? "The connection works." : "Something needs fixing.",
+    data: { report: check.lines.join("\n") },
+  };
 });

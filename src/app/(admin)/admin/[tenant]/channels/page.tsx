@@ -4,7 +4,12 @@ import { CopyLink } from "@/components/ui/CopyLink";
 import { When } from "@/components/ui/When";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { type ChannelView, listChannels } from "@/lib/channels/view";
-import { checkChannelAction, connectTelegramAction, connectWhatsAppAction, disconnectChannelAction } from "./actions";
+import {
+  checkChannelAction,
+  connectTelegramAction,
+  connectWhatsAppAction,
+  disconnectChannelAction,
+} from "./actions";
 import { ChannelButton, TelegramForm, WhatsAppForm } from "./ChannelForms";
 
 export const metadata: Metadata = { title: "Channels" };
@@ -77,7 +82,11 @@ export default async function ChannelsPage({ params }: { params: Promise<{ tenan
             {c.connected && admin && c.webhookUrl ? (
               <CopyLink
                 link={c.webhookUrl}
-                label={c.channel === "whatsapp" ? "Callback URL to paste at Meta (Webhooks)" : "Webhook URL (registered at Telegram for you)"}
+                label={
+                  c.channel === "whatsapp"
+                    ? "Callback URL to paste at Meta (Webhooks)"
+                    : "Webhook URL (registered at Telegram for you)"
+                }
               />
             ) : null}
             {c.connected ? <Activity c={c} /> : null}
