@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbHandle } from "../db";
-import { type ConnectionRow, findConnectionByKey, noteConnection } from "../db/queries/channels";
+import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
 import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
 import { CHANNELS, type Channel } from "../db/schema";
 import { log } from "../log";
@@ -75,12 +75,13 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   await db.forTenant(c.tenantId, async (tx) => {
     const contacts = await insertInbound(tx, inbound);
     for (const s of statuses) await applyStatus(tx, c.id, s);
-    if (inbound.length > 0) await noteConnection(tx, c.id, { inbound: true });
     for (const contact of contacts) {
       const job: InboundJob = { tenantId: c.tenantId, connectionId: c.id, contact };
       await q.sendIn(tx, CHANNEL_INBOUND_QUEUE, job);
     }
   });
+  // Apart from the transaction above: every delivery of a connection touches this one row (see touchConnection).
+  if (inbound.length > 0) await db.forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"));
   return plain(200, "OK");
 }
 

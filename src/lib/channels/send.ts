@@ -1,5 +1,5 @@
 import "server-only";
-import { getConnection, noteConnection } from "../db/queries/channels";
+import { getConnection, noteConnection, touchConnection } from "../db/queries/channels";
 import {
   batchParts,
   contactOfConversation,
@@ -67,10 +67,8 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
   const record = (part: OutboundRow, outcome: Parameters<typeof recordSend>[2], error?: string | null) =>
     deps.db.forTenant(tenantId, async (tx) => {
       await recordSend(tx, part.id, outcome);
-      await noteConnection(tx, conn.id, {
-        ...(outcome.status === "sent" ? { outbound: true } : {}),
-        ...(error !== undefined ? { error } : {}),
-      });
+      if (outcome.status === "sent") await touchConnection(tx, conn.id, "outbound");
+      if (error !== undefined) await noteConnection(tx, conn.id, error);
     });
   for (const part of parts) {
     if (part.status !== "queued") continue;

@@ -92,16 +92,31 @@ export async function deleteConnection(tx: TenantTx, id: string): Promise<boolea
 export async function noteConnection(
   tx: TenantTx,
   id: string,
-  note: { inbound?: boolean; outbound?: boolean; error?: string | null },
+  error: string | null,
 ): Promise<void> {
-  const now = new Date();
-  const patch = {
-    ...(note.inbound ? { lastInboundAt: now } : {}),
-    ...(note.outbound ? { lastOutboundAt: now } : {}),
-    ...(note.error !== undefined ? { lastError: note.error, lastErrorAt: note.error ? now : null } : {}),
-  };
-  if (Object.keys(patch).length === 0) return;
-  await tx.update(channelConnections).set(patch).where(eq(channelConnections.id, id));
+  await tx
+    .update(channelConnections)
+    .set({ lastError: error, lastErrorAt: error ? new Date() : null })
+    .where(
+      and(
+        eq(channelConnections.id, id),
+        // A success clears the last problem; when there is none, the row is left alone (and unlocked).
+        error === null ? sql`${channelConnections.lastError} is not null` : sql`true`,
+      ),
+    );
+}
+
+/**
+ * Records traffic on a connection at most every ten seconds. Every webhook and every send touches the same
+ * row, so an unconditional update in the webhook's transaction made each delivery wait for the previous
+ * one's commit (npm run bench: channels.ack); a row the condition skips is not locked at all.
+ */
+export async function touchConnection(tx: TenantTx, id: string, what: "inbound" | "outbound"): Promise<void> {
+  const col = what === "inbound" ? channelConnections.lastInboundAt : channelConnections.lastOutboundAt;
+  await tx
+    .update(channelConnections)
+    .set(what === "inbound" ? { lastInboundAt: new Date() } : { lastOutboundAt: new Date() })
+    .where(and(eq(channelConnections.id, id), sql`(${col} is null or ${col} < now() - interval '10 seconds')`));
 }
 
 /** Platform path: whether the operator lets channels run at all. */
