@@ -4,6 +4,7 @@ import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/
 import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
 import { CHANNELS, type Channel } from "../db/schema";
 import { log } from "../log";
+import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
 import { channelVisitorId, openChannelSecret } from "./identity";
@@ -20,6 +21,8 @@ import { verifyWhatsAppHandshake, verifyWhatsAppSignature } from "./whatsapp/ver
 // turn runs in the job (answer.ts).
 
 const BODY_MAX_BYTES = 1024 * 1024;
+const TOUCH_EVERY_MS = 10_000;
+const lastTouched = processSlot<Map<string, number>>("ChannelInboundTouched");
 const KEY_RE = /^[A-Za-z0-9_-]{20,80}$/;
 
 const plain = (status: number, text: string) =>
@@ -80,8 +83,14 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
       await q.sendIn(tx, CHANNEL_INBOUND_QUEUE, job);
     }
   });
-  // Apart from the transaction above: every delivery of a connection touches this one row (see touchConnection).
-  if (inbound.length > 0) await db.forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"));
+  // Apart from the transaction above, and at most every ten seconds per process: every delivery of a
+  // connection would touch this one row (see touchConnection).
+  const now = Date.now();
+  const seen = lastTouched.use(() => new Map());
+  if (inbound.length > 0 && now - (seen.get(c.id) ?? 0) > TOUCH_EVERY_MS) {
+    seen.set(c.id, now);
+    await db.forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"));
+  }
   return plain(200, "OK");
 }
 
