@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { isLang } from "../../shared/languages";
-import { limitSettings } from "../chat/limits";
+import { limitSettings, ratePointsForTurn, takeRatePoints } from "../chat/limits";
 import { runTurn, type TurnTenant } from "../chat/run-turn";
 import { type ConnectionRow, getConnection } from "../db/queries/channels";
 import {
@@ -179,7 +179,12 @@ async function turnReply(
   const typing = typingIndicator(deps, conn, contact, inbound);
   let text = "";
   let failed = false;
+  // The widget's limits, per person (a channel has no IP: the person stands in for it) and per business.
+  const settings = limitSettings(deps.env, tenant.rateLimits);
+  const keys = { tenantId: tenant.id, visitorId: inbound.contact, ip: inbound.contact };
   try {
+    const limits = await ratePointsForTurn(settings, keys);
+    if (!limits) await takeRatePoints(settings, keys);
     await runTurn(
       {
         db: deps.db,
@@ -197,7 +202,8 @@ async function turnReply(
         pageUrl: "",
         locale: tenant.bot.language?.slice(0, 35) ?? "",
         lang: isLang(base) ? base : undefined,
-        maxStreams: limitSettings(deps.env, tenant.rateLimits).maxStreams,
+        maxStreams: settings.maxStreams,
+        limits,
       },
       {
         // A channel cannot stop listening half-way; the turn always runs to its end.
@@ -210,7 +216,8 @@ async function turnReply(
       },
     );
   } catch (err) {
-    // Every stream slot of the business is busy: try again shortly (pg-boss's retry), the message waits.
+    // A limit was reached (the person's or the business's per minute, or every stream slot is busy): try
+    // again shortly (pg-boss's retry), the message waits.
     if (isAppError(err) && err.code === "rate_limited") throw err;
     if (!isAppError(err)) throw err;
     log().info({ tenantId: tenant.id, code: err.code }, "channel turn refused");
