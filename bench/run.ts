@@ -11,8 +11,8 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { benchChat, type ChatResult } from "./chat-overhead";
 import { benchChannels, type ChannelsResult } from "./channels";
+import { benchChat, type ChatResult } from "./chat-overhead";
 import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
@@ -37,7 +37,17 @@ import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
 import { benchWidget, type WidgetResult } from "./widget";
 
-const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults", "knowledge", "channels"] as const;
+const SECTIONS = [
+  "widget",
+  "chat",
+  "pglite",
+  "streams",
+  "tokens",
+  "db",
+  "faults",
+  "knowledge",
+  "channels",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {

@@ -89,11 +89,7 @@ export async function deleteConnection(tx: TenantTx, id: string): Promise<boolea
   return rows.length > 0;
 }
 
-export async function noteConnection(
-  tx: TenantTx,
-  id: string,
-  error: string | null,
-): Promise<void> {
+export async function noteConnection(tx: TenantTx, id: string, error: string | null): Promise<void> {
   await tx
     .update(channelConnections)
     .set({ lastError: error, lastErrorAt: error ? new Date() : null })
@@ -116,7 +112,9 @@ export async function touchConnection(tx: TenantTx, id: string, what: "inbound" 
   await tx
     .update(channelConnections)
     .set(what === "inbound" ? { lastInboundAt: new Date() } : { lastOutboundAt: new Date() })
-    .where(and(eq(channelConnections.id, id), sql`(${col} is null or ${col} < now() - interval '10 seconds')`));
+    .where(
+      and(eq(channelConnections.id, id), sql`(${col} is null or ${col} < now() - interval '10 seconds')`),
+    );
 }
 
 /** Platform path: whether the operator lets channels run at all. */
