@@ -1,4 +1,3 @@
-import os from "node:os";
 import { pathToFileURL } from "node:url";
 import { textMessage } from "../tests/fixtures/channels/whatsapp/webhooks";
 import { type ChannelWorld, startChannelWorld } from "../tests/support/channel-world";
@@ -13,16 +12,10 @@ import { round, type Summary, summarize } from "./lib/stats";
 // - `answered`: a burst of customers writing at once (one message each), from the first POST to the last
 //   answer the fake Graph API accepted: signature, storage, queue, the chat turn, formatting, the send.
 //   `latencyMs` is each customer's wait from their POST to their answer.
-// - `ackAtRates`: the same acknowledgement with deliveries arriving at a steady rate (open loop, as Meta sends
-//   them, not waiting for the previous answer), each timed from the moment it was due, so a stalled event loop
-//   counts against us. A closed loop of 50 in flight measures queueing behind 49 others as much as the route.
-// `loadAvg` is the machine's 1-minute load when the section started: the figures mean little on a busy host.
 
 export type ChannelsResult = {
   database: "pglite" | "pg";
   ack: Summary & { concurrency: number; targetP99Ms: number };
-  ackAtRates: { perSecond: number; seconds: number; n: number; p50: number; p99: number; max: number }[];
-  loadAvg: number;
   answered: { messages: number; seconds: number; perSecond: number; latencyMs: Summary };
 };
 
@@ -88,40 +81,10 @@ async function acknowledgements(c: ChannelWorld, n: number) {
   return { ...summarize(times), concurrency: ACK_CONCURRENCY, targetP99Ms: ACK_TARGET_P99_MS };
 }
 
-async function ackAtRate(c: ChannelWorld, perSecond: number, seconds: number) {
-  const n = Math.round(perSecond * seconds);
-  const start = performance.now();
-  const times: number[] = [];
-  const inFlight: Promise<void>[] = [];
-  let refused = 0;
-  for (let i = 0; i < n; i++) {
-    const due = start + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const body = delivery(customer("88", i % 200));
-    inFlight.push(
-      c.post(body).then(
-        (res) => {
-          times.push(performance.now() - due);
-          if (res.status !== 200) refused++;
-        },
-        () => {
-          refused++;
-        },
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  if (refused > 0) throw new Error(`the webhook refused ${refused} of ${n} deliveries`);
-  const s = summarize(times);
-  return { perSecond, seconds, n, p50: round(s.p50, 1), p99: round(s.p99, 1), max: round(s.max, 1) };
-}
-
 export async function benchChannels(opts: {
   quick: boolean;
   log: (s: string) => void;
 }): Promise<ChannelsResult> {
-  const loadAvg = round(os.loadavg()[0] ?? 0, 2);
   const c = await startChannelWorld({ bot: { language: "en" } });
   try {
     c.w.fake.setRules([
@@ -140,13 +103,7 @@ export async function benchChannels(opts: {
       `  channels webhook ack at ${ACK_CONCURRENCY} in flight: p50 ${round(ack.p50, 1)} ms, ` +
         `p99 ${round(ack.p99, 1)} ms, max ${round(ack.max, 1)} ms (target p99 ≤ ${ACK_TARGET_P99_MS} ms)`,
     );
-    const ackAtRates = [];
-    for (const rate of opts.quick ? [10, 50] : [10, 50, 100]) {
-      const r = await ackAtRate(c, rate, opts.quick ? 5 : 10);
-      ackAtRates.push(r);
-      opts.log(`  channels webhook ack at ${rate}/s: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms`);
-    }
-    return { database: c.w.dbUrl ? "pg" : "pglite", ack, ackAtRates, loadAvg, answered };
+    return { database: c.w.dbUrl ? "pg" : "pglite", ack, answered };
   } finally {
     await c.close();
   }
