@@ -19,11 +19,10 @@ export async function checkChannelConnection(
   assertRole(ctx, "admin");
   const conn = await auditedTx(ctx, (tx) => getConnectionByChannel(tx, channel));
   if (!conn) throw new AppError("not_found", "This channel is not connected.");
-  const deps = { ...opts } as ChannelDeps;
   const lines: string[] = [];
   let ok = true;
   if (conn.channel === "whatsapp") {
-    const r = await whatsappClientFor(deps, conn).checkConnection();
+    const r = await whatsappClientFor(opts, conn).checkConnection();
     if (r.ok) {
       lines.push(
         `The access token works for ${r.displayPhoneNumber ?? "this number"}${r.verifiedName ? ` (${r.verifiedName})` : ""}.`,
@@ -38,7 +37,7 @@ export async function checkChannelConnection(
         : "No message from Meta has arrived yet. At Meta, check the callback URL and verify token, that the messages field is subscribed, and that the app secret here is the app's (a wrong one makes every delivery fail its signature).",
     );
   } else {
-    const client = telegramClientFor(deps, conn);
+    const client = telegramClientFor(opts, conn);
     const me = await client.getMe();
     if (!me.ok) {
       ok = false;

@@ -31,7 +31,10 @@ export type ChannelDeps = {
 export const SEND_SAFETY_SECONDS = 30;
 
 /** The WhatsApp client of a connection, with its token opened for this call only. */
-export function whatsappClientFor(deps: ChannelDeps, conn: ConnectionRow): WhatsAppClient {
+export function whatsappClientFor(
+  deps: Pick<ChannelDeps, "graphBaseUrl">,
+  conn: ConnectionRow,
+): WhatsAppClient {
   return createWhatsAppClient({
     phoneNumberId: conn.settings.phoneNumberId ?? "",
     accessToken: openChannelSecret(conn.secrets, conn.tenantId, conn.id, "accessToken") ?? "",
@@ -39,7 +42,10 @@ export function whatsappClientFor(deps: ChannelDeps, conn: ConnectionRow): Whats
   });
 }
 
-export function telegramClientFor(deps: ChannelDeps, conn: ConnectionRow): TelegramClient {
+export function telegramClientFor(
+  deps: Pick<ChannelDeps, "telegramBaseUrl">,
+  conn: ConnectionRow,
+): TelegramClient {
   return createTelegramClient({
     botToken: openChannelSecret(conn.secrets, conn.tenantId, conn.id, "botToken") ?? "",
     baseUrl: deps.telegramBaseUrl,
