@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { platformPacks } from "@/lib/chat/packs";
+import type { ToolPack } from "@/lib/tools/contract";
+import type { EnabledPack } from "@/lib/tools/runtime";
 import {
   callbackUpdate,
   editedUpdate,
@@ -19,13 +22,39 @@ const fresh = () => {
   return { updateId: 900_000 + seq * 10, chatId: 5_550_300_000 + seq, date: Math.floor(Date.now() / 1000) };
 };
 
+const info: ToolPack = {
+  id: "get_business_info",
+  label: "Checking our details",
+  definition: {
+    type: "function",
+    function: {
+      name: "get_business_info",
+      description: "Opening hours (test)",
+      parameters: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+    },
+  },
+  configFields: [],
+  run: async () => ({ answer: "9 to 5" }),
+};
+const enabled: EnabledPack[] = [{ pack: info, config: {}, definition: info.definition }];
+
 beforeAll(async () => {
-  c = await startChannelWorld();
+  c = await startChannelWorld({ packs: { ...platformPacks, loadEnabled: async () => enabled } });
   c.w.fake.setRules([
     { match: "menu", steps: [{ type: "text", text: "Try the **ramen** & <gyoza>." }] },
     {
       match: "long",
       steps: [{ type: "text", text: `${"A sentence of the long answer. ".repeat(200)}The end.` }],
+    },
+    {
+      match: "hours",
+      steps: [
+        {
+          type: "tool_calls",
+          calls: [{ id: "t1", name: "get_business_info", arguments: '{"topic":"hours"}' }],
+        },
+        { type: "text", text: "From {{tool.answer}}." },
+      ],
     },
     { match: "", steps: [{ type: "text", text: "Hello." }] },
   ]);
@@ -106,6 +135,14 @@ describe("an update", () => {
     });
     expect(sent.every((s) => s.html.length <= 4096)).toBe(true);
     expect(sent.at(-1)!.html.endsWith("The end.")).toBe(true);
+  });
+
+  it("a tool call shows Telegram's typing action while it runs", async () => {
+    const p = fresh();
+    await c.postTelegram(textUpdate("your hours?", p));
+    await eventually(async () => expect(sentTo(p.chatId)).toHaveLength(1));
+    expect(sentTo(p.chatId)[0]!.html).toBe("From 9 to 5.");
+    expect(c.telegram.actions).toContainEqual({ chatId: String(p.chatId), action: "typing" });
   });
 
   it("a 429 is retried after Telegram's retry_after", async () => {
