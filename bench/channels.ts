@@ -1,6 +1,9 @@
+import os from "node:os";
 import { pathToFileURL } from "node:url";
-import { textMessage } from "../tests/fixtures/channels/whatsapp/webhooks";
-import { type ChannelWorld, startChannelWorld } from "../tests/support/channel-world";
+import { POST } from "../src/app/api/channels/[channel]/[key]/route";
+import { signature, textMessage } from "../tests/fixtures/channels/whatsapp/webhooks";
+import { APP_SECRET, type ChannelWorld, startChannelWorld } from "../tests/support/channel-world";
+import { PLATFORM } from "../tests/support/chat-world";
 import { round, type Summary, summarize } from "./lib/stats";
 
 // Channels (issue 29), in process on the channel test world: a fresh database (PGlite, or Postgres with
@@ -12,10 +15,16 @@ import { round, type Summary, summarize } from "./lib/stats";
 // - `answered`: a burst of customers writing at once (one message each), from the first POST to the last
 //   answer the fake Graph API accepted: signature, storage, queue, the chat turn, formatting, the send.
 //   `latencyMs` is each customer's wait from their POST to their answer.
+// - `ackAtRates`: the same acknowledgement with deliveries arriving at a steady rate (open loop, as Meta sends
+//   them, not waiting for the previous answer), each timed from the moment it was due, so a stalled event loop
+//   counts against us. A closed loop of 50 in flight measures queueing behind 49 others as much as the route.
+// `loadAvg` is the machine's 1-minute load when the section started: the figures mean little on a busy host.
 
 export type ChannelsResult = {
   database: "pglite" | "pg";
   ack: Summary & { concurrency: number; targetP99Ms: number };
+  ackAtRates: { perSecond: number; seconds: number; n: number; p50: number; p99: number; max: number }[];
+  loadAvg: number;
   answered: { messages: number; seconds: number; perSecond: number; latencyMs: Summary };
 };
 
@@ -33,6 +42,19 @@ function delivery(from: string) {
   });
 }
 
+/** One signed delivery through the route's handler, imported once as a server would (the test world's own
+ * `post` imports the route on every call, which costs more than the acknowledgement itself under tsx). */
+async function post(c: ChannelWorld, json: unknown): Promise<Response> {
+  const key = c.path.split("/").at(-1)!;
+  const raw = new TextEncoder().encode(JSON.stringify(json));
+  const headers = new Headers({
+    "content-type": "application/json",
+    "x-hub-signature-256": await signature(raw, APP_SECRET),
+  });
+  const req = new Request(`${PLATFORM}${c.path}`, { method: "POST", headers, body: raw });
+  return POST(req, { params: Promise.resolve({ channel: "whatsapp", key }) });
+}
+
 const customer = (run: string, i: number) => `1555${run}${String(i).padStart(5, "0")}`;
 
 async function burst(c: ChannelWorld, run: string, messages: number) {
@@ -43,7 +65,7 @@ async function burst(c: ChannelWorld, run: string, messages: number) {
     Array.from({ length: messages }, async (_, i) => {
       const from = customer(run, i);
       postedAt.set(from, Date.now());
-      const res = await c.post(delivery(from));
+      const res = await post(c, delivery(from));
       if (res.status !== 200) throw new Error(`the webhook answered HTTP ${res.status}`);
     }),
   );
@@ -72,7 +94,7 @@ async function acknowledgements(c: ChannelWorld, n: number) {
         // 200 customers writing several messages each: their jobs queue up behind each other, in order.
         const body = delivery(customer("77", next++ % 200));
         const t0 = performance.now();
-        const res = await c.post(body);
+        const res = await post(c, body);
         times.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`the webhook answered HTTP ${res.status}`);
       }
@@ -81,11 +103,42 @@ async function acknowledgements(c: ChannelWorld, n: number) {
   return { ...summarize(times), concurrency: ACK_CONCURRENCY, targetP99Ms: ACK_TARGET_P99_MS };
 }
 
+async function ackAtRate(c: ChannelWorld, perSecond: number, seconds: number) {
+  const n = Math.round(perSecond * seconds);
+  const start = performance.now();
+  const times: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  let refused = 0;
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const body = delivery(customer("88", i % 200));
+    inFlight.push(
+      post(c, body).then(
+        (res) => {
+          times.push(performance.now() - due);
+          if (res.status !== 200) refused++;
+        },
+        () => {
+          refused++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  if (refused > 0) throw new Error(`the webhook refused ${refused} of ${n} deliveries`);
+  const s = summarize(times);
+  return { perSecond, seconds, n, p50: round(s.p50, 1), p99: round(s.p99, 1), max: round(s.max, 1) };
+}
+
 export async function benchChannels(opts: {
   quick: boolean;
   log: (s: string) => void;
 }): Promise<ChannelsResult> {
+  const loadAvg = round(os.loadavg()[0] ?? 0, 2);
   const c = await startChannelWorld({ bot: { language: "en" } });
+  opts.log(`  channels: load average ${loadAvg} on ${os.cpus().length} cores at the start`);
   try {
     c.w.fake.setRules([
       { match: "", steps: [{ type: "text", text: "Thanks for writing! We open at **nine**." }] },
@@ -98,12 +151,18 @@ export async function benchChannels(opts: {
       `  channels answered ${answered.messages} customers in ${answered.seconds} s: ${answered.perSecond}/s ` +
         `(wait p50 ${round(l.p50, 0)} ms, p99 ${round(l.p99, 0)} ms)`,
     );
+    const ackAtRates = [];
+    for (const rate of opts.quick ? [10, 50] : [10, 50, 100]) {
+      const r = await ackAtRate(c, rate, opts.quick ? 5 : 10);
+      ackAtRates.push(r);
+      opts.log(`  channels webhook ack at ${rate}/s: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms`);
+    }
     const ack = await acknowledgements(c, opts.quick ? 500 : 2000);
     opts.log(
       `  channels webhook ack at ${ACK_CONCURRENCY} in flight: p50 ${round(ack.p50, 1)} ms, ` +
         `p99 ${round(ack.p99, 1)} ms, max ${round(ack.max, 1)} ms (target p99 ≤ ${ACK_TARGET_P99_MS} ms)`,
     );
-    return { database: c.w.dbUrl ? "pg" : "pglite", ack, answered };
+    return { database: c.w.dbUrl ? "pg" : "pglite", ack, ackAtRates, loadAvg, answered };
   } finally {
     await c.close();
   }
