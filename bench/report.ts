@@ -147,6 +147,14 @@ export function printSummary(r: Results): void {
       fmt(ch.ack.p99, " ms"),
       `WhatsApp webhook acknowledged (verify, store, queue) at ${ch.ack.concurrency} in flight, p50 ${fmt(ch.ack.p50, " ms")}, ${ch.database} (target ≤ ${ch.ack.targetP99Ms} ms)`,
     ]);
+    const steady = ch.ackAtRates?.find((a) => a.perSecond === 10);
+    if (steady) {
+      rows.push([
+        "channels.ackP99At10PerSecondMs",
+        fmt(steady.p99, " ms"),
+        `deliveries arriving at 10/s while the workers answer, p50 ${fmt(steady.p50, " ms")}`,
+      ]);
+    }
     rows.push([
       "channels.answeredPerSecond",
       String(ch.answered.perSecond),
