@@ -107,6 +107,32 @@ describe("channel secrets", () => {
   });
 });
 
+describe("the log", () => {
+  it("carries no channel secret, through a delivery, a bad signature and a failing send", async () => {
+    const { createLogger } = await import("@/lib/log");
+    const lines: string[] = [];
+    const g = globalThis as { __michiLog?: unknown };
+    const saved = g.__michiLog;
+    g.__michiLog = createLogger({ write: (l: string) => void lines.push(l) }, "debug");
+    try {
+      c.graph.failNext("expired-token", 1);
+      await c.post(textMessage("hello log", { id: "wamid.LOG-1", from: "15550888888", timestamp: now() }));
+      await c.post(textMessage("hello log", { id: "wamid.LOG-2", timestamp: now() }), { secret: "wrong" });
+      await eventually(async () =>
+        expect((await c.rows()).outbound.some((o) => o.errorCode === "190")).toBe(true),
+      );
+    } finally {
+      g.__michiLog = saved;
+    }
+    const text = lines.join("\n");
+    expect(text).toContain("channel webhook refused");
+    expect(text).toContain("channel reply could not be sent");
+    for (const secret of [APP_SECRET, VERIFY_TOKEN, c.graph.accessToken, c.telegram.token, B_SECRET]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
 describe("the operator's switch", () => {
   it("switched off, a signed message is acknowledged but nothing is stored or answered", async () => {
     const { setChannelsPlatformEnabled } = await import("@/lib/channels/connect");

@@ -60,7 +60,14 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   } catch {
     return plain(413, "Too large");
   }
-  if (!verified(req, c, raw)) return plain(401, "Unauthorized");
+  if (!verified(req, c, raw)) {
+    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way).
+    log().warn(
+      { connectionId: c.id, channel: c.channel },
+      "channel webhook refused: the signature did not match",
+    );
+    return plain(401, "Unauthorized");
+  }
   // Verified from here on. A switched-off connection, business or platform still answers 200, so the
   // provider does not retry for days a message that will not be answered; nothing is stored.
   if (!platformOn || !c.enabled || tenant.status !== "active") return plain(200, "OK");

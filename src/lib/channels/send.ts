@@ -6,6 +6,7 @@ import {
   type OutboundRow,
   recordSend,
 } from "../db/queries/channels-messages";
+import { log } from "../log";
 import type { QueueJob } from "../queue";
 import { processQueue } from "../queue";
 import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
@@ -100,6 +101,10 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
         reason: `sending failed for now (${result.code}): ${result.message}`,
       };
     }
+    log().warn(
+      { connectionId: conn.id, channel: conn.channel, code: result.code, reason: result.message },
+      "channel reply could not be sent",
+    );
     await record(
       part,
       { status: "failed", errorCode: result.code, errorTitle: result.message },
