@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { type Answer, FAULT, fail, ok, parseTelegramHtml, type TelegramFault } from "./fake-telegram-dialect";
 import { certificates } from "./fixture-site";
 
 // A fake Telegram Bot API on loopback (https, throwaway CA, reached through the operator allowlist), speaking
@@ -29,12 +30,6 @@ export type TelegramSent = {
   body: Record<string, unknown>;
 };
 
-export type TelegramFault =
-  | { kind: "flood"; retryAfter: number }
-  | { kind: "blocked" }
-  | { kind: "chat-not-found" }
-  | { kind: "server" };
-
 export type FakeTelegramApi = {
   /** https://localhost:PORT, to pass as the client's baseUrl. */
   baseUrl: string;
@@ -54,95 +49,6 @@ export type FakeTelegramApi = {
   waitForSent(n: number, timeoutMs?: number): Promise<TelegramSent[]>;
   close(): Promise<void>;
 };
-
-type Answer = { status: number; body: unknown };
-
-const ok = (result: unknown, description?: string): Answer => ({
-  status: 200,
-  body: { ok: true, result, ...(description ? { description } : {}) },
-});
-const fail = (status: number, description: string, parameters?: Record<string, unknown>): Answer => ({
-  status,
-  body: { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) },
-});
-
-const FAULT: Record<TelegramFault["kind"], (f: TelegramFault) => Answer> = {
-  flood: (f) => {
-    const s = (f as { retryAfter: number }).retryAfter;
-    return fail(429, `Too Many Requests: retry after ${s}`, { retry_after: s });
-  },
-  blocked: () => fail(403, "Forbidden: bot was blocked by the user"),
-  "chat-not-found": () => fail(400, "Bad Request: chat not found"),
-  server: () => fail(500, "Internal Server Error"),
-};
-
-// The tags Telegram's HTML parse mode accepts (https://core.telegram.org/bots/api#html-style).
-const TAGS = new Set([
-  "b",
-  "strong",
-  "i",
-  "em",
-  "u",
-  "ins",
-  "s",
-  "strike",
-  "del",
-  "span",
-  "tg-spoiler",
-  "a",
-  "code",
-  "pre",
-  "blockquote",
-  "tg-emoji",
-]);
-
-/** Parses Bot API HTML the way Telegram does, enough to refuse what it refuses; the visible text, or the error. */
-export function parseTelegramHtml(html: string): { text: string } | { error: string } {
-  const stack: string[] = [];
-  let text = "";
-  const bytes = (i: number) => Buffer.byteLength(html.slice(0, i));
-  for (let i = 0; i < html.length; ) {
-    const c = html[i]!;
-    if (c === "<") {
-      const m = /^<(\/?)([a-z-]+)((?:\s+[a-z-]+(?:="[^"]*"|='[^']*')?)*)\s*>/i.exec(html.slice(i));
-      if (!m)
-        return {
-          error: `Bad Request: can't parse entities: Unexpected end of name token at byte offset ${bytes(i)}`,
-        };
-      const [all, close, name] = m as unknown as [string, string, string];
-      const tag = name.toLowerCase();
-      if (!TAGS.has(tag))
-        return {
-          error: `Bad Request: can't parse entities: Unsupported start tag "${tag}" at byte offset ${bytes(i)}`,
-        };
-      if (close) {
-        if (stack.pop() !== tag)
-          return {
-            error: `Bad Request: can't parse entities: Unmatched end tag at byte offset ${bytes(i)}, expected "</${stack.at(-1) ?? ""}>", found "</${tag}>"`,
-          };
-      } else stack.push(tag);
-      i += all.length;
-      continue;
-    }
-    if (c === "&") {
-      const m = /^&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/i.exec(html.slice(i));
-      if (!m)
-        return { error: `Bad Request: can't parse entities: Unsupported entity at byte offset ${bytes(i)}` };
-      text += m[1] === "lt" ? "<" : m[1] === "gt" ? ">" : m[1] === "amp" ? "&" : m[1] === "quot" ? '"' : "?";
-      i += m[0].length;
-      continue;
-    }
-    if (c === ">")
-      return { error: `Bad Request: can't parse entities: Unexpected ">" at byte offset ${bytes(i)}` };
-    text += c;
-    i++;
-  }
-  if (stack.length)
-    return {
-      error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${stack.at(-1)}"`,
-    };
-  return { text };
-}
 
 export async function startFakeTelegramApi(opts: { token?: string } = {}): Promise<FakeTelegramApi> {
   const { caPem, key, cert } = await certificates();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toTelegramHtml, toTelegramMessages } from "@/lib/channels/telegram/format";
 import { toWhatsAppMessages, toWhatsAppText } from "@/lib/channels/whatsapp/format";
-import { parseTelegramHtml } from "../support/fake-telegram-api";
+import { parseTelegramHtml } from "../support/fake-telegram-dialect";
 
 // The model answers in Markdown; a customer on WhatsApp should see WhatsApp's own bold and italics, and
 // Telegram must accept every answer its HTML parser is given (one stray "<" or "&" refuses the whole message).

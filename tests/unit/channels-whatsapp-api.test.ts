@@ -66,6 +66,22 @@ describe("WhatsApp client: sending", () => {
     for (const b of buttons) expect(b.reply.title.length).toBeLessThanOrEqual(20);
   });
 
+  it("numbers titles that shortening made equal and drops a repeated id, so Meta does not refuse them", async () => {
+    const r = await client().sendButtons("15550199876", "Which day?", [
+      { id: "mon", title: "What are your opening hours on Monday?" },
+      { id: "sun", title: "What are your opening hours on Sunday?" },
+      { id: "mon", title: "Monday again" },
+    ]);
+    expect(r.ok).toBe(true);
+    const buttons = (
+      graph.sent[0]!.body.interactive as { action: { buttons: { reply: { id: string; title: string } }[] } }
+    ).action.buttons;
+    expect(buttons.map((b) => b.reply)).toEqual([
+      { id: "mon", title: "What are your…" },
+      { id: "sun", title: "What are your… 2" },
+    ]);
+  });
+
   it("refuses four buttons or a body over 1,024 characters before calling Meta", async () => {
     const four = [1, 2, 3, 4].map((i) => ({ id: `s${i}`, title: `T${i}` }));
     expect(await client().sendButtons("15550199876", "Pick", four)).toMatchObject({

@@ -86,10 +86,7 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
           type: "button",
           body: { text: body },
           action: {
-            buttons: buttons.map((b) => ({
-              type: "reply",
-              reply: { id: b.id, title: buttonTitle(b.title) },
-            })),
+            buttons: distinctButtons(buttons).map((b) => ({ type: "reply", reply: b })),
           },
         },
       });
@@ -127,13 +124,33 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
 }
 
 /** Shortens a title to Meta's 20 characters at a word where it can, so a long starter still fits. */
-export function buttonTitle(title: string): string {
+export function buttonTitle(title: string, max = WA_BUTTON_TITLE_MAX): string {
   const t = title.trim().replace(/\s+/g, " ");
-  if (t.length <= WA_BUTTON_TITLE_MAX) return t;
-  const room = t.slice(0, WA_BUTTON_TITLE_MAX - 1);
+  if (t.length <= max) return t;
+  const room = t.slice(0, max - 1);
   // The word ends exactly at the room's edge when the next character is a space.
   const space = t[room.length] === " " ? room.length : room.lastIndexOf(" ");
-  return `${(space >= 10 ? room.slice(0, space) : room).trimEnd()}…`;
+  return `${(space >= max / 2 ? room.slice(0, space) : room).trimEnd()}…`;
+}
+
+/**
+ * Meta refuses a message whose buttons share a title or an id (131009), which shortening can cause ("What are
+ * your opening hours on Monday?" and "… on Sunday?"): a repeated id is dropped, a repeated title numbered.
+ */
+function distinctButtons(buttons: readonly WaButton[]): WaButton[] {
+  const ids = new Set<string>();
+  const titles = new Set<string>();
+  const out: WaButton[] = [];
+  for (const b of buttons) {
+    if (ids.has(b.id)) continue;
+    let title = buttonTitle(b.title);
+    for (let n = 2; titles.has(title); n++)
+      title = `${buttonTitle(b.title, WA_BUTTON_TITLE_MAX - String(n).length - 1)} ${n}`;
+    ids.add(b.id);
+    titles.add(title);
+    out.push({ id: b.id, title });
+  }
+  return out;
 }
 
 function invalid(message: string): ChannelFailure {
