@@ -149,9 +149,12 @@ export function channelBase(base: string, officialHost: string, allowHosts: read
 /** Seconds to wait from an HTTP Retry-After header (seconds or a date), or null. */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
   if (!header) return null;
-  const n = Number(header);
-  if (Number.isFinite(n) && n >= 0) return Math.ceil(n);
-  const at = Date.parse(header);
+  const v = header.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(v)) {
+    const n = Number(v);
+    return n >= 0 ? Math.ceil(n) : null;
+  }
+  const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
