@@ -128,4 +128,22 @@ describe("the 24-hour window, media, opt-out, failures and tools", () => {
     expect(texts.every((t) => t.length <= 4096)).toBe(true);
     expect(texts.at(-1)!.endsWith("The end.")).toBe(true);
   });
+
+  it("a message that keeps failing is marked failed and does not hold back the person's next one", async () => {
+    const p = fresh();
+    c.breakTurns(true);
+    try {
+      await c.post(textMessage("hello broken", p));
+      await eventually(
+        async () =>
+          expect((await c.rows()).inbound.find((i) => i.externalId === p.id)?.status).toBe("failed"),
+        40_000,
+      );
+    } finally {
+      c.breakTurns(false);
+    }
+    await c.post(textMessage("hello again", { ...p, id: `${p.id}-next`, timestamp: p.timestamp + 1 }));
+    await eventually(async () => expect(sentTo(p.from)).toHaveLength(1));
+    expect(textOf(sentTo(p.from)[0]!)).toBe("Hello.");
+  }, 60_000);
 });

@@ -27,6 +27,8 @@ export type WhatsAppWorld = ChannelWorld & {
   fresh(): { id: string; from: string; timestamp: number };
   /** The messages the fake Graph API accepted for a person. */
   sentTo(to: string): ChannelWorld["graph"]["sent"];
+  /** While on, every turn fails to start with a plain error (not a refusal), as a broken dependency would. */
+  breakTurns(on: boolean): void;
   /** The messages stored as sent (or not) to a person. */
   outboundOf(from: string): Promise<Awaited<ReturnType<ChannelWorld["rows"]>>["outbound"]>;
 };
@@ -36,8 +38,15 @@ export const textOf = (s: { body: Record<string, unknown> }) =>
   (s.body.interactive as { body?: { text?: string } } | undefined)?.body?.text;
 
 export async function startWhatsAppWorld(prefix: string): Promise<WhatsAppWorld> {
+  let broken = false;
   const c = await startChannelWorld({
-    packs: { ...platformPacks, loadEnabled: async () => enabled },
+    packs: {
+      ...platformPacks,
+      loadEnabled: async () => {
+        if (broken) throw new Error("the pack settings could not be read");
+        return enabled;
+      },
+    },
     bot: { language: "en", starters: ["What are your opening hours?", "Where are you?"] },
   });
   c.w.fake.setRules([
@@ -72,6 +81,9 @@ export async function startWhatsAppWorld(prefix: string): Promise<WhatsAppWorld>
       };
     },
     sentTo: (to: string) => c.graph.sent.filter((s) => s.to === to),
+    breakTurns(on: boolean) {
+      broken = on;
+    },
     async outboundOf(from: string) {
       const r = await c.rows();
       const conv = r.contacts.find((k) => k.address === from)?.conversationId;

@@ -45,7 +45,16 @@ const MESSAGE_MAX = 2000;
 
 type Claimed = { conn: ConnectionRow; address: string };
 
-export async function answerContact(deps: ChannelDeps, job: InboundJob): Promise<void> {
+/**
+ * `lastTry`: pg-boss will not retry this job again. A message that still fails then (other than for a limit,
+ * which only delays it) is marked failed, so one message that cannot be answered never holds back the
+ * person's later ones.
+ */
+export async function answerContact(
+  deps: ChannelDeps,
+  job: InboundJob,
+  opts: { lastTry?: boolean } = {},
+): Promise<void> {
   const { db } = deps;
   for (;;) {
     const claimed = await db.forTenant(job.tenantId, async (tx): Promise<Claimed | null> => {
@@ -65,7 +74,7 @@ export async function answerContact(deps: ChannelDeps, job: InboundJob): Promise
     });
     if (!claimed) return;
     try {
-      await drain(deps, job, claimed);
+      await drain(deps, job, claimed, opts.lastTry ?? false);
     } finally {
       await db.forTenant(job.tenantId, (tx) => releaseContact(tx, claimed.conn.id, claimed.address));
     }
@@ -73,7 +82,12 @@ export async function answerContact(deps: ChannelDeps, job: InboundJob): Promise
   }
 }
 
-async function drain(deps: ChannelDeps, job: InboundJob, { conn, address }: Claimed): Promise<void> {
+async function drain(
+  deps: ChannelDeps,
+  job: InboundJob,
+  { conn, address }: Claimed,
+  lastTry: boolean,
+): Promise<void> {
   for (;;) {
     const next = await deps.db.forTenant(job.tenantId, async (tx) => {
       const inbound = await nextPendingInbound(tx, conn.id, job.contact);
@@ -90,7 +104,13 @@ async function drain(deps: ChannelDeps, job: InboundJob, { conn, address }: Clai
       return tenant ? { inbound, tenant, contact } : null;
     });
     if (!next) return;
-    await answerOne(deps, conn, next.tenant, next.contact, next.inbound);
+    try {
+      await answerOne(deps, conn, next.tenant, next.contact, next.inbound);
+    } catch (err) {
+      if (!lastTry || (isAppError(err) && err.code === "rate_limited")) throw err;
+      log().error({ err, connectionId: conn.id }, "a channel message could not be answered");
+      await deps.db.forTenant(job.tenantId, (tx) => finishInbound(tx, next.inbound.id, "failed"));
+    }
   }
 }
 

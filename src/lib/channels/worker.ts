@@ -27,7 +27,7 @@ export function channelWorkers(deps: ChannelDeps): QueueWorker[] {
     policy: CHANNEL_INBOUND_POLICY,
     // Different people are answered side by side; one person's messages wait for each other (answer.ts).
     batchSize: 8,
-    handler: (job) => answerContact(deps, job.data),
+    handler: (job) => answerContact(deps, job.data, { lastTry: job.retryCount >= job.retryLimit }),
   };
   const send: QueueWorker<SendJob> = {
     name: CHANNEL_SEND_QUEUE,
