@@ -26,6 +26,10 @@ describe("toWhatsAppText", () => {
     expect(toWhatsAppText("![the map](https://shop.example.com/map.png)")).toBe(
       "the map (https://shop.example.com/map.png)",
     );
+    // A URL with brackets of its own, as Wikipedia's are.
+    expect(toWhatsAppText("See [Mole](https://en.wikipedia.org/wiki/Mole_(sauce)).")).toBe(
+      "See Mole (https://en.wikipedia.org/wiki/Mole_(sauce)).",
+    );
   });
 
   it("leaves URLs, inline code and code blocks exactly as written", () => {
@@ -69,6 +73,12 @@ describe("toTelegramHtml", () => {
     );
     expect(toTelegramHtml('[say "hi"](https://x.example/"q")')).toBe(
       '<a href="https://x.example/&quot;q&quot;">say "hi"</a>',
+    );
+  });
+
+  it("keeps a URL's own brackets inside the link", () => {
+    expect(toTelegramHtml("[Mole](https://en.wikipedia.org/wiki/Mole_(sauce))")).toBe(
+      '<a href="https://en.wikipedia.org/wiki/Mole_(sauce)">Mole</a>',
     );
   });
 

@@ -55,6 +55,10 @@ describe("splitMessage", () => {
       const parts = splitMessage(text, max);
       expect(parts.some((p) => p.includes(link))).toBe(true);
     }
+    const wiki = "[Mole](https://en.wikipedia.org/wiki/Mole_(sauce))";
+    for (let max = wiki.length; max < wiki.length + 20; max++) {
+      expect(splitMessage(`Read about ${wiki} today`, max).some((p) => p.includes(wiki))).toBe(true);
+    }
     const url = "https://shop.example.com/a/very/long/path/to/the/page";
     for (const p of splitMessage(`Go to ${url} now please`, 60)) {
       if (p.includes("https")) expect(p).toContain(url);

@@ -13,7 +13,7 @@ export const TELEGRAM_TEXT_MAX = 4096;
 const PROTECTED = [
   /```[\s\S]*?```/g, // code block (Markdown and WhatsApp monospace)
   /<(pre|code|a|b|strong|i|em|s|u|del|blockquote|tg-spoiler)\b[^>]*>[\s\S]*?<\/\1>/g, // Telegram HTML element
-  /!?\[[^\]\n]*\]\([^)\s]*\)/g, // Markdown link or image
+  /!?\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)/g, // Markdown link or image (one level of brackets in the URL)
   /`[^`\n]+`/g, // inline code
   /\*\*[^\n]+?\*\*|__[^\n]+?__|~~[^\n]+?~~/g, // Markdown bold, strike
   /(?<![\w*])\*(?!\s)[^*\n]+?(?<!\s)\*(?![\w*])/g, // *bold* / *italic*

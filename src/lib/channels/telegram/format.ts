@@ -21,14 +21,17 @@ function inline(line: string): string {
   const keep = (s: string) => `${SLOT}${kept.push(s) - 1}${SLOT}`;
   let s = line
     .replace(/`([^`\n]+)`/g, (_, c: string) => keep(`<code>${escapeText(c)}</code>`))
-    .replace(/!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_, t: string, u: string) => {
-      const text = t.trim() || u;
-      return keep(
-        LINKABLE.test(u)
-          ? `<a href="${escapeAttr(u)}">${inlineText(text)}</a>`
-          : escapeText(`${text} (${u})`),
-      );
-    })
+    .replace(
+      /!?\[([^\]\n]*)\]\(\s*<?((?:[^()\s>]|\([^()\s]*\))+)>?(?:\s+"[^"]*")?\s*\)/g,
+      (_, t: string, u: string) => {
+        const text = t.trim() || u;
+        return keep(
+          LINKABLE.test(u)
+            ? `<a href="${escapeAttr(u)}">${inlineText(text)}</a>`
+            : escapeText(`${text} (${u})`),
+        );
+      },
+    )
     .replace(/<((?:https?|mailto):[^>\s]+)>/g, (_, u: string) => keep(escapeText(u)))
     // Bare URLs are kept whole, so an underscore or asterisk in a path is not read as emphasis.
     .replace(/\b(?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"]/g, (u) => keep(escapeText(u)));

@@ -21,8 +21,9 @@ function inline(line: string): string {
     // Inline code: kept verbatim (WhatsApp shows `code` as inline code).
     .replace(/`([^`\n]+)`/g, (_, c: string) => keep(`\`${c}\``))
     // Images and links: "text (url)", or the bare url when the text is the url.
-    .replace(/!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_, t: string, u: string) =>
-      keep(!t.trim() || t.trim() === u ? u : `${t.trim()} (${u})`),
+    .replace(
+      /!?\[([^\]\n]*)\]\(\s*<?((?:[^()\s>]|\([^()\s]*\))+)>?(?:\s+"[^"]*")?\s*\)/g,
+      (_, t: string, u: string) => keep(!t.trim() || t.trim() === u ? u : `${t.trim()} (${u})`),
     )
     .replace(/<((?:https?|mailto):[^>\s]+)>/g, (_, u: string) => keep(u))
     .replace(/\b(?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"]/g, (u) => keep(u));
