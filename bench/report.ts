@@ -140,6 +140,27 @@ export function printSummary(r: Results): void {
       "pages under robots-disallowed /preview/ (must be 0)",
     ]);
   }
+  const ch = r.channels;
+  if (ch) {
+    rows.push([
+      "channels.ackP99Ms",
+      fmt(ch.ack.p99, " ms"),
+      `WhatsApp webhook acknowledged (verify, store, queue) at ${ch.ack.concurrency} in flight, p50 ${fmt(ch.ack.p50, " ms")}, ${ch.database} (target ≤ ${ch.ack.targetP99Ms} ms)`,
+    ]);
+    const steady = ch.ackAtRates?.find((a) => a.perSecond === 10);
+    if (steady) {
+      rows.push([
+        "channels.ackP99At10PerSecondMs",
+        fmt(steady.p99, " ms"),
+        `deliveries arriving at 10/s while the workers answer, p50 ${fmt(steady.p50, " ms")}`,
+      ]);
+    }
+    rows.push([
+      "channels.answeredPerSecond",
+      String(ch.answered.perSecond),
+      `${ch.answered.messages} customers at once, end to end to the fake Graph API (wait p50 ${fmt(ch.answered.latencyMs.p50, " ms")}, p99 ${fmt(ch.answered.latencyMs.p99, " ms")})`,
+    ]);
+  }
   const f = r.faults;
   if (f) {
     rows.push(["faults.attempted", String(f.attempted), `${f.answered} answered, ${f.accepted} accepted`]);

@@ -1,7 +1,8 @@
 // `npm run bench`: measures what michi-chat's users pay for, beside baselines, on loopback only.
 //   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
 //   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
-//   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults, knowledge)
+//   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults, knowledge,
+//                                         channels)
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
@@ -10,6 +11,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { benchChannels, type ChannelsResult } from "./channels";
 import { benchChat, type ChatResult } from "./chat-overhead";
 import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
@@ -35,7 +37,17 @@ import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
 import { benchWidget, type WidgetResult } from "./widget";
 
-const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults", "knowledge"] as const;
+const SECTIONS = [
+  "widget",
+  "chat",
+  "pglite",
+  "streams",
+  "tokens",
+  "db",
+  "faults",
+  "knowledge",
+  "channels",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -82,6 +94,7 @@ export type Results = {
   streams?: StreamsResult;
   tokens?: TokensResult;
   knowledge?: KnowledgeResult;
+  channels?: ChannelsResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
   skipped: string[];
@@ -226,6 +239,12 @@ async function main() {
     const k = await benchKnowledge({ log, quick: args.quick, databaseUrl });
     if (k) results.knowledge = k;
     else results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
+  }
+
+  if (has("channels")) {
+    // In this process, last: the channel world sets its own environment and restores it when it closes.
+    section("channels");
+    results.channels = await benchChannels({ quick: args.quick, log });
   }
 
   results.seconds = Math.round((performance.now() - started) / 1000);

@@ -31,6 +31,7 @@ async function run(): Promise<void> {
     const { passwordResetWorkers } = await import("./accounts/password-reset");
     const { leadMailWorkers } = await import("./leads/notify");
     const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
+    const { defaultChannelWorkers } = await import("./channels/runtime");
     const { startProcessQueue } = await import("./queue");
     const queue = () => startProcessQueue(db, { workers: [] });
     await startProcessWebhookQueue(db, {
@@ -38,6 +39,7 @@ async function run(): Promise<void> {
         ...passwordResetWorkers(db),
         ...leadMailWorkers(db),
         ...processKnowledgeWorkers(db, queue),
+        ...defaultChannelWorkers(db, e),
       ],
     });
     startKnowledge(db, queue);

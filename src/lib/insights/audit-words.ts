@@ -47,6 +47,8 @@ export const ACTION_LABELS: Record<string, string> = {
   "knowledge.document_uploaded": "Document uploaded",
   "knowledge.document_deleted": "Document deleted",
   "tenant.knowledge_limits_changed": "Knowledge limits changed",
+  "channel.connected": "Channel connected or changed",
+  "channel.disconnected": "Channel disconnected",
 };
 
 export function actionLabel(action: string): string {

@@ -13,12 +13,17 @@ function tooLarge(maxBytes: number): AppError {
  * Content-Length already does). The rest of an oversized upload is cancelled, not read.
  */
 export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readCappedBytes(req, maxBytes));
+}
+
+/** The body's bytes as sent, under the same cap (a signature is computed over exactly these). */
+export async function readCappedBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
     throw tooLarge(maxBytes);
   }
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -39,5 +44,5 @@ export async function readCappedText(req: Request, maxBytes: number): Promise<st
   } finally {
     reader.releaseLock();
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }

@@ -152,6 +152,31 @@ export const viewerCases: Record<string, ViewerCase> = {
   },
   [`${L}/team/members.ts#removeMember`]: { kind: "refused", min: "owner", args: (w) => [w.a.owner.id] },
 
+  [`${L}/channels/connect.ts#connectWhatsApp`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ phoneNumberId: "106540352299001", accessToken: "t", appSecret: "s", verifyToken: "v" }],
+  },
+  // Refused before Telegram is called (getMe, setWebhook).
+  [`${L}/channels/connect.ts#connectTelegram`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ botToken: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ" }],
+  },
+  [`${L}/channels/connect.ts#disconnectChannel`]: { kind: "refused", min: "admin", args: () => ["whatsapp"] },
+  [`${L}/channels/connect.ts#setChannelsPlatformEnabled`]: {
+    kind: "refused",
+    min: "operator",
+    args: () => [false],
+  },
+  // Admins only: it calls the provider with the stored token.
+  [`${L}/channels/check.ts#checkChannelConnection`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["whatsapp"],
+  },
+  [`${L}/channels/view.ts#listChannels`]: { kind: "read-only", args: () => [] },
+
   [`${L}/tenants/operator.ts#createBusiness`]: {
     kind: "refused",
     min: "operator",

@@ -51,6 +51,8 @@ export const listFiltersSchema = z.object({
   q: z.string().max(200).optional(),
   /** Conversations with at least one answer the visitor rated this way. */
   rating: z.union([z.enum(["up", "down"]), z.literal("")]).optional(),
+  /** Where the person wrote: the site's widget or a messaging channel (drizzle/0029). */
+  channel: z.union([z.enum(["web", "whatsapp", "telegram"]), z.literal("")]).optional(),
 });
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
@@ -129,6 +131,7 @@ export async function listConversations(
     where.push(sql`exists (select 1 from tool_runs r
       where r.tenant_id = c.tenant_id and r.conversation_id = c.id and r.pack_id = ${filters.pack})`);
   if (filters.outcome) where.push(sql`la.outcome = ${filters.outcome}`);
+  if (filters.channel) where.push(sql`c.channel = ${filters.channel}`);
   if (filters.rating)
     where.push(sql`exists (select 1 from message_feedback f
       where f.tenant_id = c.tenant_id and f.conversation_id = c.id and f.rating = ${filters.rating})`);

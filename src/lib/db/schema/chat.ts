@@ -27,12 +27,15 @@ export const conversations = pgTable(
     origin: text("origin").notNull().default(""),
     pageUrl: text("page_url").notNull().default(""),
     locale: text("locale").notNull().default(""),
+    /** "web" for the widget, or the messaging channel the person wrote on (drizzle/0029). */
+    channel: text("channel").$type<"web" | "whatsapp" | "telegram">().notNull().default("web"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("conversations_tenant_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id),
     index("conversations_tenant_visitor_idx").on(t.tenantId, t.visitorId),
+    index("conversations_tenant_channel_idx").on(t.tenantId, t.channel, t.lastActivityAt.desc()),
   ],
 );
 

@@ -1,3 +1,4 @@
+export * from "./channels";
 export * from "./chat";
 export * from "./core";
 export * from "./feedback";

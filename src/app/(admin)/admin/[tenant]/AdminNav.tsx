@@ -13,6 +13,7 @@ const SECTIONS = [
   { path: "/inbox", label: "Inbox" },
   { path: "/unanswered", label: "Unanswered" },
   { path: "/usage", label: "Usage" },
+  { path: "/channels", label: "Channels" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/settings", label: "Data & retention" },
   { path: "/team", label: "Team" },

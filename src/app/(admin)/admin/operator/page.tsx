@@ -3,11 +3,14 @@ import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { modelStatus } from "@/lib/chat/model";
+import { channelsSwitchedOn } from "@/lib/db/queries/channels";
 import { tenantsOfUser } from "@/lib/db/queries/members";
 import { listTenantsOverview } from "@/lib/db/queries/operator";
 import { usageMonth } from "@/lib/db/queries/usage";
 import { env } from "@/lib/env";
 import { createTenantAction } from "./actions";
+import { ChannelsSwitchForm } from "./ChannelsSwitchForm";
+import { setChannelsSwitchAction } from "./channels-actions";
 import { CreateTenantForm } from "./OperatorForms";
 
 export const metadata: Metadata = { title: "Operator" };
@@ -21,6 +24,7 @@ export default async function OperatorPage() {
   const mine = await tenantsOfUser(db.platform, user.id);
   const defaultBudget = env().MICHI_DEFAULT_MONTHLY_TOKENS;
   const model = modelStatus();
+  const channelsOn = await channelsSwitchedOn(db.platform);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -111,6 +115,13 @@ export default async function OperatorPage() {
         description="An owner who already has an account is made its owner. Anyone else is e-mailed an invitation link that sets their password and opens the business; when mail is off, an account is made with a one-time password for you to hand over."
       >
         <CreateTenantForm action={createTenantAction} />
+      </Card>
+      <Card
+        id="channels"
+        title="Channels"
+        description="WhatsApp and Telegram for every business. Switched off, their webhooks still answer the providers (so nothing piles up in retries) but no message is stored or answered."
+      >
+        <ChannelsSwitchForm action={setChannelsSwitchAction} enabled={channelsOn} />
       </Card>
     </div>
   );

@@ -10,7 +10,13 @@ const RATING_OPTIONS = [
   { value: "up", label: "Rated up" },
 ];
 
-/** The Conversations filter: days, the tool used, the outcome, visitors' ratings and a search of the messages. */
+const CHANNEL_OPTIONS = [
+  { value: "web", label: "Website chat" },
+  { value: "whatsapp", label: "WhatsApp" },
+  { value: "telegram", label: "Telegram" },
+];
+
+/** The Conversations filter: days, the tool used, the outcome, the channel, ratings and a search of the messages. */
 export function ConversationFilters({
   action,
   filters,
@@ -70,6 +76,13 @@ export function ConversationFilters({
         name="outcome"
         value={filters.outcome ?? ""}
         options={OUTCOME_OPTIONS}
+      />
+      <FilterSelect
+        id="f-channel"
+        label="Channel"
+        name="channel"
+        value={filters.channel ?? ""}
+        options={CHANNEL_OPTIONS}
       />
       <FilterSelect
         id="f-rating"

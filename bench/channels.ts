@@ -1,0 +1,175 @@
+import os from "node:os";
+import { pathToFileURL } from "node:url";
+import { POST } from "../src/app/api/channels/[channel]/[key]/route";
+import { signature, textMessage } from "../tests/fixtures/channels/whatsapp/webhooks";
+import { APP_SECRET, type ChannelWorld, startChannelWorld } from "../tests/support/channel-world";
+import { PLATFORM } from "../tests/support/chat-world";
+import { round, type Summary, summarize } from "./lib/stats";
+
+// Channels (issue 29), in process on the channel test world: a fresh database (PGlite, or Postgres with
+// DATABASE_URL), the fake model, the fake Graph API on loopback over https through the guarded agent, the real
+// pg-boss workers, and Meta's signed deliveries handed to the webhook route's handler.
+// - `ack`: Meta retries a delivery it does not see acknowledged in time, so the route only verifies the
+//   signature, stores the message and queues the job. Measured with 50 deliveries in flight at once while the
+//   workers answer the earlier ones in the same process, as one server would. Target: p99 ≤ 50 ms.
+// - `answered`: a burst of customers writing at once (one message each), from the first POST to the last
+//   answer the fake Graph API accepted: signature, storage, queue, the chat turn, formatting, the send.
+//   `latencyMs` is each customer's wait from their POST to their answer.
+// - `ackAtRates`: the same acknowledgement with deliveries arriving at a steady rate (open loop, as Meta sends
+//   them, not waiting for the previous answer), each timed from the moment it was due, so a stalled event loop
+//   counts against us. A closed loop of 50 in flight measures queueing behind 49 others as much as the route.
+// `loadAvg` is the machine's 1-minute load when the section started: the figures mean little on a busy host.
+
+export type ChannelsResult = {
+  database: "pglite" | "pg";
+  ack: Summary & { concurrency: number; targetP99Ms: number };
+  ackAtRates: { perSecond: number; seconds: number; n: number; p50: number; p99: number; max: number }[];
+  loadAvg: number;
+  answered: { messages: number; seconds: number; perSecond: number; latencyMs: Summary };
+};
+
+const ACK_CONCURRENCY = 50;
+const ACK_TARGET_P99_MS = 50;
+let seq = 0;
+
+function delivery(from: string) {
+  seq++;
+  return textMessage(`Hello, question ${seq}`, {
+    id: `wamid.BENCH${seq}x${Math.random().toString(36).slice(2, 8)}`,
+    from,
+    // Meta stamps the time the customer wrote: now, so the 24-hour window is open.
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+}
+
+/** One signed delivery through the route's handler, imported once as a server would (the test world's own
+ * `post` imports the route on every call, which costs more than the acknowledgement itself under tsx). */
+async function post(c: ChannelWorld, json: unknown): Promise<Response> {
+  const key = c.path.split("/").at(-1)!;
+  const raw = new TextEncoder().encode(JSON.stringify(json));
+  const headers = new Headers({
+    "content-type": "application/json",
+    "x-hub-signature-256": await signature(raw, APP_SECRET),
+  });
+  const req = new Request(`${PLATFORM}${c.path}`, { method: "POST", headers, body: raw });
+  return POST(req, { params: Promise.resolve({ channel: "whatsapp", key }) });
+}
+
+const customer = (run: string, i: number) => `1555${run}${String(i).padStart(5, "0")}`;
+
+async function burst(c: ChannelWorld, run: string, messages: number) {
+  const before = c.graph.sent.length;
+  const postedAt = new Map<string, number>();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: messages }, async (_, i) => {
+      const from = customer(run, i);
+      postedAt.set(from, Date.now());
+      const res = await post(c, delivery(from));
+      if (res.status !== 200) throw new Error(`the webhook answered HTTP ${res.status}`);
+    }),
+  );
+  await c.graph.waitForSent(before + messages, 600_000);
+  const seconds = (performance.now() - started) / 1000;
+  const answeredAt = new Map<string, number>();
+  for (const r of c.graph.requests) {
+    const to = r.body?.to;
+    if (typeof to === "string" && postedAt.has(to) && !answeredAt.has(to)) answeredAt.set(to, r.at);
+  }
+  const waits = [...postedAt].map(([to, at]) => (answeredAt.get(to) ?? Number.NaN) - at);
+  return {
+    messages,
+    seconds: round(seconds, 2),
+    perSecond: round(messages / seconds, 1),
+    latencyMs: summarize(waits.filter(Number.isFinite)),
+  };
+}
+
+async function acknowledgements(c: ChannelWorld, n: number) {
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: ACK_CONCURRENCY }, async () => {
+      while (next < n) {
+        // 200 customers writing several messages each: their jobs queue up behind each other, in order.
+        const body = delivery(customer("77", next++ % 200));
+        const t0 = performance.now();
+        const res = await post(c, body);
+        times.push(performance.now() - t0);
+        if (res.status !== 200) throw new Error(`the webhook answered HTTP ${res.status}`);
+      }
+    }),
+  );
+  return { ...summarize(times), concurrency: ACK_CONCURRENCY, targetP99Ms: ACK_TARGET_P99_MS };
+}
+
+async function ackAtRate(c: ChannelWorld, perSecond: number, seconds: number) {
+  const n = Math.round(perSecond * seconds);
+  const start = performance.now();
+  const times: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  let refused = 0;
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const body = delivery(customer("88", i % 200));
+    inFlight.push(
+      post(c, body).then(
+        (res) => {
+          times.push(performance.now() - due);
+          if (res.status !== 200) refused++;
+        },
+        () => {
+          refused++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  if (refused > 0) throw new Error(`the webhook refused ${refused} of ${n} deliveries`);
+  const s = summarize(times);
+  return { perSecond, seconds, n, p50: round(s.p50, 1), p99: round(s.p99, 1), max: round(s.max, 1) };
+}
+
+export async function benchChannels(opts: {
+  quick: boolean;
+  log: (s: string) => void;
+}): Promise<ChannelsResult> {
+  const loadAvg = round(os.loadavg()[0] ?? 0, 2);
+  const c = await startChannelWorld({ bot: { language: "en" } });
+  opts.log(`  channels: load average ${loadAvg} on ${os.cpus().length} cores at the start`);
+  try {
+    c.w.fake.setRules([
+      { match: "", steps: [{ type: "text", text: "Thanks for writing! We open at **nine**." }] },
+    ]);
+    // Warm-up: the first turns compile the code paths and fill the caches.
+    await burst(c, "10", 20);
+    const answered = await burst(c, "20", opts.quick ? 100 : 300);
+    const l = answered.latencyMs;
+    opts.log(
+      `  channels answered ${answered.messages} customers in ${answered.seconds} s: ${answered.perSecond}/s ` +
+        `(wait p50 ${round(l.p50, 0)} ms, p99 ${round(l.p99, 0)} ms)`,
+    );
+    const ackAtRates = [];
+    for (const rate of opts.quick ? [10, 50] : [10, 50, 100]) {
+      const r = await ackAtRate(c, rate, opts.quick ? 5 : 10);
+      ackAtRates.push(r);
+      opts.log(`  channels webhook ack at ${rate}/s: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms`);
+    }
+    const ack = await acknowledgements(c, opts.quick ? 500 : 2000);
+    opts.log(
+      `  channels webhook ack at ${ACK_CONCURRENCY} in flight: p50 ${round(ack.p50, 1)} ms, ` +
+        `p99 ${round(ack.p99, 1)} ms, max ${round(ack.max, 1)} ms (target p99 ≤ ${ACK_TARGET_P99_MS} ms)`,
+    );
+    return { database: c.w.dbUrl ? "pg" : "pglite", ack, ackAtRates, loadAvg, answered };
+  } finally {
+    await c.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const r = await benchChannels({ quick: process.argv.includes("--quick"), log: (s) => console.log(s) });
+  console.log(JSON.stringify(r, null, 2));
+  process.exit(0);
+}

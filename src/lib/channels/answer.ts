@@ -1,0 +1,282 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { isLang } from "../../shared/languages";
+import { limitSettings, ratePointsForTurn, takeRatePoints } from "../chat/limits";
+import { runTurn, type TurnTenant } from "../chat/run-turn";
+import { type ConnectionRow, getConnection } from "../db/queries/channels";
+import {
+  type ContactRow,
+  claimContact,
+  ensureContact,
+  finishInbound,
+  type InboundRow,
+  insertOutbound,
+  nextPendingInbound,
+  releaseContact,
+  renewContact,
+  updateContact,
+} from "../db/queries/channels-messages";
+import { getOwnTenant, type TenantRow } from "../db/queries/tenants";
+import type { InboundStatus, OutboundBody } from "../db/schema";
+import { isAppError } from "../errors";
+import { log } from "../log";
+import { processQueue } from "../queue";
+import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor, whatsappClientFor } from "./deps";
+import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
+import { sendBatch } from "./send";
+import { toTelegramMessages } from "./telegram/format";
+import { WA_MAX_BUTTONS } from "./whatsapp/api";
+import { toWhatsAppMessages } from "./whatsapp/format";
+import { channelWords, isStartWord, isStopWord } from "./words";
+
+// The inbound job: one person's pending messages answered one at a time, oldest first (by the time they sent
+// them, so deliveries that arrived out of order are answered in order). The contact row is claimed for a
+// lease while its messages are answered; a job that finds it claimed leaves the work to the holder, which
+// looks again after letting go, so a message that arrived meanwhile is never left behind. A worker that died
+// mid-answer loses the claim when the lease runs out and pg-boss retries its job.
+//
+// Each message becomes the widget's own chat turn (same limits, budget, packs, storage, live takeover) into
+// a sink that gathers the answer; the answer is converted to the channel's formatting, split into parts, and
+// the parts stored and queued for sending (send.ts) in the same transaction that marks the message answered.
+
+const LEASE_MS = 180_000;
+/** The widget's limit on one message; a longer one is cut rather than refused. */
+const MESSAGE_MAX = 2000;
+
+type Claimed = { conn: ConnectionRow; address: string };
+
+/**
+ * `lastTry`: pg-boss will not retry this job again. A message that still fails then (other than for a limit,
+ * which only delays it) is marked failed, so one message that cannot be answered never holds back the
+ * person's later ones.
+ */
+export async function answerContact(
+  deps: ChannelDeps,
+  job: InboundJob,
+  opts: { lastTry?: boolean } = {},
+): Promise<void> {
+  const { db } = deps;
+  for (;;) {
+    const claimed = await db.forTenant(job.tenantId, async (tx): Promise<Claimed | null> => {
+      const next = await nextPendingInbound(tx, job.connectionId, job.contact);
+      const conn = next?.address ? await getConnection(tx, job.connectionId) : null;
+      if (!next?.address || !conn) return null;
+      const contact = await ensureContact(tx, {
+        tenantId: job.tenantId,
+        connectionId: conn.id,
+        address: next.address,
+        visitorId: job.contact,
+        channel: conn.channel,
+      });
+      return (await claimContact(tx, conn.id, contact.address, LEASE_MS))
+        ? { conn, address: contact.address }
+        : null;
+    });
+    if (!claimed) return;
+    try {
+      await drain(deps, job, claimed, opts.lastTry ?? false);
+    } finally {
+      await db.forTenant(job.tenantId, (tx) => releaseContact(tx, claimed.conn.id, claimed.address));
+    }
+    // A message stored while this worker was letting go found the contact claimed; it is answered here.
+  }
+}
+
+async function drain(
+  deps: ChannelDeps,
+  job: InboundJob,
+  { conn, address }: Claimed,
+  lastTry: boolean,
+): Promise<void> {
+  for (;;) {
+    const next = await deps.db.forTenant(job.tenantId, async (tx) => {
+      const inbound = await nextPendingInbound(tx, conn.id, job.contact);
+      if (!inbound) return null;
+      await renewContact(tx, conn.id, address, LEASE_MS);
+      const tenant = await getOwnTenant(tx, job.tenantId);
+      const contact = await ensureContact(tx, {
+        tenantId: job.tenantId,
+        connectionId: conn.id,
+        address,
+        visitorId: job.contact,
+        channel: conn.channel,
+      });
+      return tenant ? { inbound, tenant, contact } : null;
+    });
+    if (!next) return;
+    try {
+      await answerOne(deps, conn, next.tenant, next.contact, next.inbound);
+    } catch (err) {
+      if (!lastTry || (isAppError(err) && err.code === "rate_limited")) throw err;
+      log().error({ err, connectionId: conn.id }, "a channel message could not be answered");
+      await deps.db.forTenant(job.tenantId, (tx) => finishInbound(tx, next.inbound.id, "failed"));
+    }
+  }
+}
+
+type Outcome = { status: InboundStatus; reply: OutboundBody[]; optedOutAt?: Date | null };
+
+async function answerOne(
+  deps: ChannelDeps,
+  conn: ConnectionRow,
+  tenant: TenantRow,
+  contact: ContactRow,
+  inbound: InboundRow,
+): Promise<void> {
+  const words = channelWords(tenant.bot.language);
+  const text = inbound.body?.text?.trim() ?? "";
+  const say = (t: string): OutboundBody[] => [{ text: t }];
+  let outcome: Outcome;
+  if (inbound.kind === "text" && isStopWord(text)) {
+    outcome = contact.optedOutAt
+      ? { status: "skipped", reply: [] }
+      : { status: "done", reply: say(words.optedOut), optedOutAt: new Date() };
+  } else if (contact.optedOutAt) {
+    outcome =
+      inbound.kind === "text" && isStartWord(text)
+        ? { status: "done", reply: say(words.optedIn), optedOutAt: null }
+        : { status: "skipped", reply: [] };
+  } else if (inbound.kind !== "text" || !text) {
+    outcome = { status: "done", reply: say(words.unsupported) };
+  } else {
+    outcome = await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, MESSAGE_MAX));
+  }
+  if (inbound.body?.callbackId && conn.channel === "telegram") {
+    // Stops the spinner on the button the person tapped; the answer follows as a message.
+    await telegramClientFor(deps, conn).answerCallbackQuery(inbound.body.callbackId);
+  }
+  const queue = outcome.reply.length > 0 ? await processQueue() : null;
+  if (outcome.reply.length > 0 && !queue) throw new Error("the job queue is not running");
+  const batch = randomUUID();
+  const send: SendJob = { tenantId: tenant.id, connectionId: conn.id, batch };
+  await deps.db.forTenant(tenant.id, async (tx) => {
+    await updateContact(tx, conn.id, contact.address, {
+      // The window counts from the person's latest message, whatever order deliveries came in.
+      lastInboundAt:
+        contact.lastInboundAt && contact.lastInboundAt > inbound.sentAt
+          ? contact.lastInboundAt
+          : inbound.sentAt,
+      ...(outcome.optedOutAt !== undefined ? { optedOutAt: outcome.optedOutAt } : {}),
+    });
+    await insertOutbound(
+      tx,
+      outcome.reply.map((body) => ({
+        tenantId: tenant.id,
+        connectionId: conn.id,
+        conversationId: contact.conversationId,
+        batch,
+        body,
+      })),
+    );
+    await finishInbound(tx, inbound.id, outcome.status);
+    if (queue) {
+      await queue.sendIn(tx, CHANNEL_SEND_QUEUE, send, {
+        startAfterSeconds: deps.sendJobDelaySeconds ?? SEND_SAFETY_SECONDS,
+      });
+    }
+  });
+  // Sent while this person is still held, so answers go out in the order of the questions; what fails for
+  // now is left to the send job.
+  if (queue) await sendBatch(deps, send, false);
+}
+
+async function turnReply(
+  deps: ChannelDeps,
+  conn: ConnectionRow,
+  tenant: TenantRow,
+  contact: ContactRow,
+  inbound: InboundRow,
+  message: string,
+): Promise<Outcome> {
+  const words = channelWords(tenant.bot.language);
+  const turnTenant: TurnTenant = {
+    id: tenant.id,
+    name: tenant.name,
+    bot: tenant.bot,
+    monthlyTokenBudget: tenant.monthlyTokenBudget,
+  };
+  const base = tenant.bot.language?.toLowerCase().split(/[-_]/)[0];
+  const typing = typingIndicator(deps, conn, contact, inbound);
+  let text = "";
+  let failed = false;
+  // The widget's limits, per person (a channel has no IP: the person stands in for it) and per business.
+  const settings = limitSettings(deps.env, tenant.rateLimits);
+  const keys = { tenantId: tenant.id, visitorId: inbound.contact, ip: inbound.contact };
+  try {
+    const limits = await ratePointsForTurn(settings, keys);
+    if (!limits) await takeRatePoints(settings, keys);
+    await runTurn(
+      {
+        db: deps.db,
+        env: deps.env,
+        packs: deps.packs,
+        modelClient: deps.modelClient,
+        storeRetry: deps.storeRetry,
+      },
+      {
+        tenant: turnTenant,
+        visitorId: inbound.contact,
+        conversationId: contact.conversationId,
+        message,
+        origin: conn.channel,
+        pageUrl: "",
+        locale: tenant.bot.language?.slice(0, 35) ?? "",
+        lang: isLang(base) ? base : undefined,
+        maxStreams: settings.maxStreams,
+        limits,
+      },
+      {
+        // A channel cannot stop listening half-way; the turn always runs to its end.
+        signal: new AbortController().signal,
+        emit: (e) => {
+          if (e.type === "delta") text += e.data.text;
+          else if (e.type === "chip" && e.data.state === "start") typing();
+          else if (e.type === "error") failed = true;
+        },
+      },
+    );
+  } catch (err) {
+    // A limit was reached (the person's or the business's per minute, or every stream slot is busy): try
+    // again shortly (pg-boss's retry), the message waits.
+    if (isAppError(err) && err.code === "rate_limited") throw err;
+    if (!isAppError(err)) throw err;
+    log().info({ tenantId: tenant.id, code: err.code }, "channel turn refused");
+    return { status: "done", reply: [{ text: words.unavailable }] };
+  }
+  if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ text: words.unavailable }] };
+  return { status: "done", reply: formatReply(conn, tenant, contact, text) };
+}
+
+/** The answer in the channel's formatting, split under its limit; a first answer offers the starters. */
+function formatReply(
+  conn: ConnectionRow,
+  tenant: TenantRow,
+  contact: ContactRow,
+  markdown: string,
+): OutboundBody[] {
+  const parts = conn.channel === "whatsapp" ? toWhatsAppMessages(markdown) : toTelegramMessages(markdown);
+  const bodies: OutboundBody[] = parts.map((text) => ({ text }));
+  const starters = (tenant.bot.starters ?? []).filter((s) => s.trim()).slice(0, WA_MAX_BUTTONS);
+  const last = bodies.at(-1);
+  // Reply buttons are WhatsApp's; Telegram's inline keyboards would need callback data under 64 bytes.
+  if (conn.channel === "whatsapp" && !contact.lastInboundAt && last && starters.length > 0)
+    last.buttons = starters;
+  return bodies;
+}
+
+/**
+ * "Typing…" while a tool runs, where the channel has it: WhatsApp's typing indicator (sent with the read
+ * receipt of the person's message), Telegram's chat action. Once per turn; a failure only costs the hint.
+ */
+function typingIndicator(deps: ChannelDeps, conn: ConnectionRow, contact: ContactRow, inbound: InboundRow) {
+  let sent = false;
+  return () => {
+    if (sent) return;
+    sent = true;
+    const call =
+      conn.channel === "whatsapp"
+        ? whatsappClientFor(deps, conn).markRead(inbound.externalId, { typing: true })
+        : telegramClientFor(deps, conn).sendChatAction(contact.address, "typing");
+    void call.catch(() => {});
+  };
+}

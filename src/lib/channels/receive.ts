@@ -1,0 +1,194 @@
+import "server-only";
+import type { DbHandle } from "../db";
+import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
+import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
+import { CHANNELS, type Channel } from "../db/schema";
+import { log } from "../log";
+import { processSlot } from "../process-slot";
+import { processQueue } from "../queue";
+import { readCappedBytes } from "../security/body";
+import { channelVisitorId, openChannelSecret } from "./identity";
+import { CHANNEL_INBOUND_QUEUE, type InboundJob, STARTER_ID } from "./jobs";
+import { parseTelegramUpdate } from "./telegram/parse";
+import { verifyTelegramSecret } from "./telegram/verify";
+import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
+import { verifyWhatsAppHandshake, verifyWhatsAppSignature } from "./whatsapp/verify";
+
+// The channels' webhooks. The connection's random key in the URL is the only thing that chooses the
+// business; the request is verified (Meta's signature over the raw bytes, Telegram's secret header) before a
+// byte of it is parsed, and a request that fails is 401 with nothing stored. A verified request is stored
+// (each message once: retries insert nothing) and queued in one transaction, then answered 200 at once; the
+// turn runs in the job (answer.ts).
+
+const BODY_MAX_BYTES = 1024 * 1024;
+const TOUCH_EVERY_MS = 10_000;
+const lastTouched = processSlot<Map<string, number>>("ChannelInboundTouched");
+const KEY_RE = /^[A-Za-z0-9_-]{20,80}$/;
+
+const plain = (status: number, text: string) =>
+  new Response(text, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+  });
+
+async function connectionFor(db: DbHandle, channel: string, key: string) {
+  if (!(CHANNELS as readonly string[]).includes(channel) || !KEY_RE.test(key)) return null;
+  return findConnectionByKey(db.platform, channel as Channel, key);
+}
+
+/** GET: WhatsApp's verification handshake (no signature is sent with it, so none is expected). */
+export async function handleChannelGet(req: Request, channel: string, key: string, db: DbHandle) {
+  const found = await connectionFor(db, channel, key);
+  if (found?.connection.channel !== "whatsapp") return plain(404, "Not found");
+  const { connection: c } = found;
+  const token = openChannelSecret(c.secrets, c.tenantId, c.id, "verifyToken");
+  const challenge = token ? verifyWhatsAppHandshake(new URL(req.url).searchParams, token) : null;
+  return challenge === null ? plain(403, "Forbidden") : plain(200, challenge);
+}
+
+/** POST: one webhook delivery. */
+export async function handleChannelPost(req: Request, channel: string, key: string, db: DbHandle) {
+  const found = await connectionFor(db, channel, key);
+  if (!found) {
+    await req.body?.cancel().catch(() => {});
+    return plain(404, "Not found");
+  }
+  const { connection: c, tenant, platformOn } = found;
+  let raw: Uint8Array;
+  try {
+    raw = await readCappedBytes(req, BODY_MAX_BYTES);
+  } catch {
+    return plain(413, "Too large");
+  }
+  if (!verified(req, c, raw)) {
+    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way).
+    log().warn(
+      { connectionId: c.id, channel: c.channel },
+      "channel webhook refused: the signature did not match",
+    );
+    return plain(401, "Unauthorized");
+  }
+  // Verified from here on. A switched-off connection, business or platform still answers 200, so the
+  // provider does not retry for days a message that will not be answered; nothing is stored.
+  if (!platformOn || !c.enabled || tenant.status !== "active") return plain(200, "OK");
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    return plain(400, "Bad request");
+  }
+  const { inbound, statuses } = c.channel === "whatsapp" ? readWhatsApp(c, json) : readTelegram(c, json);
+  if (inbound.length === 0 && statuses.length === 0) return plain(200, "OK");
+  const queue = processQueue();
+  if (!queue) return plain(503, "Unavailable"); // the provider retries; better than a message never answered
+  const q = await queue;
+  await db.forTenant(c.tenantId, async (tx) => {
+    const contacts = await insertInbound(tx, inbound);
+    for (const s of statuses) await applyStatus(tx, c.id, s);
+    for (const contact of contacts) {
+      const job: InboundJob = { tenantId: c.tenantId, connectionId: c.id, contact };
+      await q.sendIn(tx, CHANNEL_INBOUND_QUEUE, job);
+    }
+  });
+  // Apart from the transaction above, and at most every ten seconds per process: every delivery of a
+  // connection would touch this one row (see touchConnection).
+  const now = Date.now();
+  const seen = lastTouched.use(() => new Map());
+  if (inbound.length > 0 && now - (seen.get(c.id) ?? 0) > TOUCH_EVERY_MS) {
+    seen.set(c.id, now);
+    await db.forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"));
+  }
+  return plain(200, "OK");
+}
+
+function verified(req: Request, c: ConnectionRow, raw: Uint8Array): boolean {
+  try {
+    if (c.channel === "whatsapp") {
+      const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "appSecret");
+      return !!secret && verifyWhatsAppSignature(raw, req.headers.get("x-hub-signature-256"), secret);
+    }
+    const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "webhookSecret");
+    return !!secret && verifyTelegramSecret(req.headers.get("x-telegram-bot-api-secret-token"), secret);
+  } catch (err) {
+    // A secret that no longer opens (the key was rotated away): refuse, and say so where operators look.
+    log().warn(
+      { err: { message: (err as Error).message }, connectionId: c.id },
+      "channel secret does not open",
+    );
+    return false;
+  }
+}
+
+type Read = {
+  inbound: NewInbound[];
+  statuses: Parameters<typeof applyStatus>[2][];
+};
+
+function waBody(m: WaInbound): NewInbound["body"] {
+  if (m.kind === "text") return { text: m.text };
+  // A starter's button carries the whole starter in its id (its title may be shortened to 20 characters).
+  if (m.kind === "button")
+    return { text: m.buttonId.startsWith(STARTER_ID) ? m.buttonId.slice(STARTER_ID.length) : m.text };
+  if (m.kind === "media") return { kind: m.media };
+  if (m.kind === "unsupported") return { kind: m.type };
+  return { kind: m.kind };
+}
+
+function readWhatsApp(c: ConnectionRow, json: unknown): Read {
+  const parsed = parseWhatsAppWebhook(json);
+  // An app may serve several numbers: only this connection's own number is read here.
+  const ours = (id: string) => !c.settings.phoneNumberId || id === c.settings.phoneNumberId;
+  return {
+    inbound: parsed.messages
+      // A reaction is not a question; it needs no answer.
+      .filter((m) => ours(m.phoneNumberId) && m.kind !== "reaction")
+      .map((m) => ({
+        tenantId: c.tenantId,
+        connectionId: c.id,
+        externalId: m.id,
+        contact: channelVisitorId("whatsapp", c.id, m.from),
+        address: m.from,
+        kind: m.kind === "button" ? "text" : m.kind,
+        body: waBody(m),
+        sentAt: new Date(m.timestamp * 1000),
+      })),
+    statuses: parsed.statuses
+      .filter((s) => ours(s.phoneNumberId))
+      .map((s) => ({
+        externalId: s.messageId,
+        status: s.status,
+        code: s.error ? String(s.error.code) : undefined,
+        title: s.error?.title,
+      })),
+  };
+}
+
+function readTelegram(c: ConnectionRow, json: unknown): Read {
+  const u = parseTelegramUpdate(json);
+  // Private chats only: in a group the bot would answer everyone's every message.
+  // An edited message was answered as first sent.
+  if (u?.chatType !== "private" || ("edited" in u && u.edited)) return { inbound: [], statuses: [] };
+  const address = String(u.chatId);
+  const body: NewInbound["body"] =
+    u.kind === "text"
+      ? { text: u.text }
+      : u.kind === "callback"
+        ? { text: u.data ?? "", callbackId: u.callbackId }
+        : { kind: u.kind === "media" ? u.media : u.type };
+  return {
+    inbound: [
+      {
+        tenantId: c.tenantId,
+        connectionId: c.id,
+        externalId: String(u.updateId),
+        contact: channelVisitorId("telegram", c.id, address),
+        address,
+        kind: body.text !== undefined ? "text" : u.kind,
+        body,
+        // A callback has no date of its own; the update id then orders it (Telegram numbers them in order).
+        sentAt: new Date(u.date > 0 ? u.date * 1000 : Date.now()),
+      },
+    ],
+    statuses: [],
+  };
+}

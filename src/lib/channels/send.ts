@@ -1,0 +1,134 @@
+import "server-only";
+import { getConnection, noteConnection, touchConnection } from "../db/queries/channels";
+import {
+  batchParts,
+  contactOfConversation,
+  type OutboundRow,
+  recordSend,
+} from "../db/queries/channels-messages";
+import { log } from "../log";
+import type { QueueJob } from "../queue";
+import { processQueue } from "../queue";
+import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
+import { CHANNEL_SEND_QUEUE, type SendJob, STARTER_ID } from "./jobs";
+import { buttonTitle } from "./whatsapp/api";
+import type { ChannelResult } from "./wire";
+
+// Sending the parts of one reply, in order, each once. The inbound worker sends a reply as soon as it is
+// stored, while it still holds the person (so replies go out in the order of the questions); the same
+// transaction that stored the reply queued a send job for a little later, which finds nothing left to do
+// unless that first attempt failed or the process died. A part already sent is skipped, so a failure half-way
+// never sends the first half twice. A failure the provider calls temporary (a timeout, 5xx, Meta's rate
+// limits) fails the job and pg-boss tries again after its backoff; a lasting one (a blocked number, an
+// expired token), or the last try, is recorded on the part and the connection, where the Channels page shows
+// it. WhatsApp allows free-form messages only within 24 hours of the person's last message;
+// outside that window nothing is sent and the part says so (no API error loop).
+
+/** Meta's customer-service window. */
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Meta's "re-engagement message": more than 24 hours since the customer last replied. */
+const WA_OUTSIDE_WINDOW = "131047";
+const OUTSIDE_WINDOW_NOTE =
+  "A reply was not sent: more than 24 hours have passed since the person last wrote (WhatsApp's window).";
+/** Telegram's 429 names its wait; a part is tried at most this often before it is recorded as failed. */
+const MAX_ATTEMPTS = 12;
+
+/** Whether a batch needs another attempt later, and when the API asked for it (seconds), if it did. */
+export type SendOutcome = { again: false } | { again: true; afterSeconds: number | null; reason: string };
+
+/** The send job: a batch's parts still queued; a temporary failure fails the job for pg-boss's retry. */
+export async function sendReplyJob(deps: ChannelDeps, job: QueueJob<SendJob>): Promise<void> {
+  const outcome = await sendBatch(deps, job.data, job.retryCount >= job.retryLimit);
+  if (!outcome.again) return;
+  const queue = outcome.afterSeconds !== null ? await processQueue() : null;
+  if (queue && outcome.afterSeconds !== null) {
+    // The API said how long to wait: a job of its own at that time, this one is done.
+    const startAfterSeconds = Math.max(1, outcome.afterSeconds);
+    await deps.db.forTenant(job.data.tenantId, (tx) =>
+      queue.sendIn(tx, CHANNEL_SEND_QUEUE, job.data, { startAfterSeconds }),
+    );
+    return;
+  }
+  throw new Error(outcome.reason);
+}
+
+/** Sends a batch's queued parts in order; on the last try a temporary failure is recorded as failed too. */
+export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boolean): Promise<SendOutcome> {
+  const { tenantId, connectionId, batch } = data;
+  const now = deps.now?.() ?? new Date();
+  const found = await deps.db.forTenant(tenantId, async (tx) => {
+    const conn = await getConnection(tx, connectionId);
+    const parts = await batchParts(tx, batch);
+    const contact = parts[0] ? await contactOfConversation(tx, parts[0].conversationId) : null;
+    return conn && contact ? { conn, parts, contact } : null;
+  });
+  // The connection was removed, or retention deleted the conversation: there is nobody to send to.
+  if (!found) return { again: false };
+  const { conn, parts, contact } = found;
+  const record = (part: OutboundRow, outcome: Parameters<typeof recordSend>[2], error?: string | null) =>
+    deps.db.forTenant(tenantId, async (tx) => {
+      await recordSend(tx, part.id, outcome);
+      if (outcome.status === "sent") await touchConnection(tx, conn.id, "outbound");
+      if (error !== undefined) await noteConnection(tx, conn.id, error);
+    });
+  for (const part of parts) {
+    if (part.status !== "queued") continue;
+    const windowOpen =
+      conn.channel !== "whatsapp" ||
+      (contact.lastInboundAt !== null && now.getTime() - contact.lastInboundAt.getTime() < WINDOW_MS);
+    if (!windowOpen) {
+      await record(part, { status: "outside_window", errorCode: WA_OUTSIDE_WINDOW }, OUTSIDE_WINDOW_NOTE);
+      continue;
+    }
+    const result = await sendPart(deps, conn, contact.address, part);
+    if (result.ok) {
+      await record(part, { status: "sent", externalId: result.id }, null);
+      continue;
+    }
+    if (result.code === WA_OUTSIDE_WINDOW) {
+      await record(
+        part,
+        { status: "outside_window", errorCode: result.code, errorTitle: result.message },
+        OUTSIDE_WINDOW_NOTE,
+      );
+      continue;
+    }
+    if (result.retryable && !lastTry && part.attempts + 1 < MAX_ATTEMPTS) {
+      await record(part, { status: "queued", errorCode: result.code, errorTitle: result.message });
+      return {
+        again: true,
+        afterSeconds: result.retryAfter,
+        reason: `sending failed for now (${result.code}): ${result.message}`,
+      };
+    }
+    log().warn(
+      { connectionId: conn.id, channel: conn.channel, code: result.code, reason: result.message },
+      "channel reply could not be sent",
+    );
+    await record(
+      part,
+      { status: "failed", errorCode: result.code, errorTitle: result.message },
+      `A reply could not be sent: ${result.message} (${result.code})`,
+    );
+  }
+  return { again: false };
+}
+
+function sendPart(
+  deps: ChannelDeps,
+  conn: Parameters<typeof whatsappClientFor>[1],
+  to: string,
+  part: OutboundRow,
+) {
+  const { text, buttons } = part.body;
+  if (conn.channel === "telegram") return telegramClientFor(deps, conn).sendMessage(to, text);
+  const wa = whatsappClientFor(deps, conn);
+  if (buttons?.length && text.length <= 1024) {
+    return wa.sendButtons(
+      to,
+      text,
+      buttons.map((b) => ({ id: `${STARTER_ID}${b}`.slice(0, 256), title: buttonTitle(b) })),
+    ) as Promise<ChannelResult>;
+  }
+  return wa.sendText(to, text);
+}

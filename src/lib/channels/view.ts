@@ -1,0 +1,60 @@
+import "server-only";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
+import { channelsSwitchedOn, listConnections } from "../db/queries/channels";
+import { recentOutbound } from "../db/queries/channels-messages";
+import { CHANNELS, type Channel, type OutboundStatus } from "../db/schema";
+import { webhookUrl } from "./connect";
+
+// What the Channels page shows: per channel, whether it is connected, the webhook URL to paste at Meta or
+// Telegram, which secrets are set (never their values), the last inbound and outbound, and the latest
+// problems. Every member may look.
+
+export type ChannelView = {
+  channel: Channel;
+  connected: boolean;
+  webhookUrl: string | null;
+  phoneNumberId: string | null;
+  botUsername: string | null;
+  /** The secret fields that hold a value; the values never leave the server. */
+  secretsSet: string[];
+  lastInboundAt: Date | null;
+  lastOutboundAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  recent: { at: Date; status: OutboundStatus; errorCode: string | null; errorTitle: string | null }[];
+};
+
+export async function listChannels(
+  ctx: TenantContext,
+): Promise<{ platformOn: boolean; channels: ChannelView[] }> {
+  assertRole(ctx, "viewer");
+  const platformOn = await channelsSwitchedOn(ctx.db.platform);
+  const channels = await auditedTx(ctx, async (tx) => {
+    const rows = await listConnections(tx);
+    return Promise.all(
+      CHANNELS.map(async (channel): Promise<ChannelView> => {
+        const c = rows.find((r) => r.channel === channel);
+        const recent = c ? await recentOutbound(tx, c.id, 10) : [];
+        return {
+          channel,
+          connected: !!c,
+          webhookUrl: c ? webhookUrl(c) : null,
+          phoneNumberId: c?.settings.phoneNumberId ?? null,
+          botUsername: c?.settings.botUsername ?? null,
+          secretsSet: c ? Object.keys(c.secrets).sort() : [],
+          lastInboundAt: c?.lastInboundAt ?? null,
+          lastOutboundAt: c?.lastOutboundAt ?? null,
+          lastError: c?.lastError ?? null,
+          lastErrorAt: c?.lastErrorAt ?? null,
+          recent: recent.map((o) => ({
+            at: o.updatedAt,
+            status: o.status,
+            errorCode: o.errorCode,
+            errorTitle: o.errorTitle,
+          })),
+        };
+      }),
+    );
+  });
+  return { platformOn, channels };
+}

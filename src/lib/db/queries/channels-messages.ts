@@ -1,0 +1,254 @@
+import "server-only";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { TenantTx } from "../client";
+import {
+  type Channel,
+  channelContacts,
+  channelInbound,
+  channelOutbound,
+  conversations,
+  type InboundBody,
+  type InboundStatus,
+  type OutboundBody,
+  type OutboundStatus,
+} from "../schema";
+
+// The people who write on a channel, their inbound messages (each once) and the messages sent to them, as
+// plain rows. Ordering, the window and retries are decided in src/lib/channels.
+
+export type ContactRow = typeof channelContacts.$inferSelect;
+export type InboundRow = typeof channelInbound.$inferSelect;
+export type OutboundRow = typeof channelOutbound.$inferSelect;
+
+export type NewInbound = {
+  tenantId: string;
+  connectionId: string;
+  externalId: string;
+  contact: string;
+  address: string;
+  kind: string;
+  body: InboundBody;
+  sentAt: Date;
+};
+
+/** Inserts the messages not seen before; answers the contacts that got a new one (a retry inserts nothing). */
+export async function insertInbound(tx: TenantTx, rows: NewInbound[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await tx
+    .insert(channelInbound)
+    .values(rows)
+    .onConflictDoNothing({ target: [channelInbound.connectionId, channelInbound.externalId] })
+    .returning({ contact: channelInbound.contact });
+  return [...new Set(inserted.map((r) => r.contact))];
+}
+
+/** The contact's oldest message still to answer, by the time the person sent it. */
+export async function nextPendingInbound(
+  tx: TenantTx,
+  connectionId: string,
+  contact: string,
+): Promise<InboundRow | null> {
+  const [row] = await tx
+    .select()
+    .from(channelInbound)
+    .where(
+      and(
+        eq(channelInbound.connectionId, connectionId),
+        eq(channelInbound.contact, contact),
+        eq(channelInbound.status, "pending"),
+      ),
+    )
+    .orderBy(asc(channelInbound.sentAt), asc(channelInbound.receivedAt), asc(channelInbound.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Marks a message processed and forgets the person's number and text on it. */
+export async function finishInbound(tx: TenantTx, id: string, status: InboundStatus): Promise<void> {
+  await tx
+    .update(channelInbound)
+    .set({ status, processedAt: new Date(), address: null, body: null })
+    .where(eq(channelInbound.id, id));
+}
+
+/**
+ * The contact for an address, made with its conversation on first contact. The transaction-scoped advisory
+ * lock on the contact makes two workers meeting a new person create one conversation, not two.
+ */
+export async function ensureContact(
+  tx: TenantTx,
+  c: { tenantId: string; connectionId: string; address: string; visitorId: string; channel: Channel },
+): Promise<ContactRow> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${c.connectionId}:${c.visitorId}`}, 0))`,
+  );
+  const where = and(eq(channelContacts.connectionId, c.connectionId), eq(channelContacts.address, c.address));
+  const [found] = await tx.select().from(channelContacts).where(where);
+  if (found) return found;
+  const [conv] = await tx
+    .insert(conversations)
+    .values({ tenantId: c.tenantId, visitorId: c.visitorId, origin: c.channel, channel: c.channel })
+    .returning({ id: conversations.id });
+  const [row] = await tx
+    .insert(channelContacts)
+    .values({
+      tenantId: c.tenantId,
+      connectionId: c.connectionId,
+      address: c.address,
+      conversationId: conv!.id,
+    })
+    .returning();
+  return row!;
+}
+
+/** Takes the contact for `leaseMs` when nobody holds it (or the holder's lease ran out); false otherwise. */
+export async function claimContact(
+  tx: TenantTx,
+  connectionId: string,
+  address: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await tx
+    .update(channelContacts)
+    .set({ busyUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(
+      and(
+        eq(channelContacts.connectionId, connectionId),
+        eq(channelContacts.address, address),
+        or(isNull(channelContacts.busyUntil), lt(channelContacts.busyUntil, sql`now()`)),
+      ),
+    )
+    .returning({ a: channelContacts.address });
+  return rows.length > 0;
+}
+
+export async function renewContact(tx: TenantTx, connectionId: string, address: string, leaseMs: number) {
+  await tx
+    .update(channelContacts)
+    .set({ busyUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+    .where(and(eq(channelContacts.connectionId, connectionId), eq(channelContacts.address, address)));
+}
+
+export async function releaseContact(tx: TenantTx, connectionId: string, address: string): Promise<void> {
+  await tx
+    .update(channelContacts)
+    .set({ busyUntil: null })
+    .where(and(eq(channelContacts.connectionId, connectionId), eq(channelContacts.address, address)));
+}
+
+export async function updateContact(
+  tx: TenantTx,
+  connectionId: string,
+  address: string,
+  patch: Partial<Pick<ContactRow, "lastInboundAt" | "optedOutAt">>,
+): Promise<void> {
+  await tx
+    .update(channelContacts)
+    .set(patch)
+    .where(and(eq(channelContacts.connectionId, connectionId), eq(channelContacts.address, address)));
+}
+
+export async function contactOfConversation(
+  tx: TenantTx,
+  conversationId: string,
+): Promise<ContactRow | null> {
+  const [row] = await tx
+    .select()
+    .from(channelContacts)
+    .where(eq(channelContacts.conversationId, conversationId));
+  return row ?? null;
+}
+
+export async function insertOutbound(
+  tx: TenantTx,
+  rows: {
+    tenantId: string;
+    connectionId: string;
+    conversationId: string;
+    batch: string;
+    body: OutboundBody;
+  }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(channelOutbound).values(rows.map((r, part) => ({ ...r, part })));
+}
+
+export async function batchParts(tx: TenantTx, batch: string): Promise<OutboundRow[]> {
+  return tx
+    .select()
+    .from(channelOutbound)
+    .where(eq(channelOutbound.batch, batch))
+    .orderBy(asc(channelOutbound.part));
+}
+
+export async function recordSend(
+  tx: TenantTx,
+  id: string,
+  outcome: {
+    status: OutboundStatus;
+    externalId?: string;
+    errorCode?: string | null;
+    errorTitle?: string | null;
+  },
+): Promise<void> {
+  await tx
+    .update(channelOutbound)
+    .set({
+      status: outcome.status,
+      ...(outcome.externalId ? { externalId: outcome.externalId } : {}),
+      errorCode: outcome.errorCode ?? null,
+      errorTitle: outcome.errorTitle ?? null,
+      attempts: sql`${channelOutbound.attempts} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(eq(channelOutbound.id, id));
+}
+
+const RANK: Record<OutboundStatus, number> = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+  outside_window: 4,
+};
+
+/**
+ * A provider's status for a sent message. Statuses can arrive out of order (read before delivered), so one
+ * never moves a message back; failed always wins, with the provider's code and title.
+ */
+export async function applyStatus(
+  tx: TenantTx,
+  connectionId: string,
+  s: { externalId: string; status: "sent" | "delivered" | "read" | "failed"; code?: string; title?: string },
+): Promise<void> {
+  const lower = (Object.keys(RANK) as OutboundStatus[]).filter((k) => RANK[k] < RANK[s.status]);
+  await tx
+    .update(channelOutbound)
+    .set({
+      status: s.status,
+      ...(s.status === "failed" ? { errorCode: s.code ?? null, errorTitle: s.title ?? null } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(channelOutbound.connectionId, connectionId),
+        eq(channelOutbound.externalId, s.externalId),
+        inArray(channelOutbound.status, lower),
+      ),
+    );
+}
+
+/** The latest messages sent on a connection, for the Channels page. */
+export async function recentOutbound(
+  tx: TenantTx,
+  connectionId: string,
+  limit: number,
+): Promise<OutboundRow[]> {
+  return tx
+    .select()
+    .from(channelOutbound)
+    .where(eq(channelOutbound.connectionId, connectionId))
+    .orderBy(sql`${channelOutbound.createdAt} desc`)
+    .limit(limit);
+}
