@@ -15,7 +15,7 @@ import type { JobQueue } from "../src/lib/queue";
 import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
 import { startKnowledgeInstance } from "../tests/support/knowledge";
 import { measureRecall } from "./knowledge/recall";
-import { serveStaticSite } from "./lib/static-site";
+import { serveStaticSiteOnThread } from "./lib/static-site-thread";
 import { percentile, round } from "./lib/stats";
 
 // Knowledge: a real help centre nobody on this project wrote (../shared/knowledge-sites/logingov), served over
@@ -171,7 +171,7 @@ export async function benchKnowledge(opts: {
     return null;
   }
   const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
-  const site = await serveStaticSite(SITE, { originInFiles: "https://localhost:8441", copies });
+  const site = await serveStaticSiteOnThread(SITE, { originInFiles: "https://localhost:8441", copies });
   // The embedded database (the default deployment), or Postgres with --knowledge-db=pg.
   const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: null });
   await migrate(db);
