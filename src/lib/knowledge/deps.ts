@@ -2,6 +2,7 @@ import "server-only";
 import type { DbHandle } from "@/lib/db/client";
 import type { JobQueue } from "@/lib/queue";
 import type { PageFetcher } from "@/lib/security/fetch-text";
+import type { Prepared } from "./prepare";
 
 // What the knowledge jobs need from the world, passed in so tests can give them a fixture site, a queue of
 // their own and a clock without waits.
@@ -15,6 +16,8 @@ export type ExtractedDoc = {
   links: string[];
   sections: { headingPath: string[]; text: string }[];
   hash: string;
+  /** The index rows, when the extraction worker prepared them (./prepare.ts). */
+  prepared?: Prepared;
 };
 
 export type ExtractOutcome = { ok: true; doc: ExtractedDoc } | { ok: false; reason: string; message: string };

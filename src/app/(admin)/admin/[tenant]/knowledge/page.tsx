@@ -14,6 +14,7 @@ import {
   uploadDocumentAction,
 } from "./actions";
 import { ActionButton, AnswerForm, UploadDocumentForm } from "./KnowledgeForms";
+import { TestResult } from "./TestResult";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
@@ -189,46 +190,7 @@ export default async function KnowledgePage({
             Ask
           </button>
         </form>
-        {test ? (
-          <div className="mt-4 space-y-3 text-sm" data-testid="test-result">
-            {test.curated ? (
-              <p>
-                <strong>Your answer matches:</strong> {test.curated.answer}
-              </p>
-            ) : null}
-            {test.passages.length === 0 ? (
-              <p>Nothing relevant found.</p>
-            ) : (
-              <ol className="list-decimal space-y-2 pl-5">
-                {test.passages.map((p) => (
-                  <li key={p.chunkId}>
-                    {/^https:\/\//.test(p.url) ? (
-                      <a href={p.url} target="_blank" rel="noreferrer" className="underline">
-                        {p.title || p.url}
-                      </a>
-                    ) : (
-                      <span>{p.title} (document)</span>
-                    )}
-                    {p.headingPath ? <span className="muted"> · {p.headingPath}</span> : null}
-                    <span className="muted">
-                      {" "}
-                      · score {p.score.toFixed(4)}
-                      {p.ranks.text ? ` · text #${p.ranks.text}` : ""}
-                      {p.ranks.vector ? ` · vector #${p.ranks.vector}` : ""}
-                    </span>
-                    <div>{p.text.slice(0, 300)}</div>
-                  </li>
-                ))}
-              </ol>
-            )}
-            <p className="muted">
-              What the model receives: {test.chars} characters, about {test.tokens} tokens.
-            </p>
-            <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded border border-[var(--border)] p-2 text-xs">
-              {test.modelSees}
-            </pre>
-          </div>
-        ) : null}
+        {test ? <TestResult test={test} /> : null}
       </Card>
       {src ? (
         <Card id="pages" title="Pages">
