@@ -11,7 +11,6 @@ import {
   excludePageAction,
   resyncAction,
   updateAnswerAction,
-  uploadDocumentAction,
 } from "./actions";
 import { ActionButton, AnswerForm, UploadDocumentForm } from "./KnowledgeForms";
 import { TestResult } from "./TestResult";
@@ -319,7 +318,7 @@ export default async function KnowledgePage({
         )}
         {canEdit ? (
           <div className="mt-4">
-            <UploadDocumentForm action={uploadDocumentAction.bind(null, s)} />
+            <UploadDocumentForm uploadUrl={`/api/admin/${s}/knowledge/upload`} />
           </div>
         ) : null}
       </Card>
