@@ -126,7 +126,10 @@ async function padChunks(
     // Cumulative Zipf weights over the shuffled vocabulary, sampled by binary search.
     const cumulative: number[] = [];
     let total = 0;
-    for (let r = 1; r <= vocabulary.length; r++) cumulative.push((total += 1 / r));
+    for (let r = 1; r <= vocabulary.length; r++) {
+      total += 1 / r;
+      cumulative.push(total);
+    }
     const word = () => {
       const x = rand() * total;
       let lo = 0;

@@ -56,7 +56,9 @@ export function safeCitations(value: unknown): Citation[] {
       const o = c as { n?: unknown; title?: unknown; url?: unknown } | null;
       if (!o || typeof o.n !== "number" || typeof o.title !== "string") return [];
       if (o.url === undefined) return o.title ? [{ n: o.n, title: o.title.slice(0, MAX_TITLE) }] : [];
-      return typeof o.url === "string" && /^https:\/\//.test(o.url) ? [{ n: o.n, title: o.title, url: o.url }] : [];
+      return typeof o.url === "string" && /^https:\/\//.test(o.url)
+        ? [{ n: o.n, title: o.title, url: o.url }]
+        : [];
     })
     .slice(0, 8);
 }

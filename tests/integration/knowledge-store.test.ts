@@ -134,7 +134,9 @@ describe("knowledge store", () => {
     // filter inside it is all that keeps B's chunks out of A's search.
     for (const tenant of [a, b]) {
       await t.handle.forTenant(tenant.id, async (tx) => {
-        const source = (await saveWebsiteSource(tx, tenant.id, { ...settings, startUrl: `https://${tenant.id}.example/` })).id;
+        const source = (
+          await saveWebsiteSource(tx, tenant.id, { ...settings, startUrl: `https://${tenant.id}.example/` })
+        ).id;
         const [page] = await claimPages(tx, {
           tenantId: tenant.id,
           sourceId: source,
@@ -152,7 +154,10 @@ describe("knowledge store", () => {
     expect(hits.hits.map((h) => h.text)).toEqual([`Gift cards of ${a.id} never expire`]);
     // The function on its own (the pages join above reads knowledge_pages under row-level security).
     const raw = await t.handle.forTenant(a.id, (tx) =>
-      rowsOf<{ body: string }>(tx, sql`select body from michi_knowledge_text_hits('gift cards', array['en'], 10)`),
+      rowsOf<{ body: string }>(
+        tx,
+        sql`select body from michi_knowledge_text_hits('gift cards', array['en'], 10)`,
+      ),
     );
     expect(raw.map((r) => r.body)).toEqual([`Gift cards of ${a.id} never expire`]);
     // Outside any tenant (no app.tenant_id), the function returns nothing at all.

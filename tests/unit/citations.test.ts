@@ -46,7 +46,7 @@ describe("citations", () => {
       safeCitations([
         { n: 2, title: "Price list 2026.pdf" },
         { n: 3, title: "Null", url: null },
-        { n: 4, title: "", },
+        { n: 4, title: "" },
       ]),
     ).toEqual([{ n: 2, title: "Price list 2026.pdf" }]);
   });

@@ -33,7 +33,10 @@ function assertSameOrigin(req: Request): void {
 
 // A plain HTML form can send neither of these types, so a cross-site page cannot forge such a request.
 const BODY_TYPES = {
-  json: { re: /^application\/json\s*(;|$)/i, message: "Send the request body as JSON (Content-Type: application/json)." },
+  json: {
+    re: /^application\/json\s*(;|$)/i,
+    message: "Send the request body as JSON (Content-Type: application/json).",
+  },
   bytes: {
     re: /^application\/octet-stream\s*(;|$)/i,
     message: "Send the file itself as the body (Content-Type: application/octet-stream).",
@@ -45,12 +48,6 @@ function assertBodyType(req: Request, kind: BodyKind): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
   if (!BODY_TYPES[kind].re.test(req.headers.get("content-type") ?? ""))
     throw new AppError("unsupported_media_type", BODY_TYPES[kind].message);
-}
-
-/** Throws unless a state-changing request is same-origin JSON. Exported for handlers outside the tenant tree. */
-export function assertSameOriginJson(req: Request): void {
-  assertSameOrigin(req);
-  assertBodyType(req, "json");
 }
 
 /**

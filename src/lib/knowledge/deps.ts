@@ -2,10 +2,21 @@ import "server-only";
 import type { DbHandle } from "@/lib/db/client";
 import type { JobQueue } from "@/lib/queue";
 import type { PageFetcher } from "@/lib/security/fetch-text";
-import type { Prepared } from "./prepare";
 
 // What the knowledge jobs need from the world, passed in so tests can give them a fixture site, a queue of
 // their own and a clock without waits.
+
+/** A chunk as the index stores it (./prepare.ts makes them). */
+export type PreparedChunk = {
+  ord: number;
+  headingPath: string;
+  text: string;
+  hash: string;
+  lang: string;
+  words: string;
+};
+
+export type Prepared = { lang: string; chunks: PreparedChunk[] };
 
 /** One extracted document, as the extractor (./extract) returns it. */
 export type ExtractedDoc = {

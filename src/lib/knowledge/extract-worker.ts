@@ -13,7 +13,10 @@ parentPort?.on("message", (req: Request) => {
   extractDocument({ bytes: req.bytes, contentType: req.contentType, url: req.url }).then(
     (result) => {
       const prepared = result.ok ? prepareChunks(result.doc, (s) => chunkSections(s), searchText) : undefined;
-      parentPort?.postMessage({ id: req.id, result: result.ok ? { ...result, doc: { ...result.doc, prepared } } : result });
+      parentPort?.postMessage({
+        id: req.id,
+        result: result.ok ? { ...result, doc: { ...result.doc, prepared } } : result,
+      });
     },
     (err: unknown) =>
       parentPort?.postMessage({

@@ -1,22 +1,11 @@
 import "server-only";
-import type { ChunkFn, ExtractedDoc } from "./deps";
+import type { ChunkFn, ExtractedDoc, Prepared } from "./deps";
 
 // From an extracted document to the rows the index stores: the language it is indexed in, its chunks with
 // their hashes, and each chunk's words as the full-text index sees them (Japanese split into words). The
 // extraction worker does this beside the parsing (./extract-worker.ts), so a page's chunking, hashing and word
 // splitting never run on the event loop that serves chats; the jobs do it themselves only when extraction
 // ran in-process (tests, the pack kit).
-
-export type PreparedChunk = {
-  ord: number;
-  headingPath: string;
-  text: string;
-  hash: string;
-  lang: string;
-  words: string;
-};
-
-export type Prepared = { lang: string; chunks: PreparedChunk[] };
 
 /** The primary language subtag the search configuration knows, else "und" (indexed without stemming). */
 export function indexLang(lang: string | null | undefined, fallback = "und"): string {

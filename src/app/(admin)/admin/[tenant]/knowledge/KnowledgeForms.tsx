@@ -112,7 +112,11 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 async function sendUpload(url: string, fd: FormData): Promise<ActionState> {
   const file = fd.get("file");
   if (!(file instanceof File) || file.size === 0)
-    return { ok: false, message: "Choose a file to upload.", fieldErrors: { file: "Choose a file to upload." } };
+    return {
+      ok: false,
+      message: "Choose a file to upload.",
+      fieldErrors: { file: "Choose a file to upload." },
+    };
   try {
     const res = await fetch(url, {
       method: "POST",
