@@ -168,8 +168,6 @@ export async function benchKnowledge(opts: {
   quick?: boolean;
   /** A fresh Postgres database to run on instead of the embedded one. */
   databaseUrl?: string;
-  /** The embedded database's directory, kept afterwards for a closer look (in memory when absent). */
-  dataDir?: string;
 }): Promise<KnowledgeResult | null> {
   if (!existsSync(SITE)) {
     opts.log(`knowledge: SKIPPED, ${SITE} is not there (the shared knowledge sites are not checked out)`);
@@ -178,7 +176,7 @@ export async function benchKnowledge(opts: {
   const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
   const site = await serveStaticSiteOnThread(SITE, { originInFiles: "https://localhost:8441", copies });
   // The embedded database (the default deployment), or Postgres with --knowledge-db=pg.
-  const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: opts.dataDir ?? null });
+  const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: null });
   await migrate(db);
   const tenantId = (await createTenant(db.platform, { slug: `bench-kn-${Date.now()}`, name: "Login.gov" }))
     .id;
