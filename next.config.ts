@@ -20,10 +20,8 @@ const nextConfig: NextConfig = {
   // `npm test` and the Dockerfile run `tsc --noEmit` over the whole tree as their own step; checking again
   // inside `next build` would only double the build time.
   typescript: { ignoreBuildErrors: true },
-  // Server actions: Next counts the body while it streams and answers 413 past this size. The largest form is
-  // a document upload on the Knowledge page: a 20 MB file plus the multipart envelope. The upload's own
-  // 20 MB check (src/lib/knowledge/uploads.ts) gives the clear message; the form checks the size before sending.
-  experimental: { serverActions: { bodySizeLimit: "21mb" } },
+  // Server actions keep Next's default body limit (1 MB): document uploads go to their own route handler
+  // (src/app/api/admin/[tenant]/knowledge/upload), which checks the caller first and caps the body at 20 MB.
   // Native or file-loading packages stay outside the bundle and are traced into the standalone output.
   serverExternalPackages: [
     "@electric-sql/pglite",

@@ -15,7 +15,7 @@ import type { JobQueue } from "../src/lib/queue";
 import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
 import { startKnowledgeInstance } from "../tests/support/knowledge";
 import { measureRecall } from "./knowledge/recall";
-import { serveStaticSite } from "./lib/static-site";
+import { serveStaticSiteOnThread } from "./lib/static-site-thread";
 import { percentile, round } from "./lib/stats";
 
 // Knowledge: a real help centre nobody on this project wrote (../shared/knowledge-sites/logingov), served over
@@ -84,7 +84,26 @@ async function timeQueries(n: number, run: (q: string) => Promise<unknown>) {
   return { p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) };
 }
 
-/** Pads the index to `target` chunks with copies of real chunks under extra pages (SQL, no crawl). */
+/** A small seeded generator, so every run pads with the same text. */
+function mulberry32(seed: number) {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Pads the index to `target` chunks with varied text under extra pages (SQL, no crawl). Copies of the real
+ * chunks would make every query match each passage N times over, which no real site does (a site ten times
+ * larger covers more subjects, so a given word is in a smaller share of its passages); the first version of
+ * this bench padded that way and measured mostly the cost of ranking duplicates. Each padding chunk is 60 to
+ * 120 words drawn from the site's own vocabulary with Zipf frequencies (s = 1) over a seeded shuffle of it:
+ * every query word is somewhere in that order, so some queries meet a common word (thousands of matches) and
+ * others a rare one, like queries on a large real site. See bench/README.md.
+ */
 async function padChunks(
   db: DbHandle,
   tenantId: string,
@@ -94,22 +113,52 @@ async function padChunks(
   await db.forTenant(tenantId, async (tx) => {
     const [first] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_chunks`);
     let have = first?.n ?? 0;
-    for (let round = 0; have < target; round++) {
+    const vocabulary = (
+      await rowsOf<{ word: string }>(tx, sql`select word from knowledge_words order by word`)
+    ).map((r) => r.word);
+    const [source] = await rowsOf<{ id: string }>(tx, sql`select id from knowledge_sources limit 1`);
+    if (!source || vocabulary.length === 0) return;
+    const rand = mulberry32(27);
+    for (let i = vocabulary.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [vocabulary[i], vocabulary[j]] = [vocabulary[j]!, vocabulary[i]!];
+    }
+    // Cumulative Zipf weights over the shuffled vocabulary, sampled by binary search.
+    const cumulative: number[] = [];
+    let total = 0;
+    for (let r = 1; r <= vocabulary.length; r++) {
+      total += 1 / r;
+      cumulative.push(total);
+    }
+    const word = () => {
+      const x = rand() * total;
+      let lo = 0;
+      let hi = cumulative.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cumulative[mid]! < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return vocabulary[lo]!;
+    };
+    const PER_PAGE = 10;
+    for (let page = 0; have < target; page++) {
+      const texts: string[] = [];
+      for (let c = 0; c < PER_PAGE && have + texts.length < target; c++) {
+        const n = 60 + Math.floor(rand() * 61);
+        texts.push(Array.from({ length: n }, word).join(" "));
+      }
       await tx.execute(sql`
-        with pages as (
+        with p as (
           insert into knowledge_pages (tenant_id, source_id, url, title, lang, status)
-          select tenant_id, source_id, url || '?pad=' || ${round}, title, lang, 'indexed' from knowledge_pages
-          where status = 'indexed' and url not like '%?pad=%'
-          returning id, source_id, url
+          values (${tenantId}, ${source.id}, ${`https://localhost:8441/padding/${page}.html`}, ${`Padding ${page}`}, 'en', 'indexed')
+          returning id
         )
         insert into knowledge_chunks (tenant_id, source_id, page_id, ord, heading_path, text, hash, lang, words)
-        select c.tenant_id, c.source_id, p.id, c.ord, c.heading_path, c.text || ' (' || ${round} || ')', c.hash || ${round}, c.lang, c.words
-        from pages p join knowledge_pages o on o.url || '?pad=' || ${round} = p.url
-        join knowledge_chunks c on c.page_id = o.id`);
-      opts?.log?.(`knowledge: padding, round ${round}`);
-      const [now] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_chunks`);
-      if ((now?.n ?? 0) <= have) break;
-      have = now!.n;
+        select ${tenantId}, ${source.id}, p.id, t.ord - 1, ${`Padding ${page}`}, t.text, md5(t.text), 'en', t.text
+        from p, unnest(${sql.param(texts)}::text[]) with ordinality as t(text, ord)`);
+      have += texts.length;
+      if (page % 200 === 0) opts?.log?.(`knowledge: padding, ${have} chunks`);
     }
   });
 }
@@ -125,7 +174,7 @@ export async function benchKnowledge(opts: {
     return null;
   }
   const copies = opts.quick ? 1 : 7; // 69 pages × 8 ≈ 550 pages
-  const site = await serveStaticSite(SITE, { originInFiles: "https://localhost:8441", copies });
+  const site = await serveStaticSiteOnThread(SITE, { originInFiles: "https://localhost:8441", copies });
   // The embedded database (the default deployment), or Postgres with --knowledge-db=pg.
   const db = await createDb(opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: null });
   await migrate(db);

@@ -1,8 +1,16 @@
 // The sources an answer cites, shown under it in the widget, the transcript and the tool trace. Citations come
 // only from the search_knowledge results of the same turn (pages the platform indexed itself): a URL written
 // in the model's text is never shown as a source. Plain code, shared by the server and the widget.
+//
+// A passage from a document the business uploaded has no public address (the file is the business's data,
+// kept under row-level security and never served to visitors): it is cited by its title alone, without a
+// link. A signed link would publish the whole file to anyone the answer is shown or forwarded to, which the
+// business never chose by uploading it.
 
-export type Citation = { n: number; title: string; url: string };
+/** `url` only for web pages (always https); a cited document has its title alone. */
+export type Citation = { n: number; title: string; url?: string };
+
+const MAX_TITLE = 120;
 
 type Run = { packId: string; result: string };
 
@@ -13,9 +21,12 @@ function passagesOf(result: string): Citation[] {
     const r = JSON.parse(result) as { passages?: unknown };
     if (!Array.isArray(r.passages)) return [];
     return r.passages.flatMap((p: unknown) => {
-      const o = p as { n?: unknown; title?: unknown; url?: unknown };
-      if (typeof o.n !== "number" || typeof o.url !== "string" || !/^https:\/\//.test(o.url)) return [];
-      return [{ n: o.n, title: typeof o.title === "string" ? o.title : "", url: o.url }];
+      const o = p as { n?: unknown; title?: unknown; url?: unknown; document?: unknown };
+      if (typeof o.n !== "number") return [];
+      const title = typeof o.title === "string" ? o.title : "";
+      if (typeof o.url === "string") return /^https:\/\//.test(o.url) ? [{ n: o.n, title, url: o.url }] : [];
+      const name = typeof o.document === "string" && o.document ? o.document : title;
+      return name ? [{ n: o.n, title: name.slice(0, MAX_TITLE) }] : [];
     });
   } catch {
     return [];
@@ -30,23 +41,24 @@ export function citationsFrom(answer: string, runs: readonly Run[]): Citation[] 
   const cited = new Set<number>();
   for (const m of answer.matchAll(MARKER)) for (const n of m[1]!.split(",")) cited.add(Number(n.trim()));
   const seen = new Set<string>();
+  const key = (p: Citation) => p.url ?? `document:${p.title}`;
   return last
     .filter((p) => cited.has(p.n))
     .sort((a, b) => a.n - b.n)
-    .filter((p) => (seen.has(p.url) ? false : (seen.add(p.url), true)));
+    .filter((p) => (seen.has(key(p)) ? false : (seen.add(key(p)), true)));
 }
 
 /** Checks a citation list that arrived over the network (the widget trusts nothing it did not check). */
 export function safeCitations(value: unknown): Citation[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter(
-      (c): c is Citation =>
-        !!c &&
-        typeof c.n === "number" &&
-        typeof c.url === "string" &&
-        /^https:\/\//.test(c.url) &&
-        typeof c.title === "string",
-    )
+    .flatMap((c: unknown): Citation[] => {
+      const o = c as { n?: unknown; title?: unknown; url?: unknown } | null;
+      if (!o || typeof o.n !== "number" || typeof o.title !== "string") return [];
+      if (o.url === undefined) return o.title ? [{ n: o.n, title: o.title.slice(0, MAX_TITLE) }] : [];
+      return typeof o.url === "string" && /^https:\/\//.test(o.url)
+        ? [{ n: o.n, title: o.title, url: o.url }]
+        : [];
+    })
     .slice(0, 8);
 }

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
-import { claimPages, replacePageChunks } from "@/lib/db/queries/knowledge-pages";
+import { claimPages, replacePageChunks, updatePage } from "@/lib/db/queries/knowledge-pages";
+import { fullTextHits } from "@/lib/db/queries/knowledge-search";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { freshDb, type TestDb } from "../support/db";
@@ -126,5 +127,44 @@ describe("knowledge store", () => {
       rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from knowledge_words`),
     );
     expect(words[0]!.n).toBe(0);
+  });
+
+  it("the full-text search function (SECURITY DEFINER) finds only the entered tenant's chunks", async () => {
+    // Both tenants index a page with the same words; the function runs as the platform role, so the tenant
+    // filter inside it is all that keeps B's chunks out of A's search.
+    for (const tenant of [a, b]) {
+      await t.handle.forTenant(tenant.id, async (tx) => {
+        const source = (
+          await saveWebsiteSource(tx, tenant.id, { ...settings, startUrl: `https://${tenant.id}.example/` })
+        ).id;
+        const [page] = await claimPages(tx, {
+          tenantId: tenant.id,
+          sourceId: source,
+          runId: "00000000-0000-4000-8000-000000000009",
+          urls: [{ url: `https://${tenant.id}.example/gift`, depth: 0 }],
+          max: 1,
+        });
+        await updatePage(tx, page!.id, { status: "indexed", title: "Gift cards" });
+        await replacePageChunks(tx, { tenantId: tenant.id, sourceId: source, pageId: page!.id }, [
+          chunk(0, `Gift cards of ${tenant.id} never expire`),
+        ]);
+      });
+    }
+    const hits = await t.handle.forTenant(a.id, (tx) => fullTextHits(tx, "gift card expiry", 10));
+    expect(hits.hits.map((h) => h.text)).toEqual([`Gift cards of ${a.id} never expire`]);
+    // The function on its own (the pages join above reads knowledge_pages under row-level security).
+    const raw = await t.handle.forTenant(a.id, (tx) =>
+      rowsOf<{ body: string }>(
+        tx,
+        sql`select body from michi_knowledge_text_hits('gift cards', array['en'], 10)`,
+      ),
+    );
+    expect(raw.map((r) => r.body)).toEqual([`Gift cards of ${a.id} never expire`]);
+    // Outside any tenant (no app.tenant_id), the function returns nothing at all.
+    const outside = await rowsOf<{ n: number }>(
+      t.handle.platform,
+      sql`select count(*)::int as n from michi_knowledge_text_hits('gift cards', array['en'], 10)`,
+    );
+    expect(outside[0]!.n).toBe(0);
   });
 });

@@ -117,10 +117,10 @@ describe("uploaded documents", () => {
     const passage = JSON.parse(test.modelSees).passages[0];
     expect(passage).toMatchObject({ n: 1, document: "Parking guide.md" });
     expect(passage.url).toBeUndefined();
-    // The widget shows only links to https pages the platform indexed: an upload gives none.
+    // The widget cites the document by its name, without a link: an upload has no public address.
     expect(
       citationsFrom("It is free [1].", [{ packId: "search_knowledge", result: test.modelSees }]),
-    ).toEqual([]);
+    ).toEqual([{ n: 1, title: "Parking guide.md" }]);
   });
 
   it("another business never finds an upload's passage, and cannot delete it", async () => {

@@ -195,7 +195,7 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
           {
             ...base,
             role: "assistant",
-            content: "Within 30 days [1]. See https://evil.example [2].",
+            content: "Within 30 days [1], with the receipt [3]. See https://evil.example [2].",
             createdAt: new Date(2000),
           },
           { ...base, role: "user", content: "thanks", createdAt: new Date(3000) },
@@ -211,7 +211,11 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
         args: { query: "returns" },
         result: JSON.stringify({
           found: true,
-          passages: [{ n: 1, title: "Returns", url: page, text: "Within 30 days." }],
+          passages: [
+            { n: 1, title: "Returns", url: page, text: "Within 30 days." },
+            // A passage of an uploaded document: no address, so cited by its name and never as a link.
+            { n: 3, title: "Returns policy.pdf", document: "Returns policy.pdf", text: "Bring the receipt." },
+          ],
         }),
         resultChars: 10,
         resultTokens: 3,
@@ -226,6 +230,7 @@ describe("GET /api/widget/[key]/conversations/[id]", () => {
     const body = (await res.json()) as { messages: Record<string, unknown>[] };
     expect(body.messages.find((m) => m.id === answerId)?.citations).toEqual([
       { n: 1, title: "Returns", url: page },
+      { n: 3, title: "Returns policy.pdf" },
     ]);
     // The later answer ran no search: its [1] names nothing.
     expect(body.messages.find((m) => m.id === otherId)?.citations).toBeUndefined();

@@ -25,6 +25,32 @@ describe("citations", () => {
     ]);
   });
 
+  it("cites a passage of an uploaded document by its name, without a link", () => {
+    const withDocument = {
+      packId: "search_knowledge",
+      result: JSON.stringify({
+        found: true,
+        passages: [
+          { n: 1, title: "Returns", url: "https://michi.example/returns", text: "…" },
+          { n: 2, title: "Price list 2026.pdf", document: "Price list 2026.pdf", text: "…" },
+          { n: 3, title: "Old", url: "file:///etc/passwd", text: "…" },
+        ],
+      }),
+    };
+    expect(citationsFrom("Prices [2], returns [1], and [3].", [withDocument])).toEqual([
+      { n: 1, title: "Returns", url: "https://michi.example/returns" },
+      { n: 2, title: "Price list 2026.pdf" },
+    ]);
+    // The widget keeps a title-only citation, and still drops any address that is not https.
+    expect(
+      safeCitations([
+        { n: 2, title: "Price list 2026.pdf" },
+        { n: 3, title: "Null", url: null },
+        { n: 4, title: "" },
+      ]),
+    ).toEqual([{ n: 2, title: "Price list 2026.pdf" }]);
+  });
+
   it("never turns a URL or number from the model's text into a source", () => {
     expect(citationsFrom("See https://evil.example/phish [7]", [search])).toEqual([]);
     expect(

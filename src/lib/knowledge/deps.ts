@@ -6,6 +6,18 @@ import type { PageFetcher } from "@/lib/security/fetch-text";
 // What the knowledge jobs need from the world, passed in so tests can give them a fixture site, a queue of
 // their own and a clock without waits.
 
+/** A chunk as the index stores it (./prepare.ts makes them). */
+export type PreparedChunk = {
+  ord: number;
+  headingPath: string;
+  text: string;
+  hash: string;
+  lang: string;
+  words: string;
+};
+
+export type Prepared = { lang: string; chunks: PreparedChunk[] };
+
 /** One extracted document, as the extractor (./extract) returns it. */
 export type ExtractedDoc = {
   title: string | null;
@@ -15,6 +27,8 @@ export type ExtractedDoc = {
   links: string[];
   sections: { headingPath: string[]; text: string }[];
   hash: string;
+  /** The index rows, when the extraction worker prepared them (./prepare.ts). */
+  prepared?: Prepared;
 };
 
 export type ExtractOutcome = { ok: true; doc: ExtractedDoc } | { ok: false; reason: string; message: string };

@@ -24,7 +24,8 @@ import { parseRobots, robotsUrlOf } from "./crawl/robots";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
 import { EMBED_QUEUE, type EmbedJob } from "./embed";
-import { indexLang, sameHost, siteChecker } from "./site";
+import { prepareChunks } from "./prepare";
+import { sameHost, siteChecker } from "./site";
 import { enqueuePages, finishRun } from "./sync";
 
 // One page of a run: checked against robots.txt and the business's patterns, fetched politely (one slot per
@@ -153,11 +154,7 @@ async function storeContent(
     await deletePageChunks(tx, page.id);
     return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: twin.url, contentHash: doc.hash };
   }
-  const sample = doc.sections
-    .map((s) => s.text)
-    .join(" ")
-    .slice(0, 2000);
-  const lang = indexLang(doc.lang, /[\u3040-\u30ff]/.test(sample) ? "ja" : "und");
+  const { lang, chunks } = doc.prepared ?? prepareChunks(doc, deps.chunk, deps.searchText);
   const patch: PagePatch = {
     ...base,
     status: "indexed",
@@ -168,14 +165,6 @@ async function storeContent(
     byteSize: o.bytes,
   };
   if (page.status === "indexed" && page.contentHash === doc.hash) return patch;
-  const chunks = deps.chunk(doc.sections).map((c) => ({
-    ord: c.index,
-    headingPath: c.headingPath.join(" › "),
-    text: c.text,
-    hash: c.hash,
-    lang,
-    words: deps.searchText(c.text, lang),
-  }));
   const written = await replacePageChunks(
     tx,
     { tenantId: source.tenantId, sourceId: source.id, pageId: page.id },

@@ -21,7 +21,11 @@ export type Passage = {
 
 export type SearchResult = {
   curated: AnswerHit | null;
+  /** Empty when nothing relevant was found (see MIN_MATCHED); `ranked` keeps them for the admin's test. */
   passages: Passage[];
+  ranked: Passage[];
+  /** The largest share of the question's words found in one of the best full-text passages, 0..1. */
+  relevance: number;
   /** Words the typo correction added to the query. */
   corrected: string;
 };
@@ -37,6 +41,19 @@ export type SearchOptions = {
 };
 
 const RRF_K = 60;
+
+/**
+ * The relevance bar: at least half of the question's words (stemmed, stop words left out, a corrected typo
+ * counting as its correction) must be in one of the five best full-text passages, else the search says
+ * "nothing relevant" and the model says it does not know. Measured on the logingov question set
+ * (bench/knowledge/recall.ts): it turns away most questions the site does not answer (weather, recipes,
+ * fishing licences) while recall@5 stays above 0.8; a bar of 0.4 kept one more answer but let half the
+ * unanswerable questions through. A question that only shares a name with the site ("Login.gov's share
+ * price") still passes: words alone cannot tell. Vector hits do not lift the bar (their similarity has no
+ * scale that holds across embedding models).
+ */
+export const MIN_MATCHED = 0.5;
+const RELEVANCE_DEPTH = 5;
 
 export function fuse(lists: { name: "text" | "vector"; hits: TextHit[] }[]): Passage[] {
   const byId = new Map<string, Passage>();
@@ -71,20 +88,26 @@ export async function searchKnowledge(
   const limit = opts.limit ?? 5;
   const perPage = opts.perPage ?? 2;
   const words = opts.searchText ? opts.searchText(query) : query;
-  const { text, curated } = await db.forTenant(tenantId, async (tx) => ({
-    text: await fullTextHits(tx, words, 40),
-    curated: (await answerHits(tx, query, 1))[0] ?? null,
-  }));
+  // The vector search (an embedding request, then its own query) runs beside the full-text one, not after it.
+  const [{ text, curated }, vector] = await Promise.all([
+    db.forTenant(tenantId, async (tx) => ({
+      text: await fullTextHits(tx, words, 40),
+      curated: (await answerHits(tx, query, 1))[0] ?? null,
+    })),
+    opts.vectorHits ? opts.vectorHits(db, tenantId, query) : null,
+  ]);
   const lists: { name: "text" | "vector"; hits: TextHit[] }[] = [{ name: "text", hits: text.hits }];
-  if (opts.vectorHits) lists.push({ name: "vector", hits: await opts.vectorHits(db, tenantId, query) });
+  if (vector) lists.push({ name: "vector", hits: vector });
   const perUrl = new Map<string, number>();
-  const passages: Passage[] = [];
+  const ranked: Passage[] = [];
   for (const p of fuse(lists)) {
     const n = perUrl.get(p.url) ?? 0;
     if (n >= perPage) continue;
     perUrl.set(p.url, n + 1);
-    passages.push(p);
-    if (passages.length >= limit) break;
+    ranked.push(p);
+    if (ranked.length >= limit) break;
   }
-  return { curated, passages, corrected: text.corrected };
+  const relevance = Math.max(0, ...text.hits.slice(0, RELEVANCE_DEPTH).map((h) => h.matched ?? 0));
+  const passages = relevance >= MIN_MATCHED ? ranked : [];
+  return { curated, passages, ranked, relevance, corrected: text.corrected };
 }

@@ -25,9 +25,3 @@ export function nextSyncAt(schedule: string, from = new Date()): Date | null {
   if (schedule === "weekly") return new Date(from.getTime() + 7 * day);
   return null;
 }
-
-/** The primary language subtag the search configuration knows, else "und" (indexed without stemming). */
-export function indexLang(lang: string | null | undefined, fallback = "und"): string {
-  const primary = lang?.toLowerCase().split("-")[0] ?? "";
-  return ["en", "es", "fr", "de", "ja"].includes(primary) ? primary : fallback;
-}

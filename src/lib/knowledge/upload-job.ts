@@ -6,7 +6,7 @@ import { getUploadFile } from "@/lib/db/queries/knowledge-uploads";
 import type { QueueJob } from "@/lib/queue";
 import type { KnowledgeDeps, UploadJob } from "./deps";
 import { EMBED_QUEUE, type EmbedJob } from "./embed";
-import { indexLang } from "./site";
+import { prepareChunks } from "./prepare";
 
 // One uploaded document: its bytes read back from the database, its text extracted in the extraction worker
 // (never on the event loop that serves chats), chunked like a website page and stored in one transaction with
@@ -69,19 +69,7 @@ async function readUpload(deps: KnowledgeDeps, job: QueueJob<UploadJob>): Promis
       await updatePage(tx, pageId, { status: "failed", reason: "empty: No text was found in the document." });
       return;
     }
-    const sample = doc.sections
-      .map((s) => s.text)
-      .join(" ")
-      .slice(0, 2000);
-    const lang = indexLang(doc.lang, /[\u3040-\u30ff]/.test(sample) ? "ja" : "und");
-    const chunks = deps.chunk(doc.sections).map((c) => ({
-      ord: c.index,
-      headingPath: c.headingPath.join(" › "),
-      text: c.text,
-      hash: c.hash,
-      lang,
-      words: deps.searchText(c.text, lang),
-    }));
+    const { lang, chunks } = doc.prepared ?? prepareChunks(doc, deps.chunk, deps.searchText);
     const written = await replacePageChunks(tx, { tenantId, sourceId, pageId }, chunks);
     if (deps.embeddings && written.inserted > 0)
       await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId } satisfies EmbedJob);

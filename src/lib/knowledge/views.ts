@@ -46,7 +46,11 @@ export async function loadKnowledgeView(
 
 export type TestQuestionView = {
   query: string;
+  /** What the model gets: empty when the best passages fall below the relevance bar. */
   passages: Passage[];
+  /** The best passages whatever the bar, and the share of the question's words the best of them holds. */
+  ranked: Passage[];
+  relevance: number;
   curated: { questions: string[]; answer: string } | null;
   /** The pack's result as the model would receive it (projected and capped), and its size. */
   modelSees: string;
@@ -77,6 +81,8 @@ export async function askTestQuestion(ctx: TenantContext, query: string): Promis
   return {
     query: q,
     passages: found.passages,
+    ranked: found.ranked,
+    relevance: found.relevance,
     curated: found.curated ? { questions: found.curated.questions, answer: found.curated.answer } : null,
     modelSees: record.result,
     chars: record.resultChars,

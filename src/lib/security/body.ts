@@ -9,19 +9,17 @@ function tooLarge(maxBytes: number): AppError {
 }
 
 /**
- * The body as UTF-8 text, refused with 413 as soon as it passes `maxBytes` (or at once when the declared
- * Content-Length already does). The rest of an oversized upload is cancelled, not read.
+ * The body's bytes, refused with 413 as soon as they pass `maxBytes` (or at once when the declared
+ * Content-Length already does). The rest of an oversized upload is cancelled, not read. `message` says what
+ * was too large in the caller's words.
  */
-export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
-  return new TextDecoder().decode(await readCappedBytes(req, maxBytes));
-}
-
-/** The body's bytes as sent, under the same cap (a signature is computed over exactly these). */
-export async function readCappedBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readCappedBytes(req: Request, maxBytes: number, message?: string): Promise<Uint8Array> {
+  const refusal = () =>
+    message ? new AppError("payload_too_large", message, { maxBytes }) : tooLarge(maxBytes);
   const declared = Number(req.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) {
     await req.body?.cancel().catch(() => {});
-    throw tooLarge(maxBytes);
+    throw refusal();
   }
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
@@ -34,7 +32,7 @@ export async function readCappedBytes(req: Request, maxBytes: number): Promise<U
       total += value.byteLength;
       if (total > maxBytes) {
         await reader.cancel().catch(() => {});
-        throw tooLarge(maxBytes);
+        throw refusal();
       }
       chunks.push(value);
     }
@@ -44,5 +42,10 @@ export async function readCappedBytes(req: Request, maxBytes: number): Promise<U
   } finally {
     reader.releaseLock();
   }
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** The body as UTF-8 text, under the same cap as readCappedBytes. */
+export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readCappedBytes(req, maxBytes));
 }

@@ -76,10 +76,17 @@ function Reply({ m, cfg, session, onRetry, onTalk }: ReplyProps) {
         <ol class="cites" aria-label={cfg.t.sources}>
           {m.sources.map((c) => (
             <li key={c.n}>
-              <a href={c.url} target="_blank" rel="noopener noreferrer">
-                <b>{c.n}</b> {c.title || new URL(c.url).hostname}
-                <small> · {new URL(c.url).hostname}</small>
-              </a>
+              {c.url ? (
+                <a href={c.url} target="_blank" rel="noopener noreferrer">
+                  <b>{c.n}</b> {c.title || new URL(c.url).hostname}
+                  <small> · {new URL(c.url).hostname}</small>
+                </a>
+              ) : (
+                // A document the business uploaded: no public address, so its title without a link.
+                <span>
+                  <b>{c.n}</b> {c.title}
+                </span>
+              )}
             </li>
           ))}
         </ol>

@@ -72,8 +72,6 @@ export const cases: MatrixCases = {
         lang: "en",
       }),
     },
-    // The file itself is read from the form after the caller is known; a form without one changes nothing.
-    [`${T}/actions.ts#uploadDocumentAction`]: { kind: "tenant", form: () => ({}) },
     [`${T}/actions.ts#deleteDocumentAction`]: {
       kind: "tenant",
       form: (s) => ({ documentId: s.extra.knowledgeDocumentId! }),

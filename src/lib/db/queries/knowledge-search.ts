@@ -19,6 +19,8 @@ export type TextHit = {
   text: string;
   lang: string;
   score: number;
+  /** Share of the query's (stemmed) words the chunk contains, 0..1; full-text hits only. */
+  matched?: number;
 };
 
 /**
@@ -36,43 +38,22 @@ export async function fullTextHits(
 }
 
 /**
- * The full-text statement (exported for EXPLAIN in the bench). The corrected words and the per-language
- * queries are computed once, before any chunk is read: left to inline them, the planner re-ran the vocabulary
- * lookup for every chunk of the tenant (a nested loop over knowledge_chunks, seconds at 10,000 chunks). At most
- * 12 query words are corrected, so a pasted paragraph cannot turn into hundreds of vocabulary scans. The hits'
- * pages are read in one pass (a plain join scanned the tenant's pages once per hit).
+ * The full-text statement (exported for EXPLAIN in the bench). The matching runs in
+ * michi_knowledge_text_hits (drizzle/0025), where the GIN index on tsv can be used: under row-level security
+ * Postgres never lets a non-leakproof operator such as @@ drive an index, so every chunk of the tenant was read
+ * and matched. The function filters the tenant this transaction entered itself. The hits' pages are read in
+ * one pass (a plain join scanned the tenant's pages once per hit).
  */
 export function fullTextSql(words: string, limit: number) {
-  return sql`with qw as materialized (
-          select distinct w from regexp_split_to_table(michi_search_fold(${words}), '[^[:alnum:]]+') as w
-          where length(w) >= 4
-          limit 12
-        ),
-        fixed as materialized (
-          select coalesce(string_agg(f.word, ' '), '') as extra from qw
-          cross join lateral (
-            select k.word from knowledge_words k
-            where not exists (select 1 from knowledge_words e where e.word = qw.w)
-              and k.word % qw.w
-            order by similarity(k.word, qw.w) desc limit 1
-          ) f
-        ),
-        q as materialized (
-          select l as lang, michi_knowledge_query(l, ${words} || ' ' || fixed.extra) as tq, fixed.extra
-          from unnest(${sql.param(INDEX_LANGS)}::text[]) as l, fixed
-        ),
-        hits as materialized (
-          select c.id, c.page_id, c.heading_path, c.text, c.lang, ts_rank_cd(c.tsv, q.tq, 1) as score, q.extra
-          from knowledge_chunks c join q on q.lang = c.lang
-          where q.tq is not null and c.tsv @@ q.tq
-          order by score desc limit ${limit}
+  return sql`with hits as materialized (
+          select * from michi_knowledge_text_hits(${words}, ${sql.param(INDEX_LANGS)}::text[], ${limit})
         ),
         pages as materialized (
           select id, url, title from knowledge_pages
           where status = 'indexed' and id = any((select array_agg(page_id) from hits)::uuid[])
         )
-        select h.id as "chunkId", h.page_id as "pageId", p.url, p.title, h.heading_path as "headingPath",
-               h.text, h.lang, h.score::float8 as score, h.extra as corrected
+        select h.chunk_id as "chunkId", h.page_id as "pageId", p.url, p.title, h.heading_path as "headingPath",
+               h.body as text, h.lang, h.score, h.matched, h.corrected
         from hits h join pages p on p.id = h.page_id
         order by h.score desc`;
 }

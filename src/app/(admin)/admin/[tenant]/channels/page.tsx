@@ -24,12 +24,12 @@ const STATUS_WORDS: Record<string, string> = {
   outside_window: "Not sent: outside WhatsApp's 24-hour window",
 };
 
-function Activity({ c }: { c: ChannelView }) {
+function Activity({ c, tz }: { c: ChannelView; tz: string }) {
   return (
     <div className="space-y-2 text-sm">
       <p>
-        Last message in: {c.lastInboundAt ? <When at={c.lastInboundAt} /> : "none yet"} · Last reply out:{" "}
-        {c.lastOutboundAt ? <When at={c.lastOutboundAt} /> : "none yet"}
+        Last message in: {c.lastInboundAt ? <When at={c.lastInboundAt} tz={tz} /> : "none yet"} · Last reply out:{" "}
+        {c.lastOutboundAt ? <When at={c.lastOutboundAt} tz={tz} /> : "none yet"}
       </p>
       {c.lastError ? (
         <p role="note" className="field-error">
@@ -42,7 +42,7 @@ function Activity({ c }: { c: ChannelView }) {
             .filter((r) => r.errorCode)
             .map((r) => (
               <li key={`${r.at.toISOString()}-${r.errorCode}`}>
-                <When at={r.at} />: {STATUS_WORDS[r.status] ?? r.status}
+                <When at={r.at} tz={tz} />: {STATUS_WORDS[r.status] ?? r.status}
                 {r.errorTitle ? ` (${r.errorTitle}, code ${r.errorCode})` : ` (code ${r.errorCode})`}
               </li>
             ))}
@@ -89,7 +89,7 @@ export default async function ChannelsPage({ params }: { params: Promise<{ tenan
                 }
               />
             ) : null}
-            {c.connected ? <Activity c={c} /> : null}
+            {c.connected ? <Activity c={c} tz={ctx.tenant.timeZone} /> : null}
             {admin ? (
               <>
                 {c.channel === "whatsapp" ? (

@@ -1,8 +1,9 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useActionState, useState } from "react";
 import { FormMessage, InputField, SubmitButton } from "@/components/ui";
-import type { PlainActionFn } from "@/lib/auth/action";
+import type { ActionState, PlainActionFn } from "@/lib/auth/action";
 
 /** One button posting fixed hidden fields (Re-sync now, exclude a page, delete an answer). */
 export function ActionButton({
@@ -104,8 +105,43 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
  * Upload a document. The size is checked here before anything is sent (a larger body would only get Next's
  * bare 413), and again on the server, which also checks the type and the business's quota.
  */
-export function UploadDocumentForm({ action }: { action: PlainActionFn }) {
-  const [state, formAction] = useActionState(action, {});
+/**
+ * The upload posts the file itself to the upload route (src/app/api/admin/[tenant]/knowledge/upload), which
+ * checks the caller before reading it and refuses anything past 20 MB while it streams.
+ */
+async function sendUpload(url: string, fd: FormData): Promise<ActionState> {
+  const file = fd.get("file");
+  if (!(file instanceof File) || file.size === 0)
+    return {
+      ok: false,
+      message: "Choose a file to upload.",
+      fieldErrors: { file: "Choose a file to upload." },
+    };
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream", "x-file-name": encodeURIComponent(file.name) },
+      body: file,
+    });
+    const body = (await res.json().catch(() => ({}))) as {
+      message?: string;
+      error?: { message?: string; fieldErrors?: Record<string, string[]> };
+    };
+    if (res.ok) return { ok: true, message: body.message ?? `${file.name} uploaded; it is being read.` };
+    const message = body.error?.message ?? "The upload failed; try again.";
+    return { ok: false, message, fieldErrors: { file: body.error?.fieldErrors?.file?.[0] ?? message } };
+  } catch {
+    return { ok: false, message: "The upload did not reach the server; try again." };
+  }
+}
+
+export function UploadDocumentForm({ uploadUrl }: { uploadUrl: string }) {
+  const router = useRouter();
+  const [state, formAction] = useActionState(async (_prev: ActionState, fd: FormData) => {
+    const next = await sendUpload(uploadUrl, fd);
+    if (next.ok) router.refresh();
+    return next;
+  }, {});
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   const error = tooLarge ?? state.fieldErrors?.file;
   return (

@@ -10,7 +10,7 @@ import {
   updateCuratedAnswer,
 } from "@/lib/knowledge/answers";
 import { resyncNow, setPageExcluded } from "@/lib/knowledge/sources";
-import { deleteDocument, uploadDocument } from "@/lib/knowledge/uploads";
+import { deleteDocument } from "@/lib/knowledge/uploads";
 
 // The Knowledge page's changes: admins and owners only; viewers read the page and may ask a test question.
 
@@ -71,19 +71,6 @@ export const updateAnswerAction = tenantAction(
     return { ok: true, message: "Answer updated." };
   },
 );
-
-export const uploadDocumentAction = tenantAction("admin", z.object({}), async (ctx, _input, fd) => {
-  const file = fd.get("file");
-  if (!(file instanceof File) || file.size === 0)
-    return {
-      ok: false,
-      message: "Choose a file to upload.",
-      fieldErrors: { file: "Choose a file to upload." },
-    };
-  await uploadDocument(ctx, { fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
-  refresh(ctx.tenant.slug);
-  return { ok: true, message: `${file.name} uploaded; it is being read.` };
-});
 
 export const deleteDocumentAction = tenantAction(
   "admin",

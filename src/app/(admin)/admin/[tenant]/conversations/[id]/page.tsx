@@ -23,10 +23,18 @@ function Sources({ sources }: { sources: Citation[] }) {
     <ol className="mt-2 text-xs" aria-label="Sources">
       {sources.map((c) => (
         <li key={c.n}>
-          <a href={c.url} target="_blank" rel="noopener noreferrer" className="underline">
-            [{c.n}] {c.title || c.url}
-          </a>{" "}
-          <span className="muted">{new URL(c.url).hostname}</span>
+          {c.url ? (
+            <>
+              <a href={c.url} target="_blank" rel="noopener noreferrer" className="underline">
+                [{c.n}] {c.title || c.url}
+              </a>{" "}
+              <span className="muted">{new URL(c.url).hostname}</span>
+            </>
+          ) : (
+            <>
+              [{c.n}] {c.title} <span className="muted">uploaded document</span>
+            </>
+          )}
         </li>
       ))}
     </ol>
