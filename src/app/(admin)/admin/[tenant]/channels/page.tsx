@@ -28,8 +28,8 @@ function Activity({ c, tz }: { c: ChannelView; tz: string }) {
   return (
     <div className="space-y-2 text-sm">
       <p>
-        Last message in: {c.lastInboundAt ? <When at={c.lastInboundAt} tz={tz} /> : "none yet"} · Last reply out:{" "}
-        {c.lastOutboundAt ? <When at={c.lastOutboundAt} tz={tz} /> : "none yet"}
+        Last message in: {c.lastInboundAt ? <When at={c.lastInboundAt} tz={tz} /> : "none yet"} · Last reply
+        out: {c.lastOutboundAt ? <When at={c.lastOutboundAt} tz={tz} /> : "none yet"}
       </p>
       {c.lastError ? (
         <p role="note" className="field-error">
