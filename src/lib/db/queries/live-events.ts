@@ -1,0 +1,61 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { LiveEvent, LiveEventData, LiveKind } from "@/shared/live-events";
+import { rowsOf, type TenantTx } from "../client";
+
+// The live log (drizzle/0027). Appends run inside the caller's tenant transaction, so an event is stored with
+// the change it reports or not at all; streams read after a seq (src/lib/live/stream.ts).
+
+/** Postgres channel of the wake-ups: the payload is "<tenant id>:<conversation id>", never content. */
+export const LIVE_CHANNEL = "michi_live";
+
+/**
+ * Appends one event to the log in `tx` (a tenant transaction) and returns its seq, through the SQL function
+ * michi_append_live_event (drizzle/0027), which the turn's SQL functions call too: appends of one tenant take
+ * turns until their transaction ends, so seq order is commit order (append as the transaction's last
+ * statement), and the wake-up (pg_notify) is delivered by Postgres when `tx` commits, to every instance.
+ * The conversation must be the tenant's, else it throws. Call `wakeLive` (src/lib/live/bus.ts) after the
+ * commit too, for this process's streams and for Redis.
+ */
+export async function appendLiveEvent<K extends LiveKind>(
+  tx: TenantTx,
+  input: { conversationId: string; kind: K; data: LiveEventData[K] },
+): Promise<number> {
+  const rows = await rowsOf<{ seq: string | number }>(
+    tx,
+    sql`select michi_append_live_event(${input.conversationId}::uuid, ${input.kind}, ${JSON.stringify(input.data)}::jsonb) as seq`,
+  );
+  return Number(rows[0]?.seq);
+}
+
+type Row = { seq: string | number; conversation_id: string; kind: LiveKind; data: unknown; created_at: Date | string };
+
+/**
+ * The tenant's events after `after`, oldest first, at most `limit`: one conversation's when `conversationId`
+ * is given (the visitor's stream), the whole tenant's otherwise (the console), only of `kinds` when given.
+ */
+export async function readLiveEvents(
+  tx: TenantTx,
+  input: { after: number; conversationId?: string; kinds?: readonly LiveKind[]; limit: number },
+): Promise<LiveEvent[]> {
+  const conversation = input.conversationId
+    ? sql`and conversation_id = ${input.conversationId}::uuid`
+    : sql``;
+  const kinds = input.kinds ? sql`and kind = any(${`{${input.kinds.join(",")}}`}::text[])` : sql``;
+  const rows = await rowsOf<Row>(
+    tx,
+    sql`select seq, conversation_id, kind, data, created_at from live_events
+      where tenant_id = michi_current_tenant() ${conversation} and seq > ${input.after} ${kinds}
+      order by seq limit ${input.limit}`,
+  );
+  return rows.map(
+    (r) =>
+      ({
+        seq: Number(r.seq),
+        conversationId: r.conversation_id,
+        kind: r.kind,
+        data: r.data,
+        at: new Date(r.created_at).toISOString(),
+      }) as LiveEvent,
+  );
+}
