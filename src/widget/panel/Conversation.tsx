@@ -118,7 +118,7 @@ export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProp
         </li>
       )}
       {msgs.map((m) =>
-        m.role === "user" ? (
+        m.live && !m.text ? null : m.role === "user" ? (
           <li key={m.id} class="msg me">
             <span class="sr">{cfg.t.you}: </span>
             <div class="bubble">{m.text}</div>

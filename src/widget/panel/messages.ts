@@ -22,6 +22,8 @@ export type Msg = {
   serverId?: string;
   /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
   form?: boolean;
+  /** For a reply: the bot did not answer, a person has the conversation (their words come live). */
+  live?: boolean;
   /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
   sources?: Citation[];
 };

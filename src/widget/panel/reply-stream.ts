@@ -33,6 +33,9 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     }
     case "handoff":
       return { ...m, form: true };
+    case "live":
+      // A person has the conversation: no bot answer (not even the start of one) stays on screen.
+      return { ...m, status: "done", text: "", chips: [], live: true };
     case "done":
       return {
         ...m,

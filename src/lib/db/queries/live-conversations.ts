@@ -1,0 +1,121 @@
+import "server-only";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { LiveState } from "@/shared/live-events";
+import type { TenantTx } from "../client";
+import { conversations, messages, users } from "../schema";
+
+// A conversation's live state (drizzle/0028): the row the takeover's use cases lock and change, the agents'
+// messages, the names the visitor sees. Tenant path only, under row-level security.
+
+export type LiveRow = {
+  id: string;
+  visitorId: string;
+  locale: string;
+  liveState: LiveState;
+  liveVersion: number;
+  liveAgentId: string | null;
+  liveRequestedAt: Date | null;
+  liveFirstResponseAt: Date | null;
+};
+
+const liveColumns = {
+  id: conversations.id,
+  visitorId: conversations.visitorId,
+  locale: conversations.locale,
+  liveState: conversations.liveState,
+  liveVersion: conversations.liveVersion,
+  liveAgentId: conversations.liveAgentId,
+  liveRequestedAt: conversations.liveRequestedAt,
+  liveFirstResponseAt: conversations.liveFirstResponseAt,
+};
+
+/**
+ * The conversation's live columns, locked for the rest of the transaction: the same row lock the turn's
+ * finishing statement takes, so a state change and a bot answer never interleave.
+ */
+export async function lockLiveConversation(tx: TenantTx, id: string): Promise<LiveRow | null> {
+  const [row] = await tx.select(liveColumns).from(conversations).where(eq(conversations.id, id)).for("update");
+  return row ?? null;
+}
+
+/** A state change: bumps the version, so a turn that opened before it stores no answer. */
+export async function setLiveState(
+  tx: TenantTx,
+  id: string,
+  change: {
+    state: LiveState;
+    agentId: string | null;
+    requestedAt?: Date | null;
+    endedAt?: Date | null;
+  },
+): Promise<void> {
+  await tx
+    .update(conversations)
+    .set({
+      liveState: change.state,
+      liveAgentId: change.agentId,
+      liveVersion: sql`${conversations.liveVersion} + 1`,
+      lastActivityAt: sql`now()`,
+      ...(change.requestedAt !== undefined ? { liveRequestedAt: change.requestedAt } : {}),
+      ...(change.endedAt !== undefined ? { liveEndedAt: change.endedAt } : {}),
+    })
+    .where(eq(conversations.id, id));
+}
+
+/** Stores a person's message in the conversation; the first one sets the first response time. */
+export async function insertAgentMessage(
+  tx: TenantTx,
+  input: { tenantId: string; conversationId: string; agentId: string; content: string },
+): Promise<string> {
+  const [row] = await tx
+    .insert(messages)
+    .values({
+      tenantId: input.tenantId,
+      conversationId: input.conversationId,
+      role: "agent",
+      agentId: input.agentId,
+      content: input.content,
+    })
+    .returning({ id: messages.id });
+  await tx
+    .update(conversations)
+    .set({
+      lastActivityAt: sql`now()`,
+      liveFirstResponseAt: sql`coalesce(${conversations.liveFirstResponseAt}, now())`,
+    })
+    .where(eq(conversations.id, input.conversationId));
+  return (row as { id: string }).id;
+}
+
+/** The names of the people who wrote in a conversation, by user id (what the visitor sees beside them). */
+export async function agentNamesOf(tx: TenantTx, conversationId: string): Promise<Map<string, string>> {
+  const rows = await tx
+    .selectDistinct({ id: users.id, name: users.name, email: users.email })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.agentId))
+    .where(and(eq(messages.conversationId, conversationId), isNotNull(messages.agentId)));
+  return new Map(rows.map((r) => [r.id, displayName(r)]));
+}
+
+/** A person's name as a visitor sees it: their name, else the part of their address before the @. */
+export function displayName(u: { name: string; email: string }): string {
+  return u.name.trim() || (u.email.split("@")[0] ?? "");
+}
+
+/** One member's name and e-mail (the agent a live event names). */
+export async function findAgent(tx: TenantTx, userId: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await tx
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ? { id: row.id, name: displayName(row) } : null;
+}
+
+/** The conversations waiting for or talking with a person, oldest request first (the live queue). */
+export async function listLiveConversations(tx: TenantTx, tenantId: string): Promise<LiveRow[]> {
+  return tx
+    .select(liveColumns)
+    .from(conversations)
+    .where(and(eq(conversations.tenantId, tenantId), inArray(conversations.liveState, ["waiting", "person"])))
+    .orderBy(asc(conversations.liveRequestedAt), asc(conversations.id));
+}
