@@ -24,14 +24,14 @@ export type LiveWake = (conversationId: string | null) => void;
 
 type Bus = {
   emitter: EventEmitter;
-  transports: WeakMap<DbHandle, LiveListener>;
+  transports: Map<DbHandle, LiveListener>;
   redis?: Promise<RedisPair>;
 };
 type RedisPair = { publish(payload: string): Promise<unknown>; close(): Promise<void> };
 
 const slot = processSlot<Bus>("LiveBus");
 const bus = () => {
-  const b = slot.use(() => ({ emitter: new EventEmitter(), transports: new WeakMap() }));
+  const b = slot.use(() => ({ emitter: new EventEmitter(), transports: new Map() }));
   b.emitter.setMaxListeners(0);
   return b;
 };
@@ -61,9 +61,9 @@ function redisPair(url: string): Promise<RedisPair> {
     await sub.subscribe(REDIS_CHANNEL);
     return {
       publish: (payload) => pub.publish(REDIS_CHANNEL, payload),
+      // QUIT after the replies still due: a wake-up published just before closing still goes out.
       async close() {
-        pub.disconnect();
-        sub.disconnect();
+        await Promise.all([pub.quit(), sub.quit()]).catch(() => {});
       },
     };
   });
@@ -100,4 +100,14 @@ export function onLiveWake(db: DbHandle, tenantId: string, listener: LiveWake): 
   return () => {
     b.emitter.off(tenantId, listener);
   };
+}
+
+/** Closes this process's wake-up transports (the LISTEN connections, the Redis clients): tests, shutdown. */
+export async function closeLiveWakes(): Promise<void> {
+  const b = bus();
+  const redis = b.redis;
+  b.redis = undefined;
+  const listeners = [...b.transports.values()];
+  b.transports.clear();
+  await Promise.all([...listeners.map((l) => l.close()), redis?.then((r) => r.close(), () => {})]);
 }

@@ -59,3 +59,12 @@ export async function readLiveEvents(
       }) as LiveEvent,
   );
 }
+
+/** The tenant's newest seq (0 for an empty log): where a console that has seen nothing yet starts. */
+export async function liveTail(tx: TenantTx): Promise<number> {
+  const rows = await rowsOf<{ seq: string | number | null }>(
+    tx,
+    sql`select max(seq) as seq from live_events where tenant_id = michi_current_tenant()`,
+  );
+  return Number(rows[0]?.seq ?? 0);
+}
