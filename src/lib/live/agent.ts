@@ -1,0 +1,22 @@
+import "server-only";
+import type { TenantContext } from "../auth/access";
+import { displayName, findAgent } from "../db/queries/live-conversations";
+import type { TenantTx } from "../db/client";
+import { AppError } from "../errors";
+import type { LiveAgent } from "@/shared/live-events";
+
+// Who a live event names: the caller of a use case (their name as the visitor sees it), or a teammate.
+
+export function callerAgent(ctx: Pick<TenantContext, "user">): LiveAgent {
+  return { id: ctx.user.id, name: displayName({ name: ctx.user.name ?? "", email: ctx.user.email }) };
+}
+
+export async function teammateAgent(tx: TenantTx, userId: string): Promise<LiveAgent> {
+  const agent = await findAgent(tx, userId);
+  if (!agent) throw new AppError("not_found", "This teammate was not found.");
+  return agent;
+}
+
+export function conversationGone(): AppError {
+  return new AppError("not_found", "This conversation was not found.");
+}
