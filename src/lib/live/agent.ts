@@ -1,5 +1,4 @@
 import "server-only";
-import type { TenantContext } from "../auth/access";
 import { displayName, findAgent } from "../db/queries/live-conversations";
 import type { TenantTx } from "../db/client";
 import { AppError } from "../errors";
@@ -7,8 +6,8 @@ import type { LiveAgent } from "@/shared/live-events";
 
 // Who a live event names: the caller of a use case (their name as the visitor sees it), or a teammate.
 
-export function callerAgent(ctx: Pick<TenantContext, "user">): LiveAgent {
-  return { id: ctx.user.id, name: displayName({ name: ctx.user.name ?? "", email: ctx.user.email }) };
+export function callerAgent(user: { id: string; name: string; email: string }): LiveAgent {
+  return { id: user.id, name: displayName(user) };
 }
 
 export async function teammateAgent(tx: TenantTx, userId: string): Promise<LiveAgent> {

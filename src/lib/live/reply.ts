@@ -37,7 +37,7 @@ export async function sendAgentReply(
   input: z.infer<typeof agentReplySchema>,
 ): Promise<{ messageId: string }> {
   assertRole(ctx, "admin");
-  const agent = callerAgent(ctx);
+  const agent = callerAgent(ctx.user);
   const messageId = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
@@ -85,7 +85,7 @@ export async function addInternalNote(ctx: TenantContext, input: z.infer<typeof 
     await appendLiveEvent(tx, {
       conversationId: c.id,
       kind: "note",
-      data: { text: input.text, author: callerAgent(ctx) },
+      data: { text: input.text, author: callerAgent(ctx.user) },
     });
   });
   wakeLive(ctx.tenant.id, input.conversationId);

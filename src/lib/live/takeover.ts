@@ -22,7 +22,7 @@ export async function claimConversation(
   input: z.infer<typeof liveTargetSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  const agent = callerAgent(ctx);
+  const agent = callerAgent(ctx.user);
   await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
