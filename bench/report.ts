@@ -74,6 +74,26 @@ export function printSummary(r: Results): void {
       s.errors ? "at the first step not held" : "every step held",
     ]);
   }
+  const live = r.live;
+  if (live) {
+    const p99 = (d: typeof live.oneInstance) =>
+      `visitor→agent ${fmt(d.visitorToAgent.p99, " ms")}, agent→visitor ${fmt(d.agentToVisitor.p99, " ms")}`;
+    const once = (d: typeof live.oneInstance) =>
+      `${d.sent} sent, ${d.lost} lost, ${d.duplicates} twice, ${d.outOfOrder} out of order`;
+    rows.push(["live.oneInstance p99", p99(live.oneInstance), `target 250 ms; ${once(live.oneInstance)}`]);
+    rows.push(["live.twoInstances p99", p99(live.twoInstances), `target 500 ms; ${once(live.twoInstances)}`]);
+    rows.push([
+      "live.kbPerConversation",
+      fmt(live.kbPerConversation, " KB"),
+      `${live.conversations} held, ${live.consoles} consoles; RSS ${fmt(live.rssIdleMb, " MB")} → ${fmt(live.rssHeldMb, " MB")}`,
+    ]);
+    rows.push([
+      "live.chatTurnsRatio",
+      fmt(live.chatTurnsPerSec.ratio, "", 2),
+      `bot turns/s ${fmt(live.chatTurnsPerSec.during)} during vs ${fmt(live.chatTurnsPerSec.without)} without; ` +
+        `delivery p99 then ${p99(live.underBotLoad)}`,
+    ]);
+  }
   const t = r.tokens;
   if (t) {
     rows.push([

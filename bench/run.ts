@@ -16,6 +16,7 @@ import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResu
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
+import { benchLive, type LiveResult } from "./live";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
@@ -35,7 +36,17 @@ import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
 import { benchWidget, type WidgetResult } from "./widget";
 
-const SECTIONS = ["widget", "chat", "pglite", "streams", "tokens", "db", "faults", "knowledge"] as const;
+const SECTIONS = [
+  "widget",
+  "chat",
+  "pglite",
+  "streams",
+  "live",
+  "tokens",
+  "db",
+  "faults",
+  "knowledge",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -80,6 +91,7 @@ export type Results = {
   /** The chat levels on the embedded database (michi-chat only). */
   chatPglite?: ChatPgliteResult;
   streams?: StreamsResult;
+  live?: LiveResult;
   tokens?: TokensResult;
   knowledge?: KnowledgeResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
@@ -122,7 +134,7 @@ async function main() {
   }
 
   let world: World | undefined;
-  if (needsServer) world = await startWorld();
+  if (needsServer || has("live")) world = await startWorld();
 
   // Streams and chat each get a freshly started server and database. V8 grows its heap lazily after a load
   // burst, so memory measured after the chat benchmark would say more about that burst than about held
@@ -202,6 +214,14 @@ async function main() {
       results.db.notes!.push("queriesPerTurn needs Postgres (the counting proxy sits in front of it)");
     }
     Object.assign(results.db, await benchUsagePage({ serverUrl, quick: args.quick, log }));
+  }
+
+  if (has("live")) {
+    // The platform's live handlers in bare instances (bench/live-host.ts), two of them on one Postgres.
+    if (serverUrl && world) {
+      section("live takeover transport");
+      results.live = await benchLive({ world, serverUrl, quick: args.quick, log });
+    } else results.skipped.push("live: needs Postgres (two instances share one database)");
   }
 
   if (has("faults")) {

@@ -43,3 +43,30 @@ BEGIN
   PERFORM pg_notify('michi_live', v_tenant::text || ':' || p_conversation::text);
   RETURN v_seq;
 END $$;
+--> statement-breakpoint
+-- A stream's read in one round trip (db.tenantCall, like the turn's functions): enters the tenant first, so
+-- row-level security bounds it, then the events after p_after, oldest first, as one JSON array of the wire
+-- shape (src/shared/live-events.ts). One conversation's (the visitor's stream, only p_kinds) or the tenant's
+-- (the console). Two branches, so each keeps its own index plan.
+CREATE OR REPLACE FUNCTION michi_read_live_events(p_tenant uuid, p_after bigint, p_conversation uuid, p_kinds text[], p_limit integer) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v jsonb;
+BEGIN
+  PERFORM michi_enter_tenant(p_tenant);
+  IF p_conversation IS NULL THEN
+    SELECT jsonb_agg(jsonb_build_object('seq', e.seq, 'conversationId', e.conversation_id, 'kind', e.kind,
+        'data', e.data, 'at', e.created_at) ORDER BY e.seq) INTO v
+      FROM (SELECT * FROM live_events l WHERE l.tenant_id = p_tenant AND l.seq > p_after
+              AND (p_kinds IS NULL OR l.kind = ANY (p_kinds))
+            ORDER BY l.seq LIMIT p_limit) e;
+  ELSE
+    SELECT jsonb_agg(jsonb_build_object('seq', e.seq, 'conversationId', e.conversation_id, 'kind', e.kind,
+        'data', e.data, 'at', e.created_at) ORDER BY e.seq) INTO v
+      FROM (SELECT * FROM live_events l WHERE l.tenant_id = p_tenant AND l.conversation_id = p_conversation
+              AND l.seq > p_after AND (p_kinds IS NULL OR l.kind = ANY (p_kinds))
+            ORDER BY l.seq LIMIT p_limit) e;
+  END IF;
+  RETURN coalesce(v, '[]'::jsonb);
+END $$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION michi_read_live_events(uuid, bigint, uuid, text[], integer) FROM PUBLIC;

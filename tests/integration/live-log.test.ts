@@ -19,7 +19,7 @@ describe("live log", () => {
       await appendLiveEvent(tx, { conversationId: conv!.id, kind: "note", data: { text: "n", author: { id: "u", name: "U" } } }),
     ]);
     expect(seqs[1]).toBeGreaterThan(seqs[0]!);
-    const rows = await t.handle.forTenant(tenant.id, (tx) => readLiveEvents(tx, { after: 0, limit: 10, conversationId: conv!.id, kinds: ["visitor_message"] }));
+    const rows = await readLiveEvents(t.handle, tenant.id, { after: 0, limit: 10, conversationId: conv!.id, kinds: ["visitor_message"] });
     expect(rows.map((r) => r.kind)).toEqual(["visitor_message"]);
     const other = await createTenant(t.handle.platform, { slug: "b", name: "B" });
     await expect(

@@ -3,6 +3,7 @@ import { GET } from "@/app/api/widget/[key]/conversations/[id]/events/route";
 import { appendLiveEvent } from "@/lib/db/queries/live-events";
 import type { tenants } from "@/lib/db/schema";
 import { closeLiveWakes, wakeLive } from "@/lib/live/bus";
+import { watchLiveEvents } from "@/lib/live/watch";
 import { handleLiveEvents } from "@/widget/server/events";
 import type { LiveEventData, LiveKind } from "@/shared/live-events";
 import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
@@ -145,5 +146,28 @@ describe("the visitor's live stream", () => {
     await s.until((m) => readyCount(m) === 1);
     ac.abort();
     await expect(s.until(() => false)).rejects.toThrow(/stream ended/);
+  });
+});
+
+describe("the console's live stream", () => {
+  it("carries every kind of the tenant's conversations, from the newest event when it has no cursor", async () => {
+    const x = await visitor();
+    const y = await visitor();
+    const z = await visitor();
+    // A second visitor's conversation in the same business.
+    await w.db.platform.execute(
+      (await import("drizzle-orm")).sql`update conversations set tenant_id = ${x.tenant.id} where id = ${y.id}`,
+    );
+    await append(x.tenant, x.id, "visitor_message", { messageId: crypto.randomUUID(), text: "before" });
+    const ctx = { db: w.db, tenant: x.tenant, role: "viewer" as const };
+    const s = readLive(new Response(await watchLiveEvents(ctx, { after: null })));
+    await s.until((m) => readyCount(m) === 1);
+    await append(x.tenant, x.id, "note", { text: "regular customer", author: agent });
+    await append(x.tenant, y.id, "visitor_message", { messageId: crypto.randomUUID(), text: "hello?" });
+    await append(z.tenant, z.id, "bot_message", { messageId: crypto.randomUUID(), text: "another business" });
+    await append(x.tenant, x.id, "assigned", { agent });
+    await s.until((m) => liveCount(m) === 3);
+    expect(s.seen()).toEqual(["note:regular customer", "visitor_message:hello?", "assigned:"]);
+    await s.close();
   });
 });

@@ -6,7 +6,11 @@ import { LIVE_CHANNEL } from "./queries/live-events";
 // The one LISTEN connection of a process (per database handle) for the live log's wake-ups. It is a client
 // of its own, outside the pool: a pooled connection would stop listening the moment it is released.
 
-export type LiveListener = { close(): Promise<void> };
+export type LiveListener = {
+  /** True while LISTEN is in place: Postgres then delivers every commit's wake-up here, this process's too. */
+  connected(): boolean;
+  close(): Promise<void>;
+};
 
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
@@ -21,9 +25,10 @@ export function listenLive(
   onWake: (payload: string) => void,
   onConnect: () => void,
 ): LiveListener {
-  if (db.kind !== "pg") return { close: async () => {} };
+  if (db.kind !== "pg") return { connected: () => false, close: async () => {} };
   const options = db.raw.pool.options;
   let client: pg.Client | null = null;
+  let listening = false;
   let closed = false;
   let retry = RETRY_MIN_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -45,7 +50,10 @@ export function listenLive(
     const lose = () => {
       if (lost) return;
       lost = true;
-      if (client === c) client = null;
+      if (client === c) {
+        client = null;
+        listening = false;
+      }
       c.end().catch(() => {});
       schedule();
     };
@@ -59,6 +67,7 @@ export function listenLive(
       await c.query(`listen ${LIVE_CHANNEL}`);
       if (closed) return void c.end().catch(() => {});
       retry = RETRY_MIN_MS;
+      listening = client === c;
       onConnect();
     } catch {
       lose();
@@ -67,8 +76,10 @@ export function listenLive(
 
   void connect();
   return {
+    connected: () => listening,
     async close() {
       closed = true;
+      listening = false;
       clearTimeout(timer);
       const c = client;
       client = null;

@@ -12,9 +12,9 @@ import { processSlot } from "../process-slot";
 // How a writer uses it: `appendLiveEvent(tx, …)` inside its tenant transaction, then `wakeLive(tenantId,
 // conversationId)` after the commit. Where the wake-ups travel:
 // - Postgres: the append's own pg_notify, delivered at commit to every instance's LISTEN connection
-//   (src/lib/db/live-listen.ts); wakeLive adds the in-process wake-up, which saves this instance a round trip.
-// - REDIS_URL set: wakeLive publishes on Redis pub/sub and every instance's subscriber wakes its streams
-//   (the Postgres LISTEN connection is then not opened).
+//   (src/lib/db/live-listen.ts), this instance's too; wakeLive itself wakes only while LISTEN is down.
+// - REDIS_URL set: wakeLive publishes on Redis pub/sub and every instance's subscriber (this one's too) wakes
+//   its streams; the Postgres LISTEN connection is then not opened.
 // - The embedded database (one process): the in-process emitter alone.
 
 const REDIS_CHANNEL = "michi:live";
@@ -76,12 +76,20 @@ function redisPair(url: string): Promise<RedisPair> {
 /** After the commit of a transaction that appended to the live log: wakes the conversation's streams. */
 export function wakeLive(tenantId: string, conversationId: string): void {
   const payload = `${tenantId}:${conversationId}`;
-  deliver(payload);
   const url = env().REDIS_URL;
-  if (!url) return;
-  redisPair(url)
-    .then((r) => r.publish(payload))
-    .catch((err) => log().warn({ err }, "live wake-up not published; streams re-read on their timer"));
+  if (url) {
+    // Redis hands the wake-up back to this process's subscriber too; only when it is away, wake here.
+    redisPair(url)
+      .then((r) => r.publish(payload))
+      .catch((err) => {
+        deliver(payload);
+        log().warn({ err }, "live wake-up not published; other instances re-read on their timer");
+      });
+    return;
+  }
+  // With LISTEN in place, Postgres delivers the append's own notification here as well: waking now too would
+  // make every stream read twice per event.
+  if (![...bus().transports.values()].some((l) => l.connected())) deliver(payload);
 }
 
 /**

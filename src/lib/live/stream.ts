@@ -86,9 +86,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     try {
       do {
         again = false;
-        const rows = await db.forTenant(tenantId, (tx) =>
-          readLiveEvents(tx, { after: cursor, conversationId, kinds, limit: PAGE }),
-        );
+        const rows = await readLiveEvents(db, tenantId, { after: cursor, conversationId, kinds, limit: PAGE });
         if (closed) return;
         let chunk = "";
         for (const r of rows) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { LiveEvent, LiveEventData, LiveKind } from "@/shared/live-events";
-import { rowsOf, type TenantTx } from "../client";
+import { type DbHandle, rowsOf, type TenantTx } from "../client";
 
 // The live log (drizzle/0027). Appends run inside the caller's tenant transaction, so an event is stored with
 // the change it reports or not at all; streams read after a seq (src/lib/live/stream.ts).
@@ -28,36 +28,24 @@ export async function appendLiveEvent<K extends LiveKind>(
   return Number(rows[0]?.seq);
 }
 
-type Row = { seq: string | number; conversation_id: string; kind: LiveKind; data: unknown; created_at: Date | string };
-
 /**
  * The tenant's events after `after`, oldest first, at most `limit`: one conversation's when `conversationId`
  * is given (the visitor's stream), the whole tenant's otherwise (the console), only of `kinds` when given.
+ * One round trip (michi_read_live_events enters the tenant itself, drizzle/0027): every held stream reads on
+ * every wake-up of its conversation, so this is the transport's hottest statement (npm run bench, live).
  */
 export async function readLiveEvents(
-  tx: TenantTx,
+  db: DbHandle,
+  tenantId: string,
   input: { after: number; conversationId?: string; kinds?: readonly LiveKind[]; limit: number },
 ): Promise<LiveEvent[]> {
-  const conversation = input.conversationId
-    ? sql`and conversation_id = ${input.conversationId}::uuid`
-    : sql``;
-  const kinds = input.kinds ? sql`and kind = any(${`{${input.kinds.join(",")}}`}::text[])` : sql``;
-  const rows = await rowsOf<Row>(
-    tx,
-    sql`select seq, conversation_id, kind, data, created_at from live_events
-      where tenant_id = michi_current_tenant() ${conversation} and seq > ${input.after} ${kinds}
-      order by seq limit ${input.limit}`,
-  );
-  return rows.map(
-    (r) =>
-      ({
-        seq: Number(r.seq),
-        conversationId: r.conversation_id,
-        kind: r.kind,
-        data: r.data,
-        at: new Date(r.created_at).toISOString(),
-      }) as LiveEvent,
-  );
+  const rows = await db.tenantCall<LiveEvent[]>("michi_read_live_events", tenantId, [
+    input.after,
+    input.conversationId ?? null,
+    input.kinds ? [...input.kinds] : null,
+    input.limit,
+  ]);
+  return rows ?? [];
 }
 
 /** The tenant's newest seq (0 for an empty log): where a console that has seen nothing yet starts. */

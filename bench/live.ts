@@ -1,0 +1,251 @@
+// Live takeover transport (issue #28): N held live conversations (each a visitor's stream) and one console
+// stream per business, with person-handled traffic both ways, on one instance and across two instances on
+// one Postgres. Measures delivery time (from the sender's request until the other side has the event),
+// whether every event arrived once and in order, memory per held conversation, and bot chat turns/s on the
+// same instance without and while the live load runs. Instances: bench/live-host.ts (see there for what it
+// is and is not). Runs alone: `tsx --conditions=react-server bench/live.ts [--quick]`, or from bench/run.ts.
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import { createParser } from "eventsource-parser";
+import { fakeModelControl } from "../tests/support/fake-model";
+import { conversations } from "../src/lib/db/schema";
+import { createTenant } from "../src/lib/db/queries/tenants";
+import { signVisitorToken } from "../src/lib/security/visitor-token";
+import { CHAT_RULES } from "./chat-overhead";
+import { type Client, makeClient } from "./lib/client";
+import { mapLimit } from "./lib/load";
+import { readyMessage, rssKb, sleep, spawnTracked, stopChild } from "./lib/procs";
+import { KEYS, openDb, seedBench } from "./lib/seed";
+import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
+import { round, type Summary, summarize } from "./lib/stats";
+
+const ORIGIN = "http://bench-live.test";
+
+type Host = { url: string; pid: number | undefined; stop(): Promise<void> };
+type Conv = { tenantId: string; key: string; id: string; token: string };
+type Delivery = { visitorToAgent: Summary; agentToVisitor: Summary; sent: number; lost: number; duplicates: number; outOfOrder: number };
+
+export type LiveResult = {
+  conversations: number;
+  consoles: number;
+  openSeconds: number;
+  rssIdleMb: number | null;
+  rssHeldMb: number | null;
+  kbPerConversation: number | null;
+  oneInstance: Delivery;
+  /** One instance again, while bot conversations run on it flat out (chatTurnsPerSec.during). */
+  underBotLoad: Delivery;
+  twoInstances: Delivery;
+  chatTurnsPerSec: { without: number; during: number; ratio: number };
+  messagesPerSec: number;
+};
+
+async function startHost(env: NodeJS.ProcessEnv): Promise<Host> {
+  const child = spawnTracked("bench/live-host.ts", [], { ts: true, env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const { port } = await readyMessage<{ port: number }>(child, "a live bench instance", 60_000);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopChild(child) };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+/** A held SSE stream; `onEvent` gets each live event's parsed data, `ready` resolves after the first read. */
+function hold(url: string, headers: Record<string, string>, onEvent: (e: { seq: number; kind: string; data: { messageId?: string } }) => void) {
+  let resolveReady!: () => void;
+  let rejectReady!: (e: Error) => void;
+  const ready = new Promise<void>((res, rej) => {
+    resolveReady = res;
+    rejectReady = rej;
+  });
+  const req = http.get(url, { agent, headers: { origin: ORIGIN, accept: "text/event-stream", ...headers } }, (res) => {
+    if (res.statusCode !== 200) return rejectReady(new Error(`stream HTTP ${res.statusCode}`));
+    const parser = createParser({
+      onEvent(m) {
+        if (m.event === "ready") return resolveReady();
+        onEvent(JSON.parse(m.data));
+      },
+    });
+    res.setEncoding("utf8");
+    res.on("data", (c: string) => parser.feed(c));
+  });
+  req.on("error", (e) => rejectReady(e));
+  return { ready, close: () => req.destroy() };
+}
+
+function post(url: string, body: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const raw = JSON.stringify(body);
+    const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(raw) } }, (res) => {
+      res.resume();
+      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`append HTTP ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end(raw);
+  });
+}
+
+/** Closed-loop bot turns on `host` for `ms`: turns per second. */
+async function botTurns(client: Client, tokens: string[], ms: number): Promise<number> {
+  const until = performance.now() + ms;
+  let n = 0;
+  await Promise.all(
+    tokens.map(async (token, v) => {
+      while (performance.now() < until) {
+        const r = await client.chat(`/api/widget/${KEYS.chat}/chat`, { message: `bench-turn: anything on? (${v}-${n})` }, { authorization: `Bearer ${token}` });
+        if (r.done && performance.now() <= until) n++;
+      }
+    }),
+  );
+  return n / (ms / 1000);
+}
+
+export async function benchLive(opts: { world: World; serverUrl: string; quick: boolean; log: (s: string) => void }): Promise<LiveResult> {
+  const n = opts.quick ? 100 : 500;
+  const businesses = opts.quick ? 4 : 10;
+  const seconds = opts.quick ? 4 : 10;
+  const perSecond = opts.quick ? 20 : 50;
+  const secret = randomBytes(32).toString("base64");
+  const db = await freshDatabase("live", opts.serverUrl);
+  if (db.kind !== "pg") throw new Error("the live bench needs Postgres");
+  await seedBench(db, opts.world.fixtureOrigin);
+  const handle = await openDb(db);
+  const convs: Conv[] = [];
+  const consoles: string[] = [];
+  try {
+    for (let b = 0; b < businesses; b++) {
+      const t = await createTenant(handle.platform, { slug: `live-${b}`, name: `Live ${b}`, siteDomains: [] });
+      consoles.push(t.id);
+      const rows = await handle.platform
+        .insert(conversations)
+        .values(Array.from({ length: n / businesses }, (_, i) => ({ tenantId: t.id, visitorId: `bench_live_visitor_${b}_${i}` })))
+        .returning();
+      for (const r of rows) convs.push({ tenantId: t.id, key: t.widgetKey, id: r.id, token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token });
+    }
+  } finally {
+    await handle.close();
+  }
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    DATABASE_URL: db.url,
+    MICHI_PUBLIC_URL: ORIGIN,
+    MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+    MICHI_AUTH_SECRET: secret,
+    OPENAI_BASE_URL: opts.world.modelUrl,
+    OPENAI_API_KEY: "bench",
+    MICHI_MODELS: "fake-small",
+    MICHI_FETCH_ALLOW_HOSTS: opts.world.fixtureHost,
+    MICHI_FETCH_EXTRA_CA: opts.world.caFile,
+    MICHI_LOG_LEVEL: "warn",
+    ...UNLIMITED,
+  };
+  const model = fakeModelControl(opts.world.modelUrl);
+  await model.reset();
+  await model.setRules(CHAT_RULES);
+  const a = await startHost(env);
+  const b = await startHost(env);
+  const held: { close(): void }[] = [];
+  try {
+    const client = makeClient(a.url, ORIGIN);
+    const chatTokens = await mapLimit(Array.from({ length: 10 }), 10, () => client.session(KEYS.chat));
+    await botTurns(client, chatTokens, opts.quick ? 2000 : 5000); // warm-up
+    const without = await botTurns(client, chatTokens, seconds * 1000);
+    opts.log(`  bot turns/s without live load: ${round(without, 1)}`);
+    const rssIdle = rssKb(a.pid);
+
+    // Delivery bookkeeping: by messageId, the send time and how often it arrived; seq order per stream.
+    const sentAt = new Map<string, { t: number; dir: "v2a" | "a2v" }>();
+    const arrivals = new Map<string, number>();
+    const lat = { v2a: [] as number[], a2v: [] as number[] };
+    let outOfOrder = 0;
+    const arrive = (kind: "visitor_message" | "agent_message") => {
+      let last = 0;
+      return (e: { seq: number; kind: string; data: { messageId?: string } }) => {
+        if (e.seq <= last) outOfOrder++;
+        last = e.seq;
+        const id = e.data.messageId;
+        const s = id ? sentAt.get(id) : undefined;
+        if (!s || e.kind !== kind) return;
+        const count = (arrivals.get(id!) ?? 0) + 1;
+        arrivals.set(id!, count);
+        if (count === 1) lat[s.dir].push(performance.now() - s.t);
+      };
+    };
+
+    const opened = performance.now();
+    await mapLimit(convs, 50, async (c) => {
+      const s = hold(`${a.url}/api/widget/${c.key}/conversations/${c.id}/events`, { authorization: `Bearer ${c.token}` }, arrive("agent_message"));
+      held.push(s);
+      await s.ready;
+    });
+    const openConsoles = async (host: Host) => {
+      const list = consoles.map((id) => hold(`${host.url}/bench/console/${id}`, {}, arrive("visitor_message")));
+      await Promise.all(list.map((s) => s.ready));
+      return list;
+    };
+    let consoleStreams = await openConsoles(a);
+    const openSeconds = (performance.now() - opened) / 1000;
+    await sleep(1000);
+    const rssHeld = rssKb(a.pid);
+    opts.log(`  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`);
+
+    const traffic = async (visitorHost: Host, agentHost: Host): Promise<Delivery> => {
+      sentAt.clear();
+      arrivals.clear();
+      lat.v2a.length = 0;
+      lat.a2v.length = 0;
+      outOfOrder = 0;
+      const sends: Promise<void>[] = [];
+      const total = seconds * perSecond;
+      const start = performance.now();
+      for (let i = 0; i < total; i++) {
+        const wait = start + (i * 1000) / perSecond - performance.now();
+        if (wait > 0) await sleep(wait);
+        const c = convs[Math.floor(Math.random() * convs.length)]!;
+        const messageId = randomUUID();
+        const dir = i % 2 === 0 ? "v2a" : "a2v";
+        sentAt.set(messageId, { t: performance.now(), dir });
+        sends.push(
+          dir === "v2a"
+            ? post(`${visitorHost.url}/bench/append`, { tenantId: c.tenantId, conversationId: c.id, kind: "visitor_message", data: { messageId, text: "Is anyone there?" } })
+            : post(`${agentHost.url}/bench/append`, { tenantId: c.tenantId, conversationId: c.id, kind: "agent_message", data: { messageId, text: "Yes, Ana here. How can I help?", agent: { id: "bench-agent", name: "Ana" } } }),
+        );
+      }
+      await Promise.all(sends);
+      const settle = performance.now() + 5000;
+      while (arrivals.size < total && performance.now() < settle) await sleep(50);
+      const dup = [...arrivals.values()].filter((x) => x > 1).length;
+      return { visitorToAgent: summarize(lat.v2a), agentToVisitor: summarize(lat.a2v), sent: total, lost: total - arrivals.size, duplicates: dup, outOfOrder };
+    };
+
+    // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
+    const oneInstance = await traffic(a, a);
+    opts.log(`  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`);
+    const [underBotLoad, during] = await Promise.all([traffic(a, a), botTurns(client, chatTokens, seconds * 1000)]);
+    opts.log(`  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`);
+    for (const s of consoleStreams) s.close();
+    consoleStreams = await openConsoles(b);
+    const twoInstances = await traffic(a, b);
+    opts.log(`  two instances: p99 visitor→agent ${round(twoInstances.visitorToAgent.p99)} ms, agent→visitor ${round(twoInstances.agentToVisitor.p99)} ms`);
+    for (const s of consoleStreams) s.close();
+    client.close();
+    const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
+    return {
+      conversations: n,
+      consoles: businesses,
+      openSeconds: round(openSeconds, 2),
+      rssIdleMb: mb(rssIdle),
+      rssHeldMb: mb(rssHeld),
+      kbPerConversation: rssIdle !== null && rssHeld !== null ? round((rssHeld - rssIdle) / n, 1) : null,
+      oneInstance,
+      underBotLoad,
+      twoInstances,
+      chatTurnsPerSec: { without: round(without, 1), during: round(during, 1), ratio: round(during / without, 2) },
+      messagesPerSec: perSecond,
+    };
+  } finally {
+    for (const s of held) s.close();
+    await a.stop();
+    await b.stop();
+  }
+}
