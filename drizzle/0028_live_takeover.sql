@@ -35,12 +35,14 @@ CREATE TABLE IF NOT EXISTS "live_presence" (
 );
 --> statement-breakpoint
 -- The business's live settings: how many conversations one agent holds at most, after how many minutes an
--- unclaimed visitor is escalated by mail and webhook, and the opening hours (null: always open).
+-- unclaimed visitor is escalated by mail and webhook, the opening hours (null: always open) and the team's
+-- saved replies.
 CREATE TABLE IF NOT EXISTS "live_settings" (
 	"tenant_id" uuid PRIMARY KEY REFERENCES "tenants"("id") ON DELETE cascade,
 	"max_per_agent" integer DEFAULT 3 NOT NULL,
 	"escalate_after_min" integer DEFAULT 5 NOT NULL,
 	"hours" jsonb,
+	"saved_replies" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

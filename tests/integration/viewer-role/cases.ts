@@ -51,6 +51,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "admin",
     args: (w) => [{ conversationId: w.a.conversationId, text: "A viewer's reply" }],
   },
+  [`${L}/live/presence.ts#recordPresence`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ away: "true" }],
+  },
   [`${L}/live/reply.ts#addInternalNote`]: {
     kind: "refused",
     min: "admin",

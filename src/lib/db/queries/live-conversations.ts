@@ -111,11 +111,42 @@ export async function findAgent(tx: TenantTx, userId: string): Promise<{ id: str
   return row ? { id: row.id, name: displayName(row) } : null;
 }
 
-/** The conversations waiting for or talking with a person, oldest request first (the live queue). */
-export async function listLiveConversations(tx: TenantTx, tenantId: string): Promise<LiveRow[]> {
-  return tx
-    .select(liveColumns)
+export type QueueRow = LiveRow & { question: string | null; agentName: string | null };
+
+/**
+ * The conversations waiting for or talking with a person, oldest request first (the live queue), each with
+ * the visitor's latest words and who has it.
+ */
+export async function listLiveQueue(tx: TenantTx, tenantId: string): Promise<QueueRow[]> {
+  const rows = await tx
+    .select({
+      ...liveColumns,
+      question: sql<string | null>`(select m.content from ${messages} m
+        where m.conversation_id = ${conversations.id} and m.role = 'user'
+        order by m.created_at desc, m.id desc limit 1)`,
+      agentName: users.name,
+      agentEmail: users.email,
+    })
     .from(conversations)
+    .leftJoin(users, eq(users.id, conversations.liveAgentId))
     .where(and(eq(conversations.tenantId, tenantId), inArray(conversations.liveState, ["waiting", "person"])))
     .orderBy(asc(conversations.liveRequestedAt), asc(conversations.id));
+  return rows.map(({ agentEmail, agentName, ...r }) => ({
+    ...r,
+    agentName: agentEmail === null ? null : displayName({ name: agentName ?? "", email: agentEmail }),
+  }));
+}
+
+export type NoteRow = { seq: number; text: string; author: string; at: Date };
+
+/** A conversation's internal notes, oldest first: they live in the live log only (kind 'note'). */
+export async function listNotes(tx: TenantTx, conversationId: string): Promise<NoteRow[]> {
+  const rows = await tx.execute(
+    sql`select seq, data->>'text' as text, data->'author'->>'name' as author, created_at from live_events
+      where tenant_id = michi_current_tenant() and conversation_id = ${conversationId}::uuid and kind = 'note'
+      order by seq`,
+  );
+  return (rows as unknown as { rows: { seq: string; text: string; author: string; created_at: string }[] }).rows.map(
+    (r) => ({ seq: Number(r.seq), text: r.text, author: r.author, at: new Date(r.created_at) }),
+  );
 }

@@ -1,15 +1,28 @@
 import "server-only";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { TenantTx } from "../client";
-import { conversations, type LiveHours, livePresence, liveSettings, memberships, users } from "../schema";
+import {
+  conversations,
+  type LiveHours,
+  livePresence,
+  liveSettings,
+  memberships,
+  type SavedReply,
+  users,
+} from "../schema";
 import { displayName } from "./live-conversations";
 
 // Who can take a live conversation: presence heartbeats of the console (drizzle/0028), the agents' load, and
 // the business's live settings. Tenant path only; every statement names the tenant too.
 
-export type LiveSettingsRow = { maxPerAgent: number; escalateAfterMin: number; hours: LiveHours | null };
+export type LiveSettingsRow = {
+  maxPerAgent: number;
+  escalateAfterMin: number;
+  hours: LiveHours | null;
+  savedReplies: SavedReply[];
+};
 
-export const LIVE_DEFAULTS: LiveSettingsRow = { maxPerAgent: 3, escalateAfterMin: 5, hours: null };
+export const LIVE_DEFAULTS: LiveSettingsRow = { maxPerAgent: 3, escalateAfterMin: 5, hours: null, savedReplies: [] };
 
 export async function readLiveSettings(tx: TenantTx, tenantId: string): Promise<LiveSettingsRow> {
   const [row] = await tx
@@ -17,6 +30,7 @@ export async function readLiveSettings(tx: TenantTx, tenantId: string): Promise<
       maxPerAgent: liveSettings.maxPerAgent,
       escalateAfterMin: liveSettings.escalateAfterMin,
       hours: liveSettings.hours,
+      savedReplies: liveSettings.savedReplies,
     })
     .from(liveSettings)
     .where(eq(liveSettings.tenantId, tenantId));
@@ -28,6 +42,15 @@ export async function writeLiveSettings(tx: TenantTx, tenantId: string, s: LiveS
     .insert(liveSettings)
     .values({ tenantId, ...s })
     .onConflictDoUpdate({ target: liveSettings.tenantId, set: { ...s, updatedAt: sql`now()` } });
+}
+
+/** Whether the agent set themselves away in this business's console. */
+export async function isAway(tx: TenantTx, tenantId: string, userId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ away: livePresence.away })
+    .from(livePresence)
+    .where(and(eq(livePresence.tenantId, tenantId), eq(livePresence.userId, userId)));
+  return row?.away ?? false;
 }
 
 /** A heartbeat of the agent's console, or their choice to be away (or back). */

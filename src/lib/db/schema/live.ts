@@ -22,6 +22,8 @@ export const livePresence = pgTable(
 /** Opening hours: per weekday (0 = Sunday) the open and close time "HH:MM" in `timeZone`. */
 export type LiveHours = { timeZone: string; days: Partial<Record<number, { open: string; close: string }>> };
 
+export type SavedReply = { title: string; text: string };
+
 export const liveSettings = pgTable("live_settings", {
   tenantId: uuid("tenant_id")
     .primaryKey()
@@ -29,5 +31,6 @@ export const liveSettings = pgTable("live_settings", {
   maxPerAgent: integer("max_per_agent").notNull().default(3),
   escalateAfterMin: integer("escalate_after_min").notNull().default(5),
   hours: jsonb("hours").$type<LiveHours | null>(),
+  savedReplies: jsonb("saved_replies").$type<SavedReply[]>().notNull().default([]),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
