@@ -12,7 +12,9 @@ import { watchLiveEvents } from "../src/lib/live/watch";
 import type { LiveEventData, LiveKind } from "../src/shared/live-events";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const events = (await import("../src/app/api/widget/[key]/conversations/[id]/events/route")) as { GET: Handler };
+const events = (await import("../src/app/api/widget/[key]/conversations/[id]/events/route")) as unknown as {
+  GET: Handler;
+};
 const chat = (await import("../src/app/api/widget/[key]/chat/route")) as unknown as { POST: Handler };
 const session = (await import("../src/app/api/widget/[key]/session/route")) as unknown as { POST: Handler };
 
@@ -47,7 +49,11 @@ const server = http.createServer(async (req, res) => {
     let m = /^\/api\/widget\/([^/]+)\/conversations\/([^/]+)\/events$/.exec(url.pathname);
     if (m && req.method === "GET") {
       const r = new Request(url, { headers, signal: ac.signal });
-      return await send(res, await events.GET(r, { params: Promise.resolve({ key: m[1]!, id: m[2]! }) }), ac.signal);
+      return await send(
+        res,
+        await events.GET(r, { params: Promise.resolve({ key: m[1]!, id: m[2]! }) }),
+        ac.signal,
+      );
     }
     m = /^\/api\/widget\/([^/]+)\/(chat|session)$/.exec(url.pathname);
     if (m && req.method === "POST") {
@@ -60,7 +66,11 @@ const server = http.createServer(async (req, res) => {
       const db = await getDb();
       const tenant = { id: m[1]! } as typeof tenants.$inferSelect;
       const stream = await watchLiveEvents({ db, tenant, role: "owner" }, { after: null, signal: ac.signal });
-      return await send(res, new Response(stream, { headers: { "content-type": "text/event-stream" } }), ac.signal);
+      return await send(
+        res,
+        new Response(stream, { headers: { "content-type": "text/event-stream" } }),
+        ac.signal,
+      );
     }
     if (url.pathname === "/bench/append" && req.method === "POST") {
       const input = JSON.parse(await body(req)) as {
@@ -71,7 +81,11 @@ const server = http.createServer(async (req, res) => {
       };
       const db = await getDb();
       const seq = await db.forTenant(input.tenantId, (tx) =>
-        appendLiveEvent(tx, { conversationId: input.conversationId, kind: input.kind, data: input.data as never }),
+        appendLiveEvent(tx, {
+          conversationId: input.conversationId,
+          kind: input.kind,
+          data: input.data as never,
+        }),
       );
       wakeLive(input.tenantId, input.conversationId);
       res.writeHead(200, { "content-type": "application/json" });

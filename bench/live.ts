@@ -7,10 +7,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { createParser } from "eventsource-parser";
-import { fakeModelControl } from "../tests/support/fake-model";
-import { conversations } from "../src/lib/db/schema";
 import { createTenant } from "../src/lib/db/queries/tenants";
+import { conversations } from "../src/lib/db/schema";
 import { signVisitorToken } from "../src/lib/security/visitor-token";
+import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { type Client, makeClient } from "./lib/client";
 import { mapLimit } from "./lib/load";
@@ -23,7 +23,14 @@ const ORIGIN = "http://bench-live.test";
 
 type Host = { url: string; pid: number | undefined; stop(): Promise<void> };
 type Conv = { tenantId: string; key: string; id: string; token: string };
-type Delivery = { visitorToAgent: Summary; agentToVisitor: Summary; sent: number; lost: number; duplicates: number; outOfOrder: number };
+type Delivery = {
+  visitorToAgent: Summary;
+  agentToVisitor: Summary;
+  sent: number;
+  lost: number;
+  duplicates: number;
+  outOfOrder: number;
+};
 
 export type LiveResult = {
   conversations: number;
@@ -36,12 +43,17 @@ export type LiveResult = {
   /** One instance again, while bot conversations run on it flat out (chatTurnsPerSec.during). */
   underBotLoad: Delivery;
   twoInstances: Delivery;
-  chatTurnsPerSec: { without: number; during: number; ratio: number };
+  /** Closed-loop bot turns (10 visitors) on instance A: before, during and after the live load; ratio = during / mean. */
+  chatTurnsPerSec: { before: number; during: number; after: number; ratio: number };
   messagesPerSec: number;
 };
 
 async function startHost(env: NodeJS.ProcessEnv): Promise<Host> {
-  const child = spawnTracked("bench/live-host.ts", [], { ts: true, env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = spawnTracked("bench/live-host.ts", [], {
+    ts: true,
+    env,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const { port } = await readyMessage<{ port: number }>(child, "a live bench instance", 60_000);
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopChild(child) };
 }
@@ -49,24 +61,32 @@ async function startHost(env: NodeJS.ProcessEnv): Promise<Host> {
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
 /** A held SSE stream; `onEvent` gets each live event's parsed data, `ready` resolves after the first read. */
-function hold(url: string, headers: Record<string, string>, onEvent: (e: { seq: number; kind: string; data: { messageId?: string } }) => void) {
+function hold(
+  url: string,
+  headers: Record<string, string>,
+  onEvent: (e: { seq: number; kind: string; data: { messageId?: string } }) => void,
+) {
   let resolveReady!: () => void;
   let rejectReady!: (e: Error) => void;
   const ready = new Promise<void>((res, rej) => {
     resolveReady = res;
     rejectReady = rej;
   });
-  const req = http.get(url, { agent, headers: { origin: ORIGIN, accept: "text/event-stream", ...headers } }, (res) => {
-    if (res.statusCode !== 200) return rejectReady(new Error(`stream HTTP ${res.statusCode}`));
-    const parser = createParser({
-      onEvent(m) {
-        if (m.event === "ready") return resolveReady();
-        onEvent(JSON.parse(m.data));
-      },
-    });
-    res.setEncoding("utf8");
-    res.on("data", (c: string) => parser.feed(c));
-  });
+  const req = http.get(
+    url,
+    { agent, headers: { origin: ORIGIN, accept: "text/event-stream", ...headers } },
+    (res) => {
+      if (res.statusCode !== 200) return rejectReady(new Error(`stream HTTP ${res.statusCode}`));
+      const parser = createParser({
+        onEvent(m) {
+          if (m.event === "ready") return resolveReady();
+          onEvent(JSON.parse(m.data));
+        },
+      });
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => parser.feed(c));
+    },
+  );
   req.on("error", (e) => rejectReady(e));
   return { ready, close: () => req.destroy() };
 }
@@ -74,10 +94,20 @@ function hold(url: string, headers: Record<string, string>, onEvent: (e: { seq: 
 function post(url: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     const raw = JSON.stringify(body);
-    const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(raw) } }, (res) => {
-      res.resume();
-      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`append HTTP ${res.statusCode}`))));
-    });
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(raw) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`append HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(raw);
   });
@@ -90,7 +120,11 @@ async function botTurns(client: Client, tokens: string[], ms: number): Promise<n
   await Promise.all(
     tokens.map(async (token, v) => {
       while (performance.now() < until) {
-        const r = await client.chat(`/api/widget/${KEYS.chat}/chat`, { message: `bench-turn: anything on? (${v}-${n})` }, { authorization: `Bearer ${token}` });
+        const r = await client.chat(
+          `/api/widget/${KEYS.chat}/chat`,
+          { message: `bench-turn: anything on? (${v}-${n})` },
+          { authorization: `Bearer ${token}` },
+        );
         if (r.done && performance.now() <= until) n++;
       }
     }),
@@ -98,7 +132,12 @@ async function botTurns(client: Client, tokens: string[], ms: number): Promise<n
   return n / (ms / 1000);
 }
 
-export async function benchLive(opts: { world: World; serverUrl: string; quick: boolean; log: (s: string) => void }): Promise<LiveResult> {
+export async function benchLive(opts: {
+  world: World;
+  serverUrl: string;
+  quick: boolean;
+  log: (s: string) => void;
+}): Promise<LiveResult> {
   const n = opts.quick ? 100 : 500;
   const businesses = opts.quick ? 4 : 10;
   const seconds = opts.quick ? 4 : 10;
@@ -112,13 +151,28 @@ export async function benchLive(opts: { world: World; serverUrl: string; quick: 
   const consoles: string[] = [];
   try {
     for (let b = 0; b < businesses; b++) {
-      const t = await createTenant(handle.platform, { slug: `live-${b}`, name: `Live ${b}`, siteDomains: [] });
+      const t = await createTenant(handle.platform, {
+        slug: `live-${b}`,
+        name: `Live ${b}`,
+        siteDomains: [],
+      });
       consoles.push(t.id);
       const rows = await handle.platform
         .insert(conversations)
-        .values(Array.from({ length: n / businesses }, (_, i) => ({ tenantId: t.id, visitorId: `bench_live_visitor_${b}_${i}` })))
+        .values(
+          Array.from({ length: n / businesses }, (_, i) => ({
+            tenantId: t.id,
+            visitorId: `bench_live_visitor_${b}_${i}`,
+          })),
+        )
         .returning();
-      for (const r of rows) convs.push({ tenantId: t.id, key: t.widgetKey, id: r.id, token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token });
+      for (const r of rows)
+        convs.push({
+          tenantId: t.id,
+          key: t.widgetKey,
+          id: r.id,
+          token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token,
+        });
     }
   } finally {
     await handle.close();
@@ -174,12 +228,18 @@ export async function benchLive(opts: { world: World; serverUrl: string; quick: 
 
     const opened = performance.now();
     await mapLimit(convs, 50, async (c) => {
-      const s = hold(`${a.url}/api/widget/${c.key}/conversations/${c.id}/events`, { authorization: `Bearer ${c.token}` }, arrive("agent_message"));
+      const s = hold(
+        `${a.url}/api/widget/${c.key}/conversations/${c.id}/events`,
+        { authorization: `Bearer ${c.token}` },
+        arrive("agent_message"),
+      );
       held.push(s);
       await s.ready;
     });
     const openConsoles = async (host: Host) => {
-      const list = consoles.map((id) => hold(`${host.url}/bench/console/${id}`, {}, arrive("visitor_message")));
+      const list = consoles.map((id) =>
+        hold(`${host.url}/bench/console/${id}`, {}, arrive("visitor_message")),
+      );
       await Promise.all(list.map((s) => s.ready));
       return list;
     };
@@ -187,7 +247,9 @@ export async function benchLive(opts: { world: World; serverUrl: string; quick: 
     const openSeconds = (performance.now() - opened) / 1000;
     await sleep(1000);
     const rssHeld = rssKb(a.pid);
-    opts.log(`  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`);
+    opts.log(
+      `  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`,
+    );
 
     const traffic = async (visitorHost: Host, agentHost: Host): Promise<Delivery> => {
       sentAt.clear();
@@ -207,27 +269,61 @@ export async function benchLive(opts: { world: World; serverUrl: string; quick: 
         sentAt.set(messageId, { t: performance.now(), dir });
         sends.push(
           dir === "v2a"
-            ? post(`${visitorHost.url}/bench/append`, { tenantId: c.tenantId, conversationId: c.id, kind: "visitor_message", data: { messageId, text: "Is anyone there?" } })
-            : post(`${agentHost.url}/bench/append`, { tenantId: c.tenantId, conversationId: c.id, kind: "agent_message", data: { messageId, text: "Yes, Ana here. How can I help?", agent: { id: "bench-agent", name: "Ana" } } }),
+            ? post(`${visitorHost.url}/bench/append`, {
+                tenantId: c.tenantId,
+                conversationId: c.id,
+                kind: "visitor_message",
+                data: { messageId, text: "Is anyone there?" },
+              })
+            : post(`${agentHost.url}/bench/append`, {
+                tenantId: c.tenantId,
+                conversationId: c.id,
+                kind: "agent_message",
+                data: {
+                  messageId,
+                  text: "Yes, Ana here. How can I help?",
+                  agent: { id: "bench-agent", name: "Ana" },
+                },
+              }),
         );
       }
       await Promise.all(sends);
       const settle = performance.now() + 5000;
       while (arrivals.size < total && performance.now() < settle) await sleep(50);
       const dup = [...arrivals.values()].filter((x) => x > 1).length;
-      return { visitorToAgent: summarize(lat.v2a), agentToVisitor: summarize(lat.a2v), sent: total, lost: total - arrivals.size, duplicates: dup, outOfOrder };
+      return {
+        visitorToAgent: summarize(lat.v2a),
+        agentToVisitor: summarize(lat.a2v),
+        sent: total,
+        lost: total - arrivals.size,
+        duplicates: dup,
+        outOfOrder,
+      };
     };
 
     // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
     const oneInstance = await traffic(a, a);
-    opts.log(`  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`);
-    const [underBotLoad, during] = await Promise.all([traffic(a, a), botTurns(client, chatTokens, seconds * 1000)]);
-    opts.log(`  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`);
+    opts.log(
+      `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
+    );
+    const [underBotLoad, during] = await Promise.all([
+      traffic(a, a),
+      botTurns(client, chatTokens, seconds * 1000),
+    ]);
+    opts.log(
+      `  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`,
+    );
     for (const s of consoleStreams) s.close();
     consoleStreams = await openConsoles(b);
     const twoInstances = await traffic(a, b);
-    opts.log(`  two instances: p99 visitor→agent ${round(twoInstances.visitorToAgent.p99)} ms, agent→visitor ${round(twoInstances.agentToVisitor.p99)} ms`);
+    opts.log(
+      `  two instances: p99 visitor→agent ${round(twoInstances.visitorToAgent.p99)} ms, agent→visitor ${round(twoInstances.agentToVisitor.p99)} ms`,
+    );
     for (const s of consoleStreams) s.close();
+    for (const s of held.splice(0)) s.close();
+    // Again without: the machine is shared, so the figure beside "during" is the mean of before and after.
+    const after = await botTurns(client, chatTokens, seconds * 1000);
+    opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
     client.close();
     const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
     return {
@@ -240,7 +336,12 @@ export async function benchLive(opts: { world: World; serverUrl: string; quick: 
       oneInstance,
       underBotLoad,
       twoInstances,
-      chatTurnsPerSec: { without: round(without, 1), during: round(during, 1), ratio: round(during / without, 2) },
+      chatTurnsPerSec: {
+        before: round(without, 1),
+        during: round(during, 1),
+        after: round(after, 1),
+        ratio: round((2 * during) / (without + after), 2),
+      },
       messagesPerSec: perSecond,
     };
   } finally {

@@ -90,7 +90,8 @@ export function printSummary(r: Results): void {
     rows.push([
       "live.chatTurnsRatio",
       fmt(live.chatTurnsPerSec.ratio, "", 2),
-      `bot turns/s ${fmt(live.chatTurnsPerSec.during)} during vs ${fmt(live.chatTurnsPerSec.without)} without; ` +
+      `bot turns/s ${fmt(live.chatTurnsPerSec.during)} during vs ${fmt(live.chatTurnsPerSec.before)} before, ` +
+        `${fmt(live.chatTurnsPerSec.after)} after; ` +
         `delivery p99 then ${p99(live.underBotLoad)}`,
     ]);
   }

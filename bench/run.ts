@@ -16,7 +16,6 @@ import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResu
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
-import { benchLive, type LiveResult } from "./live";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
@@ -31,6 +30,7 @@ import {
   startWorld,
   type World,
 } from "./lib/servers";
+import { benchLive, type LiveResult } from "./live";
 import { printSummary } from "./report";
 import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";

@@ -35,10 +35,6 @@ export const VISITOR_LIVE_KINDS = [
 
 export const LIVE_KINDS = [...VISITOR_LIVE_KINDS, "note", "assigned"] as const satisfies readonly LiveKind[];
 
-export function isLiveKind(value: string): value is LiveKind {
-  return (LIVE_KINDS as readonly string[]).includes(value);
-}
-
 /** Parses a Last-Event-ID (header or query parameter): a non-negative integer, else 0 (from the start). */
 export function parseLastEventId(value: string | null | undefined): number {
   if (!value || !/^\d{1,15}$/.test(value.trim())) return 0;

@@ -4,8 +4,8 @@ import { appendLiveEvent } from "@/lib/db/queries/live-events";
 import type { tenants } from "@/lib/db/schema";
 import { closeLiveWakes, wakeLive } from "@/lib/live/bus";
 import { watchLiveEvents } from "@/lib/live/watch";
-import { handleLiveEvents } from "@/widget/server/events";
 import type { LiveEventData, LiveKind } from "@/shared/live-events";
+import { handleLiveEvents } from "@/widget/server/events";
 import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
 import { liveCount, readLive, readyCount, visitorConversation } from "../support/live";
 
@@ -124,19 +124,22 @@ describe("the visitor's live stream", () => {
 
   // On the embedded database nothing but this process wakes a stream, so a wake-up that never comes (the
   // writer crashed between its commit and wakeLive) is left to the slow re-read.
-  it.skipIf(process.env.DATABASE_URL)("delivers an event whose wake-up was lost, on the next re-read", async () => {
-    const { tenant, token, id } = await visitor();
-    const deps = { db: async () => w.db, env: (await import("@/lib/env")).env };
-    const res = await handleLiveEvents(request(tenant.widgetKey, id, token), tenant.widgetKey, id, deps, {
-      resyncMs: 100,
-    });
-    const s = readLive(res);
-    await s.until((m) => readyCount(m) === 1);
-    await append(tenant, id, "agent_message", say("late but there"), false);
-    await s.until((m) => liveCount(m) === 1);
-    expect(s.seen()).toEqual(["agent_message:late but there"]);
-    await s.close();
-  });
+  it.skipIf(process.env.DATABASE_URL)(
+    "delivers an event whose wake-up was lost, on the next re-read",
+    async () => {
+      const { tenant, token, id } = await visitor();
+      const deps = { db: async () => w.db, env: (await import("@/lib/env")).env };
+      const res = await handleLiveEvents(request(tenant.widgetKey, id, token), tenant.widgetKey, id, deps, {
+        resyncMs: 100,
+      });
+      const s = readLive(res);
+      await s.until((m) => readyCount(m) === 1);
+      await append(tenant, id, "agent_message", say("late but there"), false);
+      await s.until((m) => liveCount(m) === 1);
+      expect(s.seen()).toEqual(["agent_message:late but there"]);
+      await s.close();
+    },
+  );
 
   it("closes cleanly when the visitor goes away", async () => {
     const { tenant, token, id } = await visitor();
@@ -156,7 +159,8 @@ describe("the console's live stream", () => {
     const z = await visitor();
     // A second visitor's conversation in the same business.
     await w.db.platform.execute(
-      (await import("drizzle-orm")).sql`update conversations set tenant_id = ${x.tenant.id} where id = ${y.id}`,
+      (await import("drizzle-orm"))
+        .sql`update conversations set tenant_id = ${x.tenant.id} where id = ${y.id}`,
     );
     await append(x.tenant, x.id, "visitor_message", { messageId: crypto.randomUUID(), text: "before" });
     const ctx = { db: w.db, tenant: x.tenant, role: "viewer" as const };

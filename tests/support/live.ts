@@ -1,6 +1,6 @@
 import { createParser } from "eventsource-parser";
-import { conversations, type tenants } from "@/lib/db/schema";
 import type { DbHandle } from "@/lib/db/client";
+import { conversations, type tenants } from "@/lib/db/schema";
 import { verifyVisitorToken } from "@/lib/security/visitor-token";
 
 // Reading a held live stream (src/lib/live/stream.ts) in tests: events arrive while the test waits on a

@@ -117,5 +117,11 @@ export async function closeLiveWakes(): Promise<void> {
   b.redis = undefined;
   const listeners = [...b.transports.values()];
   b.transports.clear();
-  await Promise.all([...listeners.map((l) => l.close()), redis?.then((r) => r.close(), () => {})]);
+  await Promise.all([
+    ...listeners.map((l) => l.close()),
+    redis?.then(
+      (r) => r.close(),
+      () => {},
+    ),
+  ]);
 }

@@ -1,7 +1,7 @@
 import "server-only";
+import type { LiveEvent, LiveKind } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { readLiveEvents } from "../db/queries/live-events";
-import type { LiveEvent, LiveKind } from "@/shared/live-events";
 import { onLiveWake } from "./bus";
 
 // One held live stream: Server-Sent Events read from the log (drizzle/0027) after a cursor. A wake-up
@@ -86,7 +86,12 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     try {
       do {
         again = false;
-        const rows = await readLiveEvents(db, tenantId, { after: cursor, conversationId, kinds, limit: PAGE });
+        const rows = await readLiveEvents(db, tenantId, {
+          after: cursor,
+          conversationId,
+          kinds,
+          limit: PAGE,
+        });
         if (closed) return;
         let chunk = "";
         for (const r of rows) {

@@ -4,8 +4,8 @@
 // another visitor (or another tenant) is simply not found. Only what a visitor may see: never a note.
 import "server-only";
 import { z } from "zod";
-import { findVisitorConversation } from "@/lib/db/queries/conversations";
 import { SSE_HEADERS } from "@/lib/chat/events";
+import { findVisitorConversation } from "@/lib/db/queries/conversations";
 import { AppError, errorResponse } from "@/lib/errors";
 import { liveEventStream } from "@/lib/live/stream";
 import { parseLastEventId, VISITOR_LIVE_KINDS } from "@/shared/live-events";
