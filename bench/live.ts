@@ -202,7 +202,8 @@ export async function benchLive(opts: {
   try {
     const client = makeClient(a.url, ORIGIN);
     const chatTokens = await mapLimit(Array.from({ length: 10 }), 10, () => client.session(KEYS.chat));
-    await botTurns(client, chatTokens, opts.quick ? 2000 : 5000); // warm-up
+    // Warm-up: V8 settles the turn's code first, so "before" is not measured on half-optimised code.
+    await botTurns(client, chatTokens, opts.quick ? 3000 : 15_000);
     const without = await botTurns(client, chatTokens, seconds * 1000);
     opts.log(`  bot turns/s without live load: ${round(without, 1)}`);
     const rssIdle = rssKb(a.pid);
