@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { appendLiveEvent } from "@/lib/db/queries/live-events";
 import { closeLiveWakes, onLiveWake, wakeLive } from "@/lib/live/bus";
 import { handleLiveEvents } from "@/widget/server/events";
 import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
@@ -58,6 +59,51 @@ describe.skipIf(!process.env.DATABASE_URL)("two processes on one Postgres", () =
     await otherInstance({ DATABASE_URL: w.dbUrl! }, [tenant.id, id, "first", "second", "third"]);
     await s.until((m) => liveCount(m) === 3);
     expect(s.seen()).toEqual(["agent_message:first", "agent_message:second", "agent_message:third"]);
+    await s.close();
+  });
+
+  // Seqs are taken in the order appends start, but transactions commit in any order: without the append's
+  // per-tenant lock a stream could read seq N+1, move its cursor past N, and never deliver N once it commits.
+  it("an append that commits later with a smaller seq is never passed over", async () => {
+    w = await startChatWorld();
+    const { tenant, id, s } = await heldStream(w);
+    const slow = await w.db.raw.pool.connect();
+    try {
+      await slow.query("begin");
+      await slow.query(
+        "select set_config('app.tenant_id', $1, true), set_config('role', 'michi_tenant', true)",
+        [tenant.id],
+      );
+      const data = JSON.stringify({
+        messageId: "slow",
+        text: "first, committed last",
+        agent: { id: "a", name: "Ana" },
+      });
+      await slow.query("select michi_append_live_event($1, 'agent_message', $2::jsonb)", [id, data]);
+      // A second writer appends and commits while the first is still open: it must wait for the first.
+      const fast = w.db.forTenant(tenant.id, (tx) =>
+        appendLiveEvent(tx, {
+          conversationId: id,
+          kind: "agent_message",
+          data: { messageId: "fast", text: "second", agent: { id: "a", name: "Ana" } },
+        }),
+      );
+      await expect
+        .poll(async () => {
+          const r = await w!.db.raw.pool.query(
+            "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+          );
+          return r.rows[0].n;
+        })
+        .toBe(1);
+      await slow.query("commit");
+      await fast;
+      wakeLive(tenant.id, id);
+    } finally {
+      slow.release();
+    }
+    await s.until((m) => liveCount(m) === 2);
+    expect(s.seen()).toEqual(["agent_message:first, committed last", "agent_message:second"]);
     await s.close();
   });
 
