@@ -152,6 +152,19 @@ describe("the visitor's live stream", () => {
   });
 });
 
+describe("shutting down", () => {
+  it("ends every held stream at once (scripts/serve.mjs), so a restart need not wait for them", async () => {
+    const one = await visitor();
+    const two = await visitor();
+    const a = readLive(await open(one.tenant.widgetKey, one.id, one.token));
+    const b = readLive(await open(two.tenant.widgetKey, two.id, two.token));
+    await Promise.all([a.until((m) => readyCount(m) === 1), b.until((m) => readyCount(m) === 1)]);
+    (globalThis as { __michiLiveDrain?: () => void }).__michiLiveDrain?.();
+    await expect(a.until(() => false)).rejects.toThrow(/stream ended/);
+    await expect(b.until(() => false)).rejects.toThrow(/stream ended/);
+  });
+});
+
 describe("the console's live stream", () => {
   it("carries every kind of the tenant's conversations, from the newest event when it has no cursor", async () => {
     const x = await visitor();

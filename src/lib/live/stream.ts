@@ -2,6 +2,7 @@ import "server-only";
 import type { LiveEvent, LiveKind } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { readLiveEvents } from "../db/queries/live-events";
+import { processSlot } from "../process-slot";
 import { onLiveWake } from "./bus";
 
 // One held live stream: Server-Sent Events read from the log (drizzle/0027) after a cursor. A wake-up
@@ -39,6 +40,14 @@ export function encodeLiveEvent(e: LiveEvent): string {
   return `id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify(e)}\n\n`;
 }
 
+// Every held stream of the process, so a shutdown can end them at once (scripts/serve.mjs calls
+// globalThis.__michiLiveDrain): held streams never finish by themselves, and their clients resume on another
+// instance from their last seq, so there is nothing to wait for.
+const held = processSlot<Set<() => void>>("LiveHeld");
+processSlot<() => void>("LiveDrain").set(() => {
+  for (const close of [...(held.get() ?? [])]) close();
+});
+
 export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   const { db, tenantId, conversationId, kinds } = input;
@@ -55,6 +64,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
   const close = () => {
     if (closed) return;
     closed = true;
+    held.get()?.delete(close);
     unsubscribe();
     clearInterval(heartbeat);
     clearInterval(resync);
@@ -118,6 +128,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
       controller = c;
       if (input.signal?.aborted) return close();
       input.signal?.addEventListener("abort", onAbort, { once: true });
+      held.use(() => new Set()).add(close);
       unsubscribe = onLiveWake(db, tenantId, (woken) => {
         if (woken === null || !conversationId || woken === conversationId) void pump();
       });
