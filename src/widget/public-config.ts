@@ -6,6 +6,7 @@ import { consentIn } from "@/shared/consent";
 import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
 import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
+import { LIVE_STRINGS, type LiveStrings } from "./live-i18n";
 import { fill, pickLang, STRINGS, type Strings } from "./i18n";
 
 export type PanelConfig = {
@@ -24,6 +25,8 @@ export type PanelConfig = {
   /** The contact form's consent text (the request_human pack's setting) and the hand-off words. */
   consent: string;
   h: HandoffStrings;
+  /** A live conversation with a person (issue #28). */
+  l: LiveStrings;
 };
 
 /** What the loader needs to draw the launcher before any iframe exists. */
@@ -96,6 +99,7 @@ export function panelConfig(
     t: STRINGS[opts.lang],
     consent: opts.consent ? consentIn(t.bot.consents, opts.lang, opts.consent) : "",
     h: HANDOFF_STRINGS[opts.lang],
+    l: LIVE_STRINGS[opts.lang],
   };
 }
 

@@ -4,6 +4,7 @@ import { fill } from "../i18n";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import { AnswerExtras } from "./AnswerExtras";
+import { AgentMessage } from "./LiveBar";
 import { Markdown } from "./Markdown";
 import { errorText, type Msg } from "./messages";
 import type { Session } from "./session";
@@ -118,7 +119,9 @@ export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProp
         </li>
       )}
       {msgs.map((m) =>
-        m.live && !m.text ? null : m.role === "user" ? (
+        m.live && !m.text ? null : m.role === "agent" ? (
+          <AgentMessage key={m.id} m={m} />
+        ) : m.role === "user" ? (
           <li key={m.id} class="msg me">
             <span class="sr">{cfg.t.you}: </span>
             <div class="bubble">{m.text}</div>

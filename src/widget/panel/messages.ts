@@ -8,8 +8,11 @@ import type { PanelConfig } from "../public-config";
 export type Chip = { id: string; label: string; state: ChipState };
 export type Msg = {
   id: string;
-  role: "user" | "assistant";
+  /** 'agent': a person of the business wrote it, in a live conversation (issue #28). */
+  role: "user" | "assistant" | "agent";
   text: string;
+  /** For an agent's message: who wrote it. */
+  agent?: { name: string };
   chips: Chip[];
   status: "pending" | "done" | "error";
   /** Why a reply failed: a server code (worded by the panel in its language) or "offline". */

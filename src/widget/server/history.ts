@@ -60,15 +60,17 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     const notFound = new AppError("not_found", "This conversation is not available.");
     if (!z.uuid().safeParse(id).success) throw notFound;
     const found = await dbStep(() =>
-      db.forTenant(tenant.id, async (tx) =>
-        (await findVisitorConversation(tx, id, visitor.visitorId))
+      db.forTenant(tenant.id, async (tx) => {
+        const conversation = await findVisitorConversation(tx, id, visitor.visitorId);
+        return conversation
           ? {
+              live: conversation.liveState,
               rows: await listMessages(tx, id),
               runs: await listToolRunChips(tx, id),
               agents: await agentNamesOf(tx, id),
             }
-          : null,
-      ),
+          : null;
+      }),
     );
     if (!found) throw notFound;
     const requested = new URL(req.url).searchParams.get("lang");
@@ -109,7 +111,9 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
         ...(citationsOf(m).length ? { citations: citationsOf(m) } : {}),
       }));
     return Response.json(
-      { conversationId: id, messages },
+      // `live`: who answers now (bot, waiting for a person, a person, or closed), so the panel can follow the
+      // conversation's live stream after a reload.
+      { conversationId: id, live: found.live, messages },
       { headers: { ...cors, "Cache-Control": "no-store" } },
     );
   } catch (err) {
