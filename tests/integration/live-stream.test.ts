@@ -152,6 +152,28 @@ describe("the visitor's live stream", () => {
   });
 });
 
+describe("held streams per visitor", () => {
+  it("refuses a sixth open stream of one visitor until one of theirs closes", async () => {
+    const { tenant, token, id } = await visitor();
+    const five = await Promise.all(Array.from({ length: 5 }, () => open(tenant.widgetKey, id, token)));
+    expect(five.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const readers = five.map(readLive);
+    await Promise.all(readers.map((r) => r.until((m) => readyCount(m) === 1)));
+    const sixth = await open(tenant.widgetKey, id, token);
+    expect(sixth.status).toBe(429);
+    // Another visitor of the same business is not held back by it.
+    const token2 = await w.token(tenant.widgetKey);
+    const id2 = await visitorConversation(w.db, tenant, token2, process.env.MICHI_AUTH_SECRET!);
+    const theirs = await open(tenant.widgetKey, id2, token2);
+    expect(theirs.status).toBe(200);
+    await readLive(theirs).close();
+    await readers[0]!.close();
+    const again = await open(tenant.widgetKey, id, token);
+    expect(again.status).toBe(200);
+    await Promise.all([...readers.slice(1), readLive(again)].map((r) => r.close()));
+  });
+});
+
 describe("shutting down", () => {
   it("ends every held stream at once (scripts/serve.mjs), so a restart need not wait for them", async () => {
     const one = await visitor();
