@@ -141,6 +141,22 @@ describe("the visitor's live stream", () => {
     },
   );
 
+  it("ends at its lifetime, so the panel comes back through the guard, and resumes where it was", async () => {
+    const { tenant, token, id } = await visitor();
+    const deps = { db: async () => w.db, env: (await import("@/lib/env")).env };
+    const req = request(tenant.widgetKey, id, token);
+    const s = readLive(await handleLiveEvents(req, tenant.widgetKey, id, deps, { maxMs: 300 }));
+    await s.until((m) => readyCount(m) === 1);
+    await append(tenant, id, "agent_message", say("before the end"));
+    await s.until((m) => liveCount(m) === 1);
+    await expect(s.until(() => false)).rejects.toThrow(/stream ended/);
+    await append(tenant, id, "agent_message", say("while away"));
+    const next = readLive(await open(tenant.widgetKey, id, token, { query: s.messages.at(-1)!.id }));
+    await next.until((m) => readyCount(m) === 1);
+    expect(next.seen()).toEqual(["agent_message:while away"]);
+    await next.close();
+  });
+
   it("closes cleanly when the visitor goes away", async () => {
     const { tenant, token, id } = await visitor();
     const ac = new AbortController();

@@ -23,6 +23,11 @@ export type LiveStreamInput = {
   /** Tests shorten these; production uses the defaults. */
   heartbeatMs?: number;
   resyncMs?: number;
+  /**
+   * Ends the stream after this long: the client reconnects from its last seq through the guard again, so an
+   * expired token or a revoked session stops receiving (the data path loses nothing).
+   */
+  maxMs?: number;
   /** Runs once when the stream ends, whatever the reason (the route's slot accounting). */
   onClose?: () => void;
 };
@@ -59,6 +64,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
   let resync: NodeJS.Timeout | undefined;
+  let lifetime: NodeJS.Timeout | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
 
   const close = () => {
@@ -68,6 +74,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     unsubscribe();
     clearInterval(heartbeat);
     clearInterval(resync);
+    clearTimeout(lifetime);
     input.signal?.removeEventListener("abort", onAbort);
     try {
       controller.close();
@@ -137,6 +144,9 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
       resync = setInterval(() => void pump(), (input.resyncMs ?? RESYNC_MS) * (0.75 + Math.random() / 2));
       heartbeat.unref();
       resync.unref();
+      if (input.maxMs !== undefined) lifetime = setTimeout(close, Math.max(0, input.maxMs));
+      // EventSource waits this long before it reconnects (after a lifetime's end, a restart).
+      write("retry: 1000\n\n");
       void pump();
     },
     cancel() {

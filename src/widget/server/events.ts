@@ -16,9 +16,11 @@ import { checkOrigin } from "./history";
 
 /** Held streams per visitor in this process: a few tabs, not a way to hold the server's connections. */
 const STREAMS_PER_VISITOR = 5;
+/** A stream lives until the visitor's token expires, and at most this long: then the panel reconnects. */
+const MAX_STREAM_MS = 30 * 60_000;
 const held = new Map<string, number>();
 
-type LiveStreamOptions = { heartbeatMs?: number; resyncMs?: number };
+type LiveStreamOptions = { heartbeatMs?: number; resyncMs?: number; maxMs?: number };
 
 export async function handleLiveEvents(
   req: Request,
@@ -54,6 +56,7 @@ export async function handleLiveEvents(
       kinds: VISITOR_LIVE_KINDS,
       after: parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")),
       signal: req.signal,
+      maxMs: Math.min(MAX_STREAM_MS, visitor.expiresAt.getTime() - Date.now()),
       ...opts,
       onClose: () => {
         const n = (held.get(slot) ?? 1) - 1;
