@@ -4,6 +4,7 @@ import type { Role, TenantContext } from "@/lib/auth/access";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { writeLiveSettings } from "@/lib/db/queries/live-presence";
 import { conversations, livePresence, type tenants } from "@/lib/db/schema";
+import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { recordPresence } from "@/lib/live/presence";
 import { requestPerson } from "@/lib/live/request";
 import { assignConversation, claimConversation, handBackConversation } from "@/lib/live/takeover";
@@ -20,6 +21,17 @@ let ana: Awaited<ReturnType<typeof makeUser>>;
 let ben: Awaited<ReturnType<typeof makeUser>>;
 let vera: Awaited<ReturnType<typeof makeUser>>;
 let n = 0;
+
+// The escalation job each request queues is tested in live-escalation.test.ts; here it is only recorded.
+const queued: { name: string; startAfterSeconds?: number }[] = [];
+const queue: JobQueue = {
+  sendIn: async (_tx, name, _data, opts) => {
+    queued.push({ name, startAfterSeconds: opts?.startAfterSeconds });
+    return "job";
+  },
+  send: async () => "job",
+  stop: async () => {},
+};
 
 const ctx = (user: typeof ana, role: Role = "admin"): TenantContext => ({
   user: { ...user, isOperator: false, mustChangePassword: false },
@@ -44,6 +56,7 @@ async function agentOf(id: string) {
 
 beforeAll(async () => {
   t = await freshDb();
+  setProcessQueue(queue);
   ana = await makeUser(t.handle, "ana@shop.example", { name: "Ana" });
   ben = await makeUser(t.handle, "ben@shop.example", { name: "Ben" });
   vera = await makeUser(t.handle, "vera@shop.example", { name: "Vera" });
@@ -55,6 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  setProcessQueue(null);
   await t?.close();
 });
 
@@ -103,6 +117,8 @@ describe("asking for a person", () => {
     expect(await ask(c)).toEqual({ live: true, state: "waiting" });
     const events = await readLiveEvents(t.handle, shop.id, { after: 0, conversationId: c.id, limit: 50 });
     expect(events.map((e) => e.kind)).toEqual(["state", "assigned"]);
+    // Unclaimed after the business's 5 minutes: the escalation job waits that long.
+    expect(queued.at(-1)).toEqual({ name: "live-escalation", startAfterSeconds: 300 });
   });
 
   it("someone else's conversation looks like a missing one", async () => {

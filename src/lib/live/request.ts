@@ -8,6 +8,7 @@ import type { LiveAgent } from "@/shared/live-events";
 import { conversationGone } from "./agent";
 import { PRESENCE_TTL_MS, pickAgent, withinHours } from "./availability";
 import { wakeLive } from "./bus";
+import { scheduleEscalation } from "./escalation";
 
 // A visitor asks for a person ("Talk to a person" in the panel's menu, or after the assistant offered one).
 // When an agent is online and the business is open, the conversation waits for a person (and goes to the
@@ -46,6 +47,12 @@ export async function requestPerson(
         data: { agent: { id: picked.id, name: picked.name } },
       });
     }
+    await scheduleEscalation(tx, {
+      tenantId: input.tenantId,
+      conversationId: c.id,
+      requestedAt: now.toISOString(),
+      afterMin: settings.escalateAfterMin,
+    });
     return { live: true, state: "waiting" } as const;
   });
   if (outcome.live) wakeLive(input.tenantId, input.conversationId);
