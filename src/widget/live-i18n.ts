@@ -24,7 +24,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     backToBot: "You are talking with the assistant again.",
     closed: "The conversation with a person has ended. The assistant will answer your next message.",
     nobody: "Nobody is available to chat right now. Leave your details and a person will get back to you.",
-    outsideHours: "We are not available to chat at this hour. Leave your details and a person will get back to you.",
+    outsideHours:
+      "We are not available to chat at this hour. Leave your details and a person will get back to you.",
   },
   es: {
     asking: "Buscando a una persona…",
@@ -41,8 +42,10 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     joined: "{name} a rejoint la conversation.",
     backToBot: "Vous parlez de nouveau avec l'assistant.",
     closed: "La conversation avec une personne est terminée. L'assistant répondra à votre prochain message.",
-    nobody: "Personne n'est disponible pour discuter en ce moment. Laissez vos coordonnées et une personne vous recontactera.",
-    outsideHours: "Nous ne sommes pas disponibles pour discuter à cette heure. Laissez vos coordonnées et une personne vous recontactera.",
+    nobody:
+      "Personne n'est disponible pour discuter en ce moment. Laissez vos coordonnées et une personne vous recontactera.",
+    outsideHours:
+      "Nous ne sommes pas disponibles pour discuter à cette heure. Laissez vos coordonnées et une personne vous recontactera.",
   },
   de: {
     asking: "Wir holen eine Person dazu…",
@@ -50,8 +53,10 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     joined: "{name} ist dem Gespräch beigetreten.",
     backToBot: "Sie sprechen wieder mit dem Assistenten.",
     closed: "Das Gespräch mit einer Person ist beendet. Der Assistent beantwortet Ihre nächste Nachricht.",
-    nobody: "Gerade ist niemand für einen Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
-    outsideHours: "Zu dieser Uhrzeit sind wir nicht im Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
+    nobody:
+      "Gerade ist niemand für einen Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
+    outsideHours:
+      "Zu dieser Uhrzeit sind wir nicht im Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
   },
   ja: {
     asking: "担当者を呼んでいます…",
@@ -60,6 +65,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     backToBot: "再びアシスタントと会話しています。",
     closed: "担当者との会話は終了しました。次のメッセージにはアシスタントが回答します。",
     nobody: "現在チャットできる担当者がいません。連絡先を残していただければ、担当者からご連絡します。",
-    outsideHours: "この時間はチャットに対応していません。連絡先を残していただければ、担当者からご連絡します。",
+    outsideHours:
+      "この時間はチャットに対応していません。連絡先を残していただければ、担当者からご連絡します。",
   },
 };

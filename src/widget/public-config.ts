@@ -6,8 +6,8 @@ import { consentIn } from "@/shared/consent";
 import type { Lang } from "@/shared/languages";
 import { type Theme, themeFor } from "./contrast";
 import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
-import { LIVE_STRINGS, type LiveStrings } from "./live-i18n";
 import { fill, pickLang, STRINGS, type Strings } from "./i18n";
+import { LIVE_STRINGS, type LiveStrings } from "./live-i18n";
 
 export type PanelConfig = {
   key: string;

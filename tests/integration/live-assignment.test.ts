@@ -4,10 +4,10 @@ import type { Role, TenantContext } from "@/lib/auth/access";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { writeLiveSettings } from "@/lib/db/queries/live-presence";
 import { conversations, livePresence, type tenants } from "@/lib/db/schema";
-import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { recordPresence } from "@/lib/live/presence";
 import { requestPerson } from "@/lib/live/request";
 import { assignConversation, claimConversation, handBackConversation } from "@/lib/live/takeover";
+import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { makeTenant, makeUser } from "../support/admin-world";
 import { freshDb, type TestDb } from "../support/db";
 
@@ -42,7 +42,10 @@ const ctx = (user: typeof ana, role: Role = "admin"): TenantContext => ({
 
 async function conversation(): Promise<{ id: string; visitorId: string }> {
   const visitorId = `visitor-${++n}`;
-  const [c] = await t.handle.platform.insert(conversations).values({ tenantId: shop.id, visitorId }).returning();
+  const [c] = await t.handle.platform
+    .insert(conversations)
+    .values({ tenantId: shop.id, visitorId })
+    .returning();
   return { id: c!.id, visitorId };
 }
 
@@ -90,7 +93,10 @@ describe("asking for a person", () => {
   it("an agent who is away, or whose console went quiet, is not online", async () => {
     await recordPresence(ctx(ana), { away: "true" });
     await recordPresence(ctx(ben), {});
-    await t.handle.platform.update(livePresence).set({ seenAt: new Date(Date.now() - 10 * 60_000) }).where(eq(livePresence.userId, ben.id));
+    await t.handle.platform
+      .update(livePresence)
+      .set({ seenAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(livePresence.userId, ben.id));
     expect(await ask(await conversation())).toEqual({ live: false, reason: "nobody_online" });
   });
 
@@ -106,7 +112,10 @@ describe("asking for a person", () => {
     );
     // Wednesday 2 December 2026: 08:30 in Madrid is closed, 10:00 open; Ana's console beat at 09:59.
     await t.handle.platform.update(livePresence).set({ seenAt: new Date("2026-12-02T08:59:50Z") });
-    expect(await ask(await conversation(), new Date("2026-12-02T07:30:00Z"))).toEqual({ live: false, reason: "closed" });
+    expect(await ask(await conversation(), new Date("2026-12-02T07:30:00Z"))).toEqual({
+      live: false,
+      reason: "closed",
+    });
     expect(await ask(await conversation(), new Date("2026-12-02T09:00:00Z"))).toMatchObject({ live: true });
   });
 
@@ -165,7 +174,9 @@ describe("round-robin among online agents", () => {
     expect(await agentOf(c.id)).toEqual({ state: "waiting", agent: ben.id });
     await claimConversation(ctx(ben), { conversationId: c.id });
     // Ana cannot take it from Ben by claiming; a transfer moves it.
-    await expect(claimConversation(ctx(ana), { conversationId: c.id })).rejects.toMatchObject({ code: "conflict" });
+    await expect(claimConversation(ctx(ana), { conversationId: c.id })).rejects.toMatchObject({
+      code: "conflict",
+    });
     await assignConversation(ctx(ben), { conversationId: c.id, agentId: ana.id });
     expect(await agentOf(c.id)).toEqual({ state: "person", agent: ana.id });
   });

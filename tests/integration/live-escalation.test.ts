@@ -34,7 +34,10 @@ let n = 0;
 
 async function waitingVisitor() {
   const visitorId = `visitor-${++n}`;
-  const [c] = await w.db.platform.insert(conversations).values({ tenantId: shop.id, visitorId, locale: "es" }).returning();
+  const [c] = await w.db.platform
+    .insert(conversations)
+    .values({ tenantId: shop.id, visitorId, locale: "es" })
+    .returning();
   expect(await requestPerson(w.db, { tenantId: shop.id, visitorId, conversationId: c!.id })).toMatchObject({
     live: true,
   });
@@ -54,7 +57,11 @@ beforeAll(async () => {
     role: "owner",
     user: { id: user.id, email: user.email, name: "Olga", isOperator: false, mustChangePassword: false },
   };
-  const poster = createWebhookPoster({ allowHosts: [receiver.host], extraCaPem: receiver.caPem, timeoutMs: 5000 });
+  const poster = createWebhookPoster({
+    allowHosts: [receiver.host],
+    extraCaPem: receiver.caPem,
+    timeoutMs: 5000,
+  });
   const q = await startWebhookQueue(w.db, {
     pollingIntervalSeconds: 0.5,
     policies: { "webhook-delivery": TEST_POLICY },
@@ -70,7 +77,11 @@ beforeAll(async () => {
   };
   installWebhookQueue(queue);
   secret = (
-    await createWebhookEndpoint(owner, { url: receiver.url("/hook"), description: "Pager", events: ["handoff.waiting"] })
+    await createWebhookEndpoint(owner, {
+      url: receiver.url("/hook"),
+      description: "Pager",
+      events: ["handoff.waiting"],
+    })
   ).secret;
   await w.db.forTenant(shop.id, (tx) =>
     writeLiveSettings(tx, shop.id, { maxPerAgent: 3, escalateAfterMin: 0, hours: null, savedReplies: [] }),
@@ -89,7 +100,9 @@ afterAll(async () => {
 describe("a visitor nobody claims", () => {
   it("is escalated by mail to the team and a signed handoff.waiting webhook", async () => {
     const id = await waitingVisitor();
-    await expect.poll(() => smtp.received.filter((m) => m.text?.includes(id)).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => smtp.received.filter((m) => m.text?.includes(id)).length, { timeout: 15_000 })
+      .toBe(1);
     const mail = smtp.received.find((m) => m.text?.includes(id));
     expect(mail?.envelope.to).toEqual(["owner@live.test"]);
     expect(mail?.subject).toContain("is waiting for a person");
@@ -110,7 +123,11 @@ describe("a visitor nobody claims", () => {
     const mails = smtp.received.length;
     const hooks = receiver.received.length;
     // The job's own body, for the request it was queued for: the visitor has a person, so nothing goes out.
-    await escalateWaiting(w.db, { tenantId: shop.id, conversationId: id, requestedAt: new Date().toISOString() });
+    await escalateWaiting(w.db, {
+      tenantId: shop.id,
+      conversationId: id,
+      requestedAt: new Date().toISOString(),
+    });
     expect(smtp.received.length).toBe(mails);
     expect(receiver.received.length).toBe(hooks);
   });

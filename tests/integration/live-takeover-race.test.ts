@@ -19,7 +19,7 @@ import { type ChatWorld, startChatWorld } from "../support/chat-world";
 let w: ChatWorld;
 let tenant: Awaited<ReturnType<ChatWorld["tenant"]>>;
 let agent: TenantContext;
-let gate: { before?: () => Promise<void> } = {};
+const gate: { before?: () => Promise<void> } = {};
 
 /** The test database, with a hook that runs before the turn's finishing statement. */
 function gatedDb(db: DbHandle): DbHandle {

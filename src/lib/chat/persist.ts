@@ -114,7 +114,10 @@ export async function openTurn(
   if (row.refused === "rate") throw rateLimited(row.retryAfterSec);
   if (row.refused === "stale") throw tenantChanged();
   if (row.refused === "live") {
-    throw new AppError("conflict", "A person is looking after this conversation. Please write your message again.");
+    throw new AppError(
+      "conflict",
+      "A person is looking after this conversation. Please write your message again.",
+    );
   }
   if (row.refused !== undefined) {
     // Someone else's conversation looks exactly like a missing one.

@@ -1,8 +1,8 @@
 import "server-only";
-import { displayName, findAgent } from "../db/queries/live-conversations";
-import type { TenantTx } from "../db/client";
-import { AppError } from "../errors";
 import type { LiveAgent } from "@/shared/live-events";
+import type { TenantTx } from "../db/client";
+import { displayName, findAgent } from "../db/queries/live-conversations";
+import { AppError } from "../errors";
 
 // Who a live event names: the caller of a use case (their name as the visitor sees it), or a teammate.
 

@@ -28,7 +28,9 @@ export async function scheduleEscalation(
   const pending = processQueue();
   if (!pending) throw new Error("the job queue is not running (boot starts it)");
   const { afterMin, ...data } = job;
-  await (await pending).sendIn(tx, LIVE_ESCALATION_QUEUE, data, { startAfterSeconds: Math.max(1, afterMin * 60) });
+  await (await pending).sendIn(tx, LIVE_ESCALATION_QUEUE, data, {
+    startAfterSeconds: Math.max(1, afterMin * 60),
+  });
 }
 
 /** The job: nothing when the visitor was claimed, handed back or asked again since; else mail and webhook. */
@@ -37,7 +39,8 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
     const tenant = await getOwnTenant(tx, job.tenantId);
     const c = await lockLiveConversation(tx, job.conversationId);
     const still =
-      c?.liveState === "waiting" && c.liveRequestedAt?.toISOString() === new Date(job.requestedAt).toISOString();
+      c?.liveState === "waiting" &&
+      c.liveRequestedAt?.toISOString() === new Date(job.requestedAt).toISOString();
     if (!tenant || !c || !still) return null;
     const waitedMin = Math.round((Date.now() - new Date(job.requestedAt).getTime()) / 60_000);
     await publishEvent(tx, {
@@ -49,7 +52,7 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
           locale: c.locale,
           requestedAt: job.requestedAt,
           waitedMinutes: waitedMin,
-          url: `${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox/live?c=${c.id}`,
+          adminUrl: `${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox/live?c=${c.id}`,
         },
       },
       dedupeKey: `handoff-waiting:${c.id}:${job.requestedAt}`,
@@ -75,7 +78,8 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
       kind: "handoff",
       tenantId: tenant.id,
     });
-    if (r.status === "failed") appLog().warn({ to, error: r.error }, "could not send the waiting-visitor mail");
+    if (r.status === "failed")
+      appLog().warn({ to, error: r.error }, "could not send the waiting-visitor mail");
   }
 }
 

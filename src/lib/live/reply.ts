@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
-import { appendLiveEvent } from "../db/queries/live-events";
 import { insertAgentMessage, lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
+import { appendLiveEvent } from "../db/queries/live-events";
 import { markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { callerAgent, conversationGone } from "./agent";
@@ -25,7 +25,11 @@ export const agentReplySchema = liveTargetSchema.extend({
 });
 
 export const noteSchema = liveTargetSchema.extend({
-  text: z.string().trim().min(1, "Write the note first.").max(NOTE_MAX, `A note is at most ${NOTE_MAX} characters.`),
+  text: z
+    .string()
+    .trim()
+    .min(1, "Write the note first.")
+    .max(NOTE_MAX, `A note is at most ${NOTE_MAX} characters.`),
 });
 
 /**
@@ -49,7 +53,10 @@ export async function sendAgentReply(
     }
     if (c.liveState === "waiting") {
       if (c.liveAgentId && c.liveAgentId !== agent.id) {
-        throw new AppError("conflict", "This conversation is assigned to a teammate. Ask them to transfer it.");
+        throw new AppError(
+          "conflict",
+          "This conversation is assigned to a teammate. Ask them to transfer it.",
+        );
       }
       await setLiveState(tx, c.id, { state: "person", agentId: agent.id });
       await markAssigned(tx, ctx.tenant.id, agent.id);

@@ -1,10 +1,10 @@
 import "server-only";
+import type { LiveAgent } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { forTenantAudited } from "../db/queries/audit";
-import { appendLiveEvent } from "../db/queries/live-events";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
+import { appendLiveEvent } from "../db/queries/live-events";
 import { markAssigned, onlineAgents, readLiveSettings } from "../db/queries/live-presence";
-import type { LiveAgent } from "@/shared/live-events";
 import { conversationGone } from "./agent";
 import { PRESENCE_TTL_MS, pickAgent, withinHours } from "./availability";
 import { wakeLive } from "./bus";
@@ -36,8 +36,16 @@ export async function requestPerson(
     const agents = await onlineAgents(tx, input.tenantId, new Date(now.getTime() - PRESENCE_TTL_MS));
     if (agents.length === 0) return { live: false, reason: "nobody_online" } as const;
     const picked = pickAgent(agents, settings.maxPerAgent);
-    await setLiveState(tx, c.id, { state: "waiting", agentId: picked?.id ?? null, requestedAt: now, endedAt: null });
-    await record("live.requested", { target: c.id, details: { by: "visitor", assigned: picked?.id ?? null } });
+    await setLiveState(tx, c.id, {
+      state: "waiting",
+      agentId: picked?.id ?? null,
+      requestedAt: now,
+      endedAt: null,
+    });
+    await record("live.requested", {
+      target: c.id,
+      details: { by: "visitor", assigned: picked?.id ?? null },
+    });
     await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "waiting" } });
     if (picked) {
       await markAssigned(tx, input.tenantId, picked.id);

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
-import { appendLiveEvent } from "../db/queries/live-events";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
+import { appendLiveEvent } from "../db/queries/live-events";
 import { isAgentMember, markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
@@ -28,9 +28,16 @@ export async function claimConversation(
     if (!c) throw conversationGone();
     if (c.liveState === "person" && c.liveAgentId === agent.id) return;
     if (c.liveState === "person") {
-      throw new AppError("conflict", "A teammate already has this conversation. Ask them to transfer it to you.");
+      throw new AppError(
+        "conflict",
+        "A teammate already has this conversation. Ask them to transfer it to you.",
+      );
     }
-    await setLiveState(tx, c.id, { state: "person", agentId: agent.id, requestedAt: c.liveRequestedAt ?? new Date() });
+    await setLiveState(tx, c.id, {
+      state: "person",
+      agentId: agent.id,
+      requestedAt: c.liveRequestedAt ?? new Date(),
+    });
     await markAssigned(tx, ctx.tenant.id, agent.id);
     await record("live.claimed", { target: c.id, details: { from: c.liveState } });
     await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "person", agent } });
@@ -42,13 +49,19 @@ export async function claimConversation(
  * Gives a waiting conversation to a teammate, or transfers one a person has: the teammate must be an admin or
  * owner of the business. A conversation with a person stays with a person, now the teammate.
  */
-export async function assignConversation(ctx: TenantContext, input: z.infer<typeof assignSchema>): Promise<void> {
+export async function assignConversation(
+  ctx: TenantContext,
+  input: z.infer<typeof assignSchema>,
+): Promise<void> {
   assertRole(ctx, "admin");
   await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState !== "waiting" && c.liveState !== "person") {
-      throw new AppError("conflict", "Only a conversation waiting for a person or with a person can be assigned.");
+      throw new AppError(
+        "conflict",
+        "Only a conversation waiting for a person or with a person can be assigned.",
+      );
     }
     if (!(await isAgentMember(tx, ctx.tenant.id, input.agentId))) {
       throw new AppError("not_found", "This teammate was not found, or cannot answer visitors.");
@@ -95,7 +108,10 @@ async function endLive(ctx: TenantContext, conversationId: string, state: "bot" 
       throw new AppError("conflict", "No person has this conversation.");
     }
     await setLiveState(tx, c.id, { state, agentId: null, endedAt: new Date() });
-    await record(state === "bot" ? "live.handed_back" : "live.closed", { target: c.id, details: { from: c.liveState } });
+    await record(state === "bot" ? "live.handed_back" : "live.closed", {
+      target: c.id,
+      details: { from: c.liveState },
+    });
     await appendLiveEvent(tx, {
       conversationId: c.id,
       kind: "state",

@@ -7,8 +7,8 @@ import { Composer } from "./Composer";
 import { Messages } from "./Conversation";
 import { trapTab } from "./focus";
 import { HandoffMenu, MenuContactForm } from "./Handoff";
-import { LiveBar } from "./LiveBar";
 import { CLOSE, Icon, PLUS } from "./Icon";
+import { LiveBar } from "./LiveBar";
 import type { Msg } from "./messages";
 import type { Session } from "./session";
 import { useChat } from "./useChat";
@@ -159,7 +159,12 @@ export function App({ cfg, session, bridge }: Props) {
           none === null
             ? setTalk(false)
             : setTalk({
-                note: none === "closed" ? cfg.l.outsideHours : none === "nobody_online" ? cfg.l.nobody : undefined,
+                note:
+                  none === "closed"
+                    ? cfg.l.outsideHours
+                    : none === "nobody_online"
+                      ? cfg.l.nobody
+                      : undefined,
               }),
         () => setTalk({}),
       )
@@ -197,7 +202,9 @@ export function App({ cfg, session, bridge }: Props) {
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
         <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={talkToPerson} />
         <LiveBar cfg={cfg} live={live} asking={asking} />
-        {talk && <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />}
+        {talk && (
+          <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />
+        )}
         {msgs.length === 0 && cfg.starters.length > 0 && (
           <fieldset class="starters">
             <legend class="sr">{t.suggestions}</legend>

@@ -33,7 +33,15 @@ export function restoreMessages(stored: Stored[], withPerson = false): Msg[] {
       // A person answered: what the visitor asked before is handled, nothing to retry.
       question = undefined;
       const name = str(m.agent?.name) ? m.agent.name : "";
-      out.push({ id, role: "agent", text: m.content, chips: [], status: "done", agent: { name }, serverId: str(m.id) ? m.id : undefined });
+      out.push({
+        id,
+        role: "agent",
+        text: m.content,
+        chips: [],
+        status: "done",
+        agent: { name },
+        serverId: str(m.id) ? m.id : undefined,
+      });
       continue;
     }
     if (m.role === "user") {

@@ -61,7 +61,15 @@ export function useLive(
             ? ms
             : [
                 ...ms,
-                { id: nextId(), role: "agent", text, chips: [], status: "done", serverId: messageId, agent: { name: who.name } },
+                {
+                  id: nextId(),
+                  role: "agent",
+                  text,
+                  chips: [],
+                  status: "done",
+                  serverId: messageId,
+                  agent: { name: who.name },
+                },
               ],
         );
         announce(`${who.name}: ${text}`);

@@ -3,7 +3,6 @@ import { eventStream, SSE_HEADERS } from "@/lib/chat/events";
 import { limitSettings, type TurnLimits, takeSessionPoint } from "@/lib/chat/limits";
 import { isTenantChanged } from "@/lib/chat/persist";
 import { type OpenedTurn, startTurn, type TurnDeps, type TurnInput } from "@/lib/chat/run-turn";
-import { wakeLive } from "@/lib/live/bus";
 import { errorResponse, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
@@ -104,7 +103,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
       packs: deps.packs,
       modelClient: deps.modelClient,
       storeRetry: deps.storeRetry,
-      wakeLive,
+      wakeLive: deps.wakeLive,
     };
     try {
       turn = await startTurn(turnDeps, turnInput(admitted.guard, admitted.body, admitted.limits));

@@ -15,6 +15,10 @@ export const cases: MatrixCases = {
     [`${L}#replyAction`]: { kind: "tenant", form: (b) => ({ ...target(b), text: "Hello from A" }) },
     [`${L}#noteAction`]: { kind: "tenant", form: (b) => ({ ...target(b), text: "A's note" }) },
     [`${L}#presenceAction`]: { kind: "tenant", form: () => ({ away: "true" }) },
+    [`${L}#liveSettingsAction`]: {
+      kind: "tenant",
+      form: () => ({ maxPerAgent: "2", escalateAfterMin: "9", savedReplies: "Hi | Hello from A" }),
+    },
   },
   widget: {
     [`${W}/conversations/[id]/live/route.ts#POST`]: {

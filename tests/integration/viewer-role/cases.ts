@@ -56,6 +56,13 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "admin",
     args: () => [{ away: "true" }],
   },
+  [`${L}/live/settings.ts#updateLiveSettings`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [
+      { maxPerAgent: 2, escalateAfterMin: 9, timeZone: "", open: "", close: "", savedReplies: "" },
+    ],
+  },
   [`${L}/live/reply.ts#addInternalNote`]: {
     kind: "refused",
     min: "admin",

@@ -34,7 +34,11 @@ const liveColumns = {
  * finishing statement takes, so a state change and a bot answer never interleave.
  */
 export async function lockLiveConversation(tx: TenantTx, id: string): Promise<LiveRow | null> {
-  const [row] = await tx.select(liveColumns).from(conversations).where(eq(conversations.id, id)).for("update");
+  const [row] = await tx
+    .select(liveColumns)
+    .from(conversations)
+    .where(eq(conversations.id, id))
+    .for("update");
   return row ?? null;
 }
 
@@ -146,7 +150,7 @@ export async function listNotes(tx: TenantTx, conversationId: string): Promise<N
       where tenant_id = michi_current_tenant() and conversation_id = ${conversationId}::uuid and kind = 'note'
       order by seq`,
   );
-  return (rows as unknown as { rows: { seq: string; text: string; author: string; created_at: string }[] }).rows.map(
-    (r) => ({ seq: Number(r.seq), text: r.text, author: r.author, at: new Date(r.created_at) }),
-  );
+  return (
+    rows as unknown as { rows: { seq: string; text: string; author: string; created_at: string }[] }
+  ).rows.map((r) => ({ seq: Number(r.seq), text: r.text, author: r.author, at: new Date(r.created_at) }));
 }

@@ -22,7 +22,12 @@ export type LiveSettingsRow = {
   savedReplies: SavedReply[];
 };
 
-export const LIVE_DEFAULTS: LiveSettingsRow = { maxPerAgent: 3, escalateAfterMin: 5, hours: null, savedReplies: [] };
+export const LIVE_DEFAULTS: LiveSettingsRow = {
+  maxPerAgent: 3,
+  escalateAfterMin: 5,
+  hours: null,
+  savedReplies: [],
+};
 
 export async function readLiveSettings(tx: TenantTx, tenantId: string): Promise<LiveSettingsRow> {
   const [row] = await tx
@@ -100,7 +105,12 @@ export async function onlineAgents(tx: TenantTx, tenantId: string, since: Date):
         inArray(memberships.role, ["owner", "admin"]),
       ),
     );
-  return rows.map((r) => ({ id: r.id, name: displayName(r), load: r.load, lastAssignedAt: r.lastAssignedAt }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: displayName(r),
+    load: r.load,
+    lastAssignedAt: r.lastAssignedAt,
+  }));
 }
 
 /** Round-robin: the agent just given a conversation goes to the back of the line. */

@@ -61,7 +61,11 @@ export function AssignForm({
           ))}
         </select>
       </label>
-      <SubmitButton variant="secondary" disabled={disabled || teammates.length === 0} pendingText="Assigning…">
+      <SubmitButton
+        variant="secondary"
+        disabled={disabled || teammates.length === 0}
+        pendingText="Assigning…"
+      >
         Assign
       </SubmitButton>
       <FormError state={state} />
@@ -115,7 +119,12 @@ export function ReplyBox({
             ))}
           </select>
         ) : null}
-        <button type="button" className="btn btn-secondary" aria-pressed={preview} onClick={() => setPreview((p) => !p)}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          aria-pressed={preview}
+          onClick={() => setPreview((p) => !p)}
+        >
           {preview ? "Edit" : "Preview"}
         </button>
       </div>
@@ -131,9 +140,9 @@ export function ReplyBox({
         hidden={preview}
       />
       {preview ? (
-        <div className="rounded border border-[var(--border)] p-2" aria-label="Preview">
+        <section className="rounded border border-[var(--border)] p-2" aria-label="Preview">
           {text.trim() ? <Markdown source={text} /> : <p className="muted">Nothing to preview yet.</p>}
-        </div>
+        </section>
       ) : null}
       <div className="flex items-center gap-2">
         <SubmitButton disabled={disabled} pendingText="Sending…">
@@ -163,7 +172,14 @@ export function NoteBox({
       <label className="block text-sm" htmlFor="live-note">
         Internal note (the visitor never sees it)
       </label>
-      <textarea id="live-note" name="text" className="input min-h-16 w-full" maxLength={maxLength} required disabled={disabled} />
+      <textarea
+        id="live-note"
+        name="text"
+        className="input min-h-16 w-full"
+        maxLength={maxLength}
+        required
+        disabled={disabled}
+      />
       <div className="flex items-center gap-2">
         <SubmitButton variant="secondary" disabled={disabled} pendingText="Adding…">
           Add note

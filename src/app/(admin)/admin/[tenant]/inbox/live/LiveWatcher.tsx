@@ -89,10 +89,19 @@ export function LiveWatcher({
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" data-live-status={status}>
       <span role="status">
-        {status === "live" ? "Live: new messages appear here by themselves." : status === "connecting" ? "Connecting…" : "Offline: trying again…"}
+        {status === "live"
+          ? "Live: new messages appear here by themselves."
+          : status === "connecting"
+            ? "Connecting…"
+            : "Offline: trying again…"}
       </span>
       {canAnswer ? (
-        <button type="button" className="btn btn-secondary" aria-pressed={away} onClick={() => setAway(!away)}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          aria-pressed={away}
+          onClick={() => setAway(!away)}
+        >
           {away ? "I'm back" : "Set me away"}
         </button>
       ) : (

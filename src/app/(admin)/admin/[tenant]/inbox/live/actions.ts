@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { tenantAction } from "@/lib/auth/guard";
 import { presenceSchema, recordPresence } from "@/lib/live/presence";
 import { addInternalNote, agentReplySchema, noteSchema, sendAgentReply } from "@/lib/live/reply";
+import { liveSettingsSchema, updateLiveSettings } from "@/lib/live/settings";
 import {
   assignConversation,
   assignSchema,
@@ -58,4 +59,10 @@ export const presenceAction = tenantAction("admin", presenceSchema, async (ctx, 
   await recordPresence(ctx, input);
   if (input.away !== undefined) refresh(ctx.tenant.slug);
   return undefined;
+});
+
+export const liveSettingsAction = tenantAction("admin", liveSettingsSchema, async (ctx, input) => {
+  await updateLiveSettings(ctx, input);
+  refresh(ctx.tenant.slug);
+  return { message: "Settings saved." };
 });

@@ -7,8 +7,8 @@ import { When } from "@/components/ui/When";
 import type { PlainActionFn, TenantActionFn } from "@/lib/auth/action";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTranscript, timeline } from "@/lib/db/queries/insights-transcript";
-import { liveTail } from "@/lib/db/queries/live-events";
 import { listLiveQueue, listNotes } from "@/lib/db/queries/live-conversations";
+import { liveTail } from "@/lib/db/queries/live-events";
 import { isAway, readLiveSettings } from "@/lib/db/queries/live-presence";
 import { listMembers } from "@/lib/db/queries/members";
 import { PRESENCE_BEAT_MS } from "@/lib/live/availability";
@@ -20,11 +20,13 @@ import {
   claimAction,
   closeAction,
   handBackAction,
+  liveSettingsAction,
   noteAction,
   presenceAction,
   replyAction,
 } from "./actions";
 import { AssignForm, ConversationButton, NoteBox, ReplyBox } from "./LiveForms";
+import { LiveSettingsForm } from "./LiveSettingsForm";
 import { LiveWatcher } from "./LiveWatcher";
 
 export const metadata: Metadata = { title: "Live chat" };
@@ -90,9 +92,16 @@ export default async function LiveConsolePage({
             <ol className="space-y-3" aria-label="Live conversations">
               {data.queue.map((q) => (
                 <li key={q.id} data-conversation={q.id}>
-                  <Link href={`${base}?c=${q.id}`} className="block rounded p-2 hover:bg-[var(--surface-muted)]">
-                    <span className="block font-semibold">{STATE_TEXT[q.liveState as keyof typeof STATE_TEXT]}</span>
-                    <span className="block text-sm">{q.question ? q.question.slice(0, 120) : "(no message yet)"}</span>
+                  <Link
+                    href={`${base}?c=${q.id}`}
+                    className="block rounded p-2 hover:bg-[var(--surface-muted)]"
+                  >
+                    <span className="block font-semibold">
+                      {STATE_TEXT[q.liveState as keyof typeof STATE_TEXT]}
+                    </span>
+                    <span className="block text-sm">
+                      {q.question ? q.question.slice(0, 120) : "(no message yet)"}
+                    </span>
                     <span className="block text-xs muted">
                       {q.liveRequestedAt ? (
                         <>
@@ -204,6 +213,22 @@ export default async function LiveConsolePage({
           </Card>
         )}
       </div>
+      {canAnswer ? (
+        <Card id="settings" title="Settings">
+          <LiveSettingsForm
+            action={bind(liveSettingsAction)}
+            values={{
+              maxPerAgent: data.settings.maxPerAgent,
+              escalateAfterMin: data.settings.escalateAfterMin,
+              timeZone: data.settings.hours?.timeZone ?? "",
+              open: Object.values(data.settings.hours?.days ?? {})[0]?.open ?? "",
+              close: Object.values(data.settings.hours?.days ?? {})[0]?.close ?? "",
+              days: Object.keys(data.settings.hours?.days ?? {}).map(Number),
+              savedReplies: data.settings.savedReplies.map((r) => `${r.title} | ${r.text}`).join("\n"),
+            }}
+          />
+        </Card>
+      ) : null}
     </div>
   );
 }
