@@ -72,6 +72,13 @@ const server = http.createServer(async (req, res) => {
         ac.signal,
       );
     }
+    if (url.pathname === "/bench/memory") {
+      // Started with --expose-gc: the live heap after a full collection, steadier than RSS alone.
+      (globalThis as { gc?: () => void }).gc?.();
+      const m = process.memoryUsage();
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers }));
+    }
     if (url.pathname === "/bench/append" && req.method === "POST") {
       const input = JSON.parse(await body(req)) as {
         tenantId: string;

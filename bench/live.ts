@@ -14,7 +14,7 @@ import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { type Client, makeClient } from "./lib/client";
 import { mapLimit } from "./lib/load";
-import { readyMessage, rssKb, sleep, spawnTracked, stopChild } from "./lib/procs";
+import { cpuMs, readyMessage, sleep, spawnTracked, stopChild } from "./lib/procs";
 import { KEYS, openDb, seedBench } from "./lib/seed";
 import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
 import { round, type Summary, summarize } from "./lib/stats";
@@ -38,7 +38,10 @@ export type LiveResult = {
   openSeconds: number;
   rssIdleMb: number | null;
   rssHeldMb: number | null;
-  kbPerConversation: number | null;
+  /** Live heap (+ buffers) after a full collection, held minus idle, per conversation. */
+  kbPerConversation: number;
+  /** The same from resident memory, which the heap's growth policy makes noisier. */
+  rssKbPerConversation: number;
   oneInstance: Delivery;
   /** One instance again, while bot conversations run on it flat out (chatTurnsPerSec.during). */
   underBotLoad: Delivery;
@@ -46,11 +49,18 @@ export type LiveResult = {
   /** Closed-loop bot turns (10 visitors) on instance A: before, during and after the live load; ratio = during / mean. */
   chatTurnsPerSec: { before: number; during: number; after: number; ratio: number };
   messagesPerSec: number;
+  /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
+  cpuMsPerLiveMessage: number;
+  /** Instance A's CPU per bot turn without the live load, before and after it. */
+  cpuMsPerBotTurn: { before: number; after: number };
+  /** Instance A's CPU over the phase with both bot turns and live traffic. */
+  cpuMsDuring: number;
 };
 
 async function startHost(env: NodeJS.ProcessEnv): Promise<Host> {
   const child = spawnTracked("bench/live-host.ts", [], {
     ts: true,
+    nodeArgs: ["--expose-gc"],
     env,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -89,6 +99,20 @@ function hold(
   );
   req.on("error", (e) => rejectReady(e));
   return { ready, close: () => req.destroy() };
+}
+
+/** The host's memory after a full collection: resident, and the live JavaScript heap plus buffers. */
+function memory(host: Host): Promise<{ rss: number; heap: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${host.url}/bench/memory`, { agent }, (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (raw += c));
+        res.on("end", () => resolve(JSON.parse(raw)));
+      })
+      .on("error", reject);
+  });
 }
 
 function post(url: string, body: unknown): Promise<void> {
@@ -204,9 +228,16 @@ export async function benchLive(opts: {
     const chatTokens = await mapLimit(Array.from({ length: 10 }), 10, () => client.session(KEYS.chat));
     // Warm-up: V8 settles the turn's code first, so "before" is not measured on half-optimised code.
     await botTurns(client, chatTokens, opts.quick ? 3000 : 15_000);
-    const without = await botTurns(client, chatTokens, seconds * 1000);
+    // CPU time of instance A per bot turn and per live message: less noisy than rates on a shared machine
+    // (another engineer's load delays a turn but does not make it cost more CPU).
+    const cpuOf = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+      const c0 = cpuMs(a.pid) ?? 0;
+      const out = await fn();
+      return [out, (cpuMs(a.pid) ?? 0) - c0];
+    };
+    const [without, cpuWithout] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
     opts.log(`  bot turns/s without live load: ${round(without, 1)}`);
-    const rssIdle = rssKb(a.pid);
+    const idle = await memory(a);
 
     // Delivery bookkeeping: by messageId, the send time and how often it arrived; seq order per stream.
     const sentAt = new Map<string, { t: number; dir: "v2a" | "a2v" }>();
@@ -247,7 +278,7 @@ export async function benchLive(opts: {
     let consoleStreams = await openConsoles(a);
     const openSeconds = (performance.now() - opened) / 1000;
     await sleep(1000);
-    const rssHeld = rssKb(a.pid);
+    const heldMemory = await memory(a);
     opts.log(
       `  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`,
     );
@@ -303,14 +334,14 @@ export async function benchLive(opts: {
     };
 
     // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
-    const oneInstance = await traffic(a, a);
+    const [oneInstance, cpuTraffic] = await cpuOf(() => traffic(a, a));
+    const cpuPerMessage = cpuTraffic / oneInstance.sent;
     opts.log(
       `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
     );
-    const [underBotLoad, during] = await Promise.all([
-      traffic(a, a),
-      botTurns(client, chatTokens, seconds * 1000),
-    ]);
+    const [[underBotLoad, during], cpuDuring] = await cpuOf(() =>
+      Promise.all([traffic(a, a), botTurns(client, chatTokens, seconds * 1000)]),
+    );
     opts.log(
       `  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`,
     );
@@ -323,7 +354,7 @@ export async function benchLive(opts: {
     for (const s of consoleStreams) s.close();
     for (const s of held.splice(0)) s.close();
     // Again without: the machine is shared, so the figure beside "during" is the mean of before and after.
-    const after = await botTurns(client, chatTokens, seconds * 1000);
+    const [after, cpuAfter] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
     opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
     client.close();
     const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
@@ -331,9 +362,10 @@ export async function benchLive(opts: {
       conversations: n,
       consoles: businesses,
       openSeconds: round(openSeconds, 2),
-      rssIdleMb: mb(rssIdle),
-      rssHeldMb: mb(rssHeld),
-      kbPerConversation: rssIdle !== null && rssHeld !== null ? round((rssHeld - rssIdle) / n, 1) : null,
+      rssIdleMb: mb(idle.rss / 1024),
+      rssHeldMb: mb(heldMemory.rss / 1024),
+      kbPerConversation: round((heldMemory.heap - idle.heap) / 1024 / n, 1),
+      rssKbPerConversation: round((heldMemory.rss - idle.rss) / 1024 / n, 1),
       oneInstance,
       underBotLoad,
       twoInstances,
@@ -344,6 +376,12 @@ export async function benchLive(opts: {
         ratio: round((2 * during) / (without + after), 2),
       },
       messagesPerSec: perSecond,
+      cpuMsPerLiveMessage: round(cpuPerMessage, 2),
+      cpuMsPerBotTurn: {
+        before: round(cpuWithout / (without * seconds), 2),
+        after: round(cpuAfter / (after * seconds), 2),
+      },
+      cpuMsDuring: round(cpuDuring),
     };
   } finally {
     for (const s of held) s.close();

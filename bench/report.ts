@@ -85,7 +85,8 @@ export function printSummary(r: Results): void {
     rows.push([
       "live.kbPerConversation",
       fmt(live.kbPerConversation, " KB"),
-      `${live.conversations} held, ${live.consoles} consoles; RSS ${fmt(live.rssIdleMb, " MB")} → ${fmt(live.rssHeldMb, " MB")}`,
+      `heap after GC; ${live.conversations} held, ${live.consoles} consoles; RSS ${fmt(live.rssIdleMb, " MB")} → ` +
+        `${fmt(live.rssHeldMb, " MB")} (${fmt(live.rssKbPerConversation, " KB")} each)`,
     ]);
     rows.push([
       "live.chatTurnsRatio",
@@ -93,6 +94,12 @@ export function printSummary(r: Results): void {
       `bot turns/s ${fmt(live.chatTurnsPerSec.during)} during vs ${fmt(live.chatTurnsPerSec.before)} before, ` +
         `${fmt(live.chatTurnsPerSec.after)} after; ` +
         `delivery p99 then ${p99(live.underBotLoad)}`,
+    ]);
+    rows.push([
+      "live.cpuMsPerLiveMessage",
+      fmt(live.cpuMsPerLiveMessage, " ms", 2),
+      `instance CPU per message (append, both deliveries); a bot turn: ` +
+        `${fmt(live.cpuMsPerBotTurn.before, " ms", 2)} before, ${fmt(live.cpuMsPerBotTurn.after, " ms", 2)} after`,
     ]);
   }
   const t = r.tokens;
