@@ -3,25 +3,21 @@
 // one Postgres. Measures delivery time (from the sender's request until the other side has the event),
 // whether every event arrived once and in order, memory per held conversation, and bot chat turns/s on the
 // same instance without and while the live load runs. Instances: bench/live-host.ts (see there for what it
-// is and is not). Runs alone: `tsx --conditions=react-server bench/live.ts [--quick]`, or from bench/run.ts.
+// is and is not); the client side: bench/live-client.ts. Runs from bench/run.ts (`npm run bench -- --only=live`).
 import { randomBytes, randomUUID } from "node:crypto";
-import http from "node:http";
-import { createParser } from "eventsource-parser";
 import { createTenant } from "../src/lib/db/queries/tenants";
 import { conversations } from "../src/lib/db/schema";
 import { signVisitorToken } from "../src/lib/security/visitor-token";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
-import { type Client, makeClient } from "./lib/client";
+import { makeClient } from "./lib/client";
 import { mapLimit } from "./lib/load";
-import { cpuMs, readyMessage, sleep, spawnTracked, stopChild } from "./lib/procs";
+import { cpuMs, sleep } from "./lib/procs";
 import { KEYS, openDb, seedBench } from "./lib/seed";
 import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
 import { round, type Summary, summarize } from "./lib/stats";
+import { botTurns, type Host, hold, memory, ORIGIN, post, startHost } from "./live-client";
 
-const ORIGIN = "http://bench-live.test";
-
-type Host = { url: string; pid: number | undefined; stop(): Promise<void> };
 type Conv = { tenantId: string; key: string; id: string; token: string };
 type Delivery = {
   visitorToAgent: Summary;
@@ -56,105 +52,6 @@ export type LiveResult = {
   /** Instance A's CPU over the phase with both bot turns and live traffic. */
   cpuMsDuring: number;
 };
-
-async function startHost(env: NodeJS.ProcessEnv): Promise<Host> {
-  const child = spawnTracked("bench/live-host.ts", [], {
-    ts: true,
-    nodeArgs: ["--expose-gc"],
-    env,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const { port } = await readyMessage<{ port: number }>(child, "a live bench instance", 60_000);
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopChild(child) };
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-
-/** A held SSE stream; `onEvent` gets each live event's parsed data, `ready` resolves after the first read. */
-function hold(
-  url: string,
-  headers: Record<string, string>,
-  onEvent: (e: { seq: number; kind: string; data: { messageId?: string } }) => void,
-) {
-  let resolveReady!: () => void;
-  let rejectReady!: (e: Error) => void;
-  const ready = new Promise<void>((res, rej) => {
-    resolveReady = res;
-    rejectReady = rej;
-  });
-  const req = http.get(
-    url,
-    { agent, headers: { origin: ORIGIN, accept: "text/event-stream", ...headers } },
-    (res) => {
-      if (res.statusCode !== 200) return rejectReady(new Error(`stream HTTP ${res.statusCode}`));
-      const parser = createParser({
-        onEvent(m) {
-          if (m.event === "ready") return resolveReady();
-          onEvent(JSON.parse(m.data));
-        },
-      });
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => parser.feed(c));
-    },
-  );
-  req.on("error", (e) => rejectReady(e));
-  return { ready, close: () => req.destroy() };
-}
-
-/** The host's memory after a full collection: resident, and the live JavaScript heap plus buffers. */
-function memory(host: Host): Promise<{ rss: number; heap: number }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${host.url}/bench/memory`, { agent }, (res) => {
-        let raw = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (raw += c));
-        res.on("end", () => resolve(JSON.parse(raw)));
-      })
-      .on("error", reject);
-  });
-}
-
-function post(url: string, body: unknown): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const raw = JSON.stringify(body);
-    const req = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(raw) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`append HTTP ${res.statusCode}`)),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(raw);
-  });
-}
-
-/** Closed-loop bot turns on `host` for `ms`: turns per second. */
-async function botTurns(client: Client, tokens: string[], ms: number): Promise<number> {
-  const until = performance.now() + ms;
-  let n = 0;
-  await Promise.all(
-    tokens.map(async (token, v) => {
-      while (performance.now() < until) {
-        const r = await client.chat(
-          `/api/widget/${KEYS.chat}/chat`,
-          { message: `bench-turn: anything on? (${v}-${n})` },
-          { authorization: `Bearer ${token}` },
-        );
-        if (r.done && performance.now() <= until) n++;
-      }
-    }),
-  );
-  return n / (ms / 1000);
-}
 
 export async function benchLive(opts: {
   world: World;

@@ -39,7 +39,8 @@ const RESYNC_MS = 30_000;
 
 /**
  * The SSE encoding: `id:` is the seq, `event:` the kind; `data` is the LiveEvent. JSON never holds a raw
- * newline, so one data line is enough. `ready` (with the cursor as its id) follows the first read: the client has caught up.
+ * newline, so one data line is enough. `ready` (with the cursor as its id) follows the first read: the client
+ * has caught up.
  */
 export function encodeLiveEvent(e: LiveEvent): string {
   return `id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify(e)}\n\n`;
