@@ -41,6 +41,7 @@ export async function requestPerson(
       agentId: picked?.id ?? null,
       requestedAt: now,
       endedAt: null,
+      firstResponseAt: null,
     });
     await record("live.requested", {
       target: c.id,

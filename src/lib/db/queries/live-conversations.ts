@@ -51,6 +51,8 @@ export async function setLiveState(
     agentId: string | null;
     requestedAt?: Date | null;
     endedAt?: Date | null;
+    /** A new request starts the first-response clock again (null). */
+    firstResponseAt?: null;
   },
 ): Promise<void> {
   await tx
@@ -62,6 +64,7 @@ export async function setLiveState(
       lastActivityAt: sql`now()`,
       ...(change.requestedAt !== undefined ? { liveRequestedAt: change.requestedAt } : {}),
       ...(change.endedAt !== undefined ? { liveEndedAt: change.endedAt } : {}),
+      ...(change.firstResponseAt !== undefined ? { liveFirstResponseAt: change.firstResponseAt } : {}),
     })
     .where(eq(conversations.id, id));
 }
