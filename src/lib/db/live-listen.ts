@@ -1,5 +1,5 @@
 import "server-only";
-import pg from "pg";
+import type pg from "pg";
 import type { DbHandle } from "./client";
 import { LIVE_CHANNEL } from "./queries/live-events";
 
@@ -44,7 +44,16 @@ export function listenLive(
   };
 
   const connect = async () => {
-    const c = new pg.Client({ ...options, keepAlive: true });
+    // Loaded when first needed, as in client.ts: a static import of pg makes a compiled route module async,
+    // which the production server's direct routes cannot load (scripts/direct-routes.mjs).
+    let Client: typeof pg.Client;
+    try {
+      Client = (await import("pg")).default.Client;
+    } catch {
+      return schedule();
+    }
+    if (closed) return;
+    const c = new Client({ ...options, keepAlive: true });
     client = c;
     let lost = false;
     const lose = () => {
