@@ -1,9 +1,16 @@
 import Link from "next/link";
 import { Card } from "@/components/ui";
-import type { LiveMetrics } from "@/lib/db/queries/live-metrics";
 
 // Conversations a person handled in the period (issue #28): how soon a person first answered a visitor who
 // asked for one, and how long until the person's part ended. Medians: one slow afternoon does not hide the rest.
+
+type LiveMetrics = {
+  requested: number;
+  answered: number;
+  firstResponseMedianSec: number | null;
+  closed: number;
+  closeMedianSec: number | null;
+};
 
 function duration(sec: number | null): string {
   if (sec === null) return "–";
