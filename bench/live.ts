@@ -47,6 +47,8 @@ export type LiveResult = {
   messagesPerSec: number;
   /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
   cpuMsPerLiveMessage: number;
+  /** Instance A's CPU per second with every stream held and no traffic (heartbeats, re-reads). */
+  cpuMsPerSecondHeld: number;
   /** Instance A's CPU per bot turn without the live load, before and after it. */
   cpuMsPerBotTurn: { before: number; after: number };
   /** Instance A's CPU over the phase with both bot turns and live traffic. */
@@ -231,8 +233,13 @@ export async function benchLive(opts: {
     };
 
     // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
+    // What the held streams cost with no traffic at all (heartbeats, re-reads), so a message's CPU is its own.
+    const idleMs = 5000;
+    const [, cpuIdle] = await cpuOf(() => sleep(idleMs));
+    const started = performance.now();
     const [oneInstance, cpuTraffic] = await cpuOf(() => traffic(a, a));
-    const cpuPerMessage = cpuTraffic / oneInstance.sent;
+    const trafficMs = performance.now() - started;
+    const cpuPerMessage = (cpuTraffic - (cpuIdle * trafficMs) / idleMs) / oneInstance.sent;
     opts.log(
       `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
     );
@@ -274,6 +281,7 @@ export async function benchLive(opts: {
       },
       messagesPerSec: perSecond,
       cpuMsPerLiveMessage: round(cpuPerMessage, 2),
+      cpuMsPerSecondHeld: round(cpuIdle / (idleMs / 1000), 1),
       cpuMsPerBotTurn: {
         before: round(cpuWithout / (without * seconds), 2),
         after: round(cpuAfter / (after * seconds), 2),

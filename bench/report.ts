@@ -98,7 +98,8 @@ export function printSummary(r: Results): void {
     rows.push([
       "live.cpuMsPerLiveMessage",
       fmt(live.cpuMsPerLiveMessage, " ms", 2),
-      `instance CPU per message (append, both deliveries); a bot turn: ` +
+      `instance CPU per message (append, both deliveries), beside ${fmt(live.cpuMsPerSecondHeld, " ms")}/s for ` +
+        `holding the streams idle; a bot turn: ` +
         `${fmt(live.cpuMsPerBotTurn.before, " ms", 2)} before, ${fmt(live.cpuMsPerBotTurn.after, " ms", 2)} after`,
     ]);
   }
