@@ -37,6 +37,11 @@ const note = (seq: number): LiveEvent => ({
   at: "2026-12-02T00:00:00.000Z",
 });
 
+function Probe({ onEvent }: { onEvent: (e: LiveEvent) => void }) {
+  useLiveEvents("shop", onEvent);
+  return null;
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
@@ -52,12 +57,8 @@ describe("useLiveEvents", () => {
     (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
     vi.useFakeTimers();
     const got: number[] = [];
-    function Probe() {
-      useLiveEvents("shop", (e) => got.push(e.seq));
-      return null;
-    }
     const root = createRoot(document.getElementById("root") as unknown as Element);
-    await act(async () => root.render(createElement(Probe)));
+    await act(async () => root.render(createElement(Probe, { onEvent: (e: LiveEvent) => got.push(e.seq) })));
     const first = FakeSource.all[0]!;
     expect(first.url).toBe("/api/admin/shop/live/events");
     await act(async () => {
