@@ -51,7 +51,9 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await expect(panel.locator("form.hf")).toHaveCount(0);
 
     // The agent is told, sees what was asked, and claims.
-    await expect(agent.getByRole("alert")).toHaveText("A visitor is waiting for a person.");
+    await expect(
+      agent.getByRole("alert").filter({ hasText: "A visitor is waiting for a person." }),
+    ).toBeVisible();
     const queue = agent.getByRole("list", { name: "Live conversations" });
     await expect(queue).toContainText("Do you make a birthday cake?");
     await expect(queue).toContainText("Waiting for a person");
@@ -84,6 +86,7 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     ]);
     await expect(again.locator(".msg.agent")).toHaveCount(1);
     await expect(again.getByText(/joined the conversation\./)).toBeVisible();
+    await reply.getByRole("button", { name: "Edit" }).click();
     await reply.getByLabel("Reply").fill("It will be ready on Saturday.");
     await reply.getByRole("button", { name: "Send" }).click();
     await expect(again.locator(".msg.agent")).toHaveCount(2);
