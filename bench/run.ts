@@ -32,6 +32,7 @@ import {
   startWorld,
   type World,
 } from "./lib/servers";
+import { benchLive, type LiveResult } from "./live";
 import { printSummary } from "./report";
 import { benchStreams, type StreamsResult } from "./streams";
 import { benchTokens, type TokensResult } from "./tokens";
@@ -42,6 +43,7 @@ const SECTIONS = [
   "chat",
   "pglite",
   "streams",
+  "live",
   "tokens",
   "db",
   "faults",
@@ -92,6 +94,7 @@ export type Results = {
   /** The chat levels on the embedded database (michi-chat only). */
   chatPglite?: ChatPgliteResult;
   streams?: StreamsResult;
+  live?: LiveResult;
   tokens?: TokensResult;
   knowledge?: KnowledgeResult;
   channels?: ChannelsResult;
@@ -135,7 +138,7 @@ async function main() {
   }
 
   let world: World | undefined;
-  if (needsServer) world = await startWorld();
+  if (needsServer || has("live")) world = await startWorld();
 
   // Streams and chat each get a freshly started server and database. V8 grows its heap lazily after a load
   // burst, so memory measured after the chat benchmark would say more about that burst than about held
@@ -215,6 +218,14 @@ async function main() {
       results.db.notes!.push("queriesPerTurn needs Postgres (the counting proxy sits in front of it)");
     }
     Object.assign(results.db, await benchUsagePage({ serverUrl, quick: args.quick, log }));
+  }
+
+  if (has("live")) {
+    // The platform's live handlers in bare instances (bench/live-host.ts), two of them on one Postgres.
+    if (serverUrl && world) {
+      section("live takeover transport");
+      results.live = await benchLive({ world, serverUrl, quick: args.quick, log });
+    } else results.skipped.push("live: needs Postgres (two instances share one database)");
   }
 
   if (has("faults")) {

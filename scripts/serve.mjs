@@ -153,6 +153,8 @@ async function shutdown(signal) {
   log.info({ signal, active, streams }, "shutting down: no new connections; waiting for running chats");
   log.flush();
   server.close();
+  // Held live streams (src/lib/live/stream.ts) end now: their clients resume on another instance by seq.
+  globalThis.__michiLiveDrain?.();
   server.closeIdleConnections?.();
   const deadline = Date.now() + graceMs;
   while (active > 0 && Date.now() < deadline) {

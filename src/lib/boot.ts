@@ -30,6 +30,7 @@ async function run(): Promise<void> {
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
     const { passwordResetWorkers } = await import("./accounts/password-reset");
     const { leadMailWorkers } = await import("./leads/notify");
+    const { liveEscalationWorkers } = await import("./live/escalation");
     const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
     const { defaultChannelWorkers } = await import("./channels/runtime");
     const { startProcessQueue } = await import("./queue");
@@ -38,6 +39,7 @@ async function run(): Promise<void> {
       extraWorkers: [
         ...passwordResetWorkers(db),
         ...leadMailWorkers(db),
+        ...liveEscalationWorkers(db),
         ...processKnowledgeWorkers(db, queue),
         ...defaultChannelWorkers(db, e),
       ],

@@ -17,6 +17,11 @@ export type ChatEvent =
   | { type: "chip"; data: { callId: string; label: string; state: ChipState } }
   | { type: "delta"; data: { text: string } }
   | { type: "done"; data: { conversationId: string; messageId: string; citations?: Citation[] } }
+  /**
+   * A person was asked for or has this conversation: the bot does not answer (a partial answer streamed before
+   * a person took over is not kept), and what follows arrives on the conversation's live stream.
+   */
+  | { type: "live"; data: { conversationId: string } }
   /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
   | { type: "handoff"; data: Record<string, never> }
   /**

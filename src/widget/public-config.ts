@@ -8,6 +8,7 @@ import { type Theme, themeFor } from "./contrast";
 import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
 import { STRINGS, type Strings } from "./i18n";
 import { pickLang } from "./lang";
+import { LIVE_STRINGS, type LiveStrings } from "./live-i18n";
 import { fill } from "./wording";
 
 export type PanelConfig = {
@@ -26,6 +27,8 @@ export type PanelConfig = {
   /** The contact form's consent text (the request_human pack's setting) and the hand-off words. */
   consent: string;
   h: HandoffStrings;
+  /** A live conversation with a person (issue #28). */
+  l: LiveStrings;
 };
 
 /** What the loader needs to draw the launcher before any iframe exists. */
@@ -98,6 +101,7 @@ export function panelConfig(
     t: STRINGS[opts.lang],
     consent: opts.consent ? consentIn(t.bot.consents, opts.lang, opts.consent) : "",
     h: HANDOFF_STRINGS[opts.lang],
+    l: LIVE_STRINGS[opts.lang],
   };
 }
 

@@ -22,16 +22,18 @@ export type TranscriptMessageProps = {
 
 export function TranscriptMessage(m: TranscriptMessageProps) {
   const visitor = m.role === "user";
+  // A person of the business who took the conversation over (issue #28).
+  const who = visitor ? "Visitor" : m.role === "agent" ? "Person" : "Bot";
   return (
     <article
-      aria-label={visitor ? "Visitor" : "Bot"}
+      aria-label={who}
       data-message={m.id}
       className={`max-w-[85%] rounded-[var(--radius-card)] border border-[var(--border)] p-3 ${
         visitor ? "self-end bg-brand-50 dark:bg-brand-800/40" : "self-start bg-[var(--surface)]"
       }`}
     >
       <header className="mb-1 flex flex-wrap items-baseline gap-x-3 text-xs muted">
-        <span className="font-semibold">{visitor ? "Visitor" : "Bot"}</span>
+        <span className="font-semibold">{who}</span>
         <When at={m.createdAt} tz={m.tz} seconds />
         {m.status !== "complete" ? (
           <span className="font-semibold text-danger-700 dark:text-red-300">

@@ -1,8 +1,15 @@
 import "server-only";
-import type { MessageStatus } from "../db/schema";
+import type { MessageRole, MessageStatus } from "../db/schema";
 
-export type StoredMessage = { role: "user" | "assistant"; content: string; status: MessageStatus };
+export type StoredMessage = { role: MessageRole; content: string; status: MessageStatus };
 export type HistoryMessage = { role: "user" | "assistant"; content: string };
+
+/**
+ * What the model reads before a person's message in its history: a person of the business wrote it, so the
+ * model knows the person already handled that part and does not offer a person again for it.
+ */
+export const PERSON_MARK =
+  "[Written by a person from the business who took over this conversation, not by you. Do not offer a person again for what they handled.]\n";
 
 /**
  * Earlier messages to re-send, oldest first, within `maxChars`. Tool calls and results of earlier turns are
@@ -14,11 +21,12 @@ export function boundHistory(newestFirst: readonly StoredMessage[], maxChars: nu
   const kept: HistoryMessage[] = [];
   let used = 0;
   for (const m of newestFirst) {
-    const content = m.content.trim();
-    if (!content) continue; // failed answers have no text
+    const text = m.content.trim();
+    if (!text) continue; // failed answers have no text
+    const content = m.role === "agent" ? PERSON_MARK + text : text;
     if (used + content.length > maxChars) break;
     used += content.length;
-    kept.push({ role: m.role, content });
+    kept.push({ role: m.role === "user" ? "user" : "assistant", content });
   }
   kept.reverse();
   // A history that opens with an answer has lost its question; drop it rather than confuse the model.

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../db";
-import { finishTurnRow, type OpenedPackRow, openTurnRow } from "../db/queries/turns";
+import { type FinishOutcome, finishTurnRow, type OpenedPackRow, openTurnRow } from "../db/queries/turns";
 import { usageMonth } from "../db/queries/usage";
 import type { MessageStatus } from "../db/schema";
 import { AppError, isAppError } from "../errors";
@@ -20,6 +20,8 @@ const HISTORY_ROWS = 100;
 
 export type TurnStart = {
   conversationId: string;
+  /** The conversation's live version as the turn opened: the answer is stored only while it is unchanged. */
+  liveVersion: number;
   userMessageId: string;
   /** The visitor's words the model answers: as sent, or as stored when retrying. */
   message: string;
@@ -58,7 +60,13 @@ type VisitorMessage = {
   historyMaxChars: number;
 };
 
-export type TurnOpen = TurnStart & { enabled: EnabledPack[] };
+/**
+ * A turn opens either for the model, or, while the visitor waits for or talks with a person, as their stored
+ * message only (in the live log at `seq`): the model is not called.
+ */
+export type TurnOpen =
+  | (TurnStart & { live?: undefined; enabled: EnabledPack[] })
+  | { live: "waiting" | "person"; conversationId: string; userMessageId: string; seq: number };
 
 /** Turns the tenant's enabled pack rows (as the opening statement read them) into packs ready to run. */
 export type LoadEnabled = (rows: OpenedPackRow[], tenantId: string) => EnabledPack[] | Promise<EnabledPack[]>;
@@ -105,18 +113,31 @@ export async function openTurn(
   }
   if (row.refused === "rate") throw rateLimited(row.retryAfterSec);
   if (row.refused === "stale") throw tenantChanged();
+  if (row.refused === "live") {
+    throw new AppError(
+      "conflict",
+      "A person is looking after this conversation. Please write your message again.",
+    );
+  }
   if (row.refused !== undefined) {
     // Someone else's conversation looks exactly like a missing one.
     throw row.refused === "budget"
       ? budgetExhausted()
       : new AppError("not_found", "This conversation was not found. Please start a new one.");
   }
+  if (row.live !== undefined) {
+    return { live: row.live, conversationId: row.conversationId, userMessageId: row.messageId, seq: row.seq };
+  }
   const enabled = await steps.loadEnabled(row.packs, input.tenantId);
   if (input.retryOf) {
-    return { ...retryStart(row.conversationId, input.retryOf, row.history, input.historyMaxChars), enabled };
+    return {
+      ...retryStart(row.conversationId, row.liveVersion, input.retryOf, row.history, input.historyMaxChars),
+      enabled,
+    };
   }
   return {
     conversationId: row.conversationId,
+    liveVersion: row.liveVersion,
     userMessageId: row.messageId as string,
     message: input.message,
     history: boundHistory(row.history, input.historyMaxChars),
@@ -131,6 +152,7 @@ export async function openTurn(
  */
 function retryStart(
   conversationId: string,
+  liveVersion: number,
   retryOf: string,
   newestFirst: readonly (StoredMessage & { id: string })[],
   historyMaxChars: number,
@@ -145,6 +167,7 @@ function retryStart(
   }
   return {
     conversationId,
+    liveVersion,
     userMessageId: question.id,
     message: question.content,
     history: boundHistory(newestFirst.slice(at + 1), historyMaxChars),
@@ -156,6 +179,7 @@ type RunToStore = ToolRunResult & { callId: string };
 export type TurnEnd = {
   tenantId: string;
   conversationId: string;
+  liveVersion: number;
   content: string;
   status: MessageStatus;
   reason: string | null;
@@ -195,14 +219,14 @@ export async function finishTurn(
   db: DbHandle,
   end: TurnEnd,
   retry: StoreRetry = STORE_RETRY,
-): Promise<{ messageId: string; attempts: number }> {
+): Promise<{ messageId: string; attempts: number; outcome: FinishOutcome }> {
   const messageId = randomUUID();
   const started = Date.now();
   let delay = retry.firstDelayMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      await storeAnswer(db, end, messageId);
-      return { messageId, attempts: attempt };
+      const outcome = await storeAnswer(db, end, messageId);
+      return { messageId, attempts: attempt, outcome };
     } catch (err) {
       const elapsed = Date.now() - started;
       if (!worthRetrying(err) || elapsed + delay > retry.totalMs) throw err;
@@ -214,8 +238,8 @@ export async function finishTurn(
 
 async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string) {
   const at = end.at ?? new Date();
-  // A retry whose earlier attempt committed finds the id taken and stores nothing more (false).
-  await finishTurnRow(db, {
+  // A retry whose earlier attempt committed finds the id taken and stores nothing more ('duplicate').
+  return finishTurnRow(db, {
     tenantId: end.tenantId,
     messageId,
     conversationId: end.conversationId,
@@ -229,5 +253,6 @@ async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string) {
     runs: end.runs,
     month: usageMonth(at),
     at,
+    liveVersion: end.liveVersion,
   });
 }

@@ -29,6 +29,11 @@ export type TurnDeps = {
   modelClient?: (e: Env, model: string) => ModelClient;
   /** How long the answer's store is retried through an outage; STORE_RETRY when absent. */
   storeRetry?: StoreRetry;
+  /**
+   * Wakes the live streams of a conversation after a row was appended to its live log (the visitor wrote
+   * while waiting for or talking with a person). Absent: the streams' slow re-read delivers it.
+   */
+  wakeLive?: (tenantId: string, conversationId: string) => void;
 };
 
 /** The tenant as the caller's guard read it. */
@@ -132,11 +137,13 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
     throw err;
   }
 
+  if (start.live !== undefined) return liveTurn(deps, tenant.id, start, free);
+  const opened = start;
   const model = resolveModel(tenant.bot, status.models);
   let ran = false;
   return {
-    conversationId: start.conversationId,
-    visitorMessageId: start.userMessageId,
+    conversationId: opened.conversationId,
+    visitorMessageId: opened.userMessageId,
     cancel: free,
     async run(sink) {
       if (ran) throw new Error("a turn runs once");
@@ -144,7 +151,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
       try {
         sink.emit({
           type: "start",
-          data: { conversationId: start.conversationId, visitorMessageId: start.userMessageId },
+          data: { conversationId: opened.conversationId, visitorMessageId: opened.userMessageId },
         });
         return await executeTurn(
           {
@@ -154,13 +161,14 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             model,
             ...modelProfile(e, model),
             packs: deps.packs,
-            enabled: start.enabled,
+            enabled: opened.enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
-            conversationId: start.conversationId,
-            history: start.history,
-            message: start.message,
+            conversationId: opened.conversationId,
+            liveVersion: opened.liveVersion,
+            history: opened.history,
+            message: opened.message,
             lang: input.lang,
-            log: log().child({ tenantId: tenant.id, conversationId: start.conversationId }),
+            log: log().child({ tenantId: tenant.id, conversationId: opened.conversationId }),
             storeRetry: deps.storeRetry,
           },
           sink.emit,
@@ -169,6 +177,34 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
       } finally {
         free();
       }
+    },
+  };
+}
+
+/**
+ * The turn of a visitor who waits for or talks with a person: their message is stored and in the live log;
+ * the stream says so (`start`, then `live`) and the person's console is woken. The model is not called.
+ */
+function liveTurn(
+  deps: TurnDeps,
+  tenantId: string,
+  start: { conversationId: string; userMessageId: string },
+  free: () => void,
+): OpenedTurn {
+  free();
+  deps.wakeLive?.(tenantId, start.conversationId);
+  let ran = false;
+  return {
+    conversationId: start.conversationId,
+    visitorMessageId: start.userMessageId,
+    cancel: () => {},
+    async run(sink) {
+      if (ran) throw new Error("a turn runs once");
+      ran = true;
+      const { conversationId } = start;
+      sink.emit({ type: "start", data: { conversationId, visitorMessageId: start.userMessageId } });
+      sink.emit({ type: "live", data: { conversationId } });
+      return null;
     },
   };
 }

@@ -37,6 +37,8 @@ export type Turn = {
   enabled: EnabledPack[];
   tenant: { id: string; name: string; bot: BotSettings };
   conversationId: string;
+  /** The conversation's live version as the turn opened (persist.ts). */
+  liveVersion: number;
   history: HistoryMessage[];
   message: string;
   lang?: Lang;
@@ -112,13 +114,15 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
   }
 
   let messageId: string;
+  let outcome: string;
   try {
     let attempts: number;
-    ({ messageId, attempts } = await finishTurn(
+    ({ messageId, attempts, outcome } = await finishTurn(
       turn.db,
       {
         tenantId: turn.tenant.id,
         conversationId: turn.conversationId,
+        liveVersion: turn.liveVersion,
         content: result.text,
         status: result.status,
         reason: result.reason,
@@ -162,6 +166,12 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
     "chat turn",
   );
 
+  if (outcome === "superseded") {
+    // A person was asked for or took over while the model answered: that answer is not kept.
+    turn.log.info("chat turn superseded by a person");
+    emit({ type: "live", data: { conversationId: turn.conversationId } });
+    return result;
+  }
   await recordHandoff(
     turn.db,
     { tenantId: turn.tenant.id, conversationId: turn.conversationId, messageId, lang: turn.lang },

@@ -14,7 +14,11 @@ export type TenantTx = Tx & { readonly __tenantScoped: true };
 export type DbKind = "pg" | "pglite";
 
 /** The SQL functions that enter a tenant themselves (the only ones tenantCall may run). */
-export type TenantFunction = "michi_open_turn" | "michi_open_turn_as_seen" | "michi_finish_turn";
+export type TenantFunction =
+  | "michi_open_turn"
+  | "michi_open_turn_as_seen"
+  | "michi_finish_turn"
+  | "michi_read_live_events";
 
 /** Rows of a raw SQL statement. */
 export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {

@@ -16,6 +16,7 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   "lead.created": "A visitor asked for a person (contact form sent)",
   "feedback.created": "A visitor rated an answer",
   "conversation.finished": "A conversation went quiet",
+  "handoff.waiting": "A visitor waiting for a person was not claimed in time",
 };
 
 export type WebhookPayload = {

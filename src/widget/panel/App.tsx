@@ -8,6 +8,7 @@ import { Messages } from "./Conversation";
 import { trapTab } from "./focus";
 import { HandoffMenu, MenuContactForm } from "./Handoff";
 import { CLOSE, Icon, PLUS } from "./Icon";
+import { LiveBar } from "./LiveBar";
 import type { Msg } from "./messages";
 import type { Session } from "./session";
 import { useChat } from "./useChat";
@@ -141,11 +142,34 @@ export function App({ cfg, session, bridge }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState("");
-  const [talk, setTalk] = useState(false);
+  // The contact form under the conversation, with why a person could not be asked for (if that was tried).
+  const [talk, setTalk] = useState<false | { note?: string }>(false);
+  const [asking, setAsking] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const { live, announce } = useAnnouncer();
+  const { live: liveRegion, announce } = useAnnouncer();
   const settled = useCallback(() => bridge.send("answer"), [bridge]);
-  const { msgs, busy, restored, send, retry, stop, reset } = useChat(cfg, session, announce, settled);
+  const { msgs, busy, restored, send, retry, stop, reset, live } = useChat(cfg, session, announce, settled);
+  // "Talk to a person": a live request when someone can chat, else the contact form, saying so honestly.
+  const talkToPerson = useCallback(() => {
+    setAsking(true);
+    live
+      .ask()
+      .then(
+        (none) =>
+          none === null
+            ? setTalk(false)
+            : setTalk({
+                note:
+                  none === "closed"
+                    ? cfg.l.outsideHours
+                    : none === "nobody_online"
+                      ? cfg.l.nobody
+                      : undefined,
+              }),
+        () => setTalk({}),
+      )
+      .finally(() => setAsking(false));
+  }, [live, cfg.l]);
 
   useEffect(() => session.keepFresh(), [session]);
   useHost(bridge, root, input);
@@ -156,7 +180,7 @@ export function App({ cfg, session, bridge }: Props) {
       <Header
         cfg={cfg}
         framed={bridge.framed}
-        onTalk={() => setTalk(true)}
+        onTalk={talkToPerson}
         // A conversation with messages is not cleared on one click: the visitor confirms first.
         onNew={() => (msgs.length > 0 ? setConfirming(true) : input.current?.focus())}
         onClose={() => bridge.send("close")}
@@ -176,8 +200,11 @@ export function App({ cfg, session, bridge }: Props) {
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
-        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={() => setTalk(true)} />
-        {talk && <MenuContactForm cfg={cfg} session={session} onClose={() => setTalk(false)} />}
+        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={talkToPerson} />
+        <LiveBar cfg={cfg} live={live} asking={asking} />
+        {talk && (
+          <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />
+        )}
         {msgs.length === 0 && cfg.starters.length > 0 && (
           <fieldset class="starters">
             <legend class="sr">{t.suggestions}</legend>
@@ -198,7 +225,7 @@ export function App({ cfg, session, bridge }: Props) {
         send={send}
         stop={stop}
       />
-      <div class="sr" aria-live="polite" ref={live} />
+      <div class="sr" aria-live="polite" ref={liveRegion} />
     </div>
   );
 }

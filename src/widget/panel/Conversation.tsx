@@ -4,6 +4,7 @@ import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import { fill } from "../wording";
 import { AnswerExtras } from "./AnswerExtras";
+import { AgentMessage } from "./LiveBar";
 import { Markdown } from "./Markdown";
 import { errorText, type Msg } from "./messages";
 import type { Session } from "./session";
@@ -125,7 +126,9 @@ export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProp
         </li>
       )}
       {msgs.map((m) =>
-        m.role === "user" ? (
+        m.live && !m.text ? null : m.role === "agent" ? (
+          <AgentMessage key={m.id} m={m} />
+        ) : m.role === "user" ? (
           <li key={m.id} class="msg me">
             <span class="sr">{cfg.t.you}: </span>
             <div class="bubble">{m.text}</div>

@@ -193,14 +193,22 @@ export function ContactForm({ cfg, session, source, onClose }: FormProps) {
 export function MenuContactForm({
   cfg,
   session,
+  note,
   onClose,
 }: {
   cfg: PanelConfig;
   session: Session;
+  /** Why the form and not a person: nobody can chat right now (said honestly, issue #28). */
+  note?: string;
   onClose: () => void;
 }) {
   return (
     <div class="hf-menu">
+      {note && (
+        <p class="live-note" role="status">
+          {note}
+        </p>
+      )}
       <ContactForm cfg={cfg} session={session} source="menu" onClose={onClose} />
     </div>
   );

@@ -8,8 +8,11 @@ import { codeMessage } from "../wording";
 export type Chip = { id: string; label: string; state: ChipState };
 export type Msg = {
   id: string;
-  role: "user" | "assistant";
+  /** 'agent': a person of the business wrote it, in a live conversation (issue #28). */
+  role: "user" | "assistant" | "agent";
   text: string;
+  /** For an agent's message: who wrote it. */
+  agent?: { name: string };
   chips: Chip[];
   status: "pending" | "done" | "error";
   /** Why a reply failed: a server code (worded by the panel in its language) or "offline". */
@@ -22,6 +25,8 @@ export type Msg = {
   serverId?: string;
   /** For a reply: the assistant offered a person (request_human), so the contact form shows under it. */
   form?: boolean;
+  /** For a reply: the bot did not answer, a person has the conversation (their words come live). */
+  live?: boolean;
   /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
   sources?: Citation[];
 };

@@ -33,6 +33,9 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     }
     case "handoff":
       return { ...m, form: true };
+    case "live":
+      // A person has the conversation: no bot answer (not even the start of one) stays on screen.
+      return { ...m, status: "done", text: "", chips: [], live: true };
     case "done":
       return {
         ...m,
@@ -98,6 +101,11 @@ export async function streamReply({
     else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
     else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
     else if (e.type === "error") settle(errorText(cfg, e.data.code));
+    // A person has the conversation: the reply ends here, with nothing to read; their words come live.
+    else if (e.type === "live") {
+      settled = true;
+      onSettled();
+    }
   };
   const fail = (code: string) => {
     update(reply.id, (m) => ({ ...m, status: "error", error: code }));

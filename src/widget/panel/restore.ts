@@ -13,6 +13,7 @@ export type Stored = {
   reason?: unknown;
   chips?: { label?: unknown; state?: unknown }[];
   citations?: unknown;
+  agent?: { name?: unknown };
 };
 
 const str = (v: unknown): v is string => typeof v === "string";
@@ -22,12 +23,27 @@ const str = (v: unknown): v is string => typeof v === "string";
  * unanswered (a failed or cut answer, or none at all), a failed reply under it whose Retry answers that
  * stored question by its id.
  */
-export function restoreMessages(stored: Stored[]): Msg[] {
+export function restoreMessages(stored: Stored[], withPerson = false): Msg[] {
   const out: Msg[] = [];
   let question: { id: string; text: string } | undefined;
   for (const m of stored) {
-    if (!str(m.content) || !(m.role === "user" || m.role === "assistant")) continue;
+    if (!str(m.content) || !(m.role === "user" || m.role === "assistant" || m.role === "agent")) continue;
     const id = nextId();
+    if (m.role === "agent") {
+      // A person answered: what the visitor asked before is handled, nothing to retry.
+      question = undefined;
+      const name = str(m.agent?.name) ? m.agent.name : "";
+      out.push({
+        id,
+        role: "agent",
+        text: m.content,
+        chips: [],
+        status: "done",
+        agent: { name },
+        serverId: str(m.id) ? m.id : undefined,
+      });
+      continue;
+    }
     if (m.role === "user") {
       question = str(m.id) ? { id: m.id, text: m.content } : undefined;
       out.push({ id, role: "user", text: m.content, chips: [], status: "done" });
@@ -62,8 +78,9 @@ export function restoreMessages(stored: Stored[]): Msg[] {
     }
   }
   const last = out[out.length - 1];
-  // A question with no answer stored at all (the answer could not be saved, or is still being written).
-  if (last?.role === "user" && question)
+  // A question with no answer stored at all (the answer could not be saved, or is still being written);
+  // while a person is asked for or has the conversation, the person answers it, not the bot.
+  if (last?.role === "user" && question && !withPerson)
     out.push({
       id: nextId(),
       role: "assistant",
@@ -84,7 +101,7 @@ export function useRestore(
   cfg: PanelConfig,
   session: Session,
   base: string,
-  show: (loaded: Msg[]) => void,
+  show: (loaded: Msg[], live: string) => void,
 ): number {
   /** Bumped when a stored conversation is shown, so the view can jump to its newest message. */
   const [restored, setRestored] = useState(0);
@@ -98,10 +115,12 @@ export function useRestore(
         signal: ctl.signal,
       });
       if (!res.ok) throw await httpError(res);
-      return (await res.json()) as { messages?: Stored[] };
+      return (await res.json()) as { messages?: Stored[]; live?: unknown };
     }).then(
       (body) => {
-        show(restoreMessages(Array.isArray(body.messages) ? body.messages : []));
+        const live = str(body.live) ? body.live : "bot";
+        const withPerson = live === "waiting" || live === "person";
+        show(restoreMessages(Array.isArray(body.messages) ? body.messages : [], withPerson), live);
         setRestored((n) => n + 1);
       },
       (e) => {

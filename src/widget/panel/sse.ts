@@ -54,6 +54,8 @@ export function toEvent(name: string | undefined, data: string): ChatEvent | nul
     };
   }
   if (name === "handoff") return { type: "handoff", data: {} };
+  if (name === "live" && str(d.conversationId))
+    return { type: "live", data: { conversationId: d.conversationId } };
   if (name === "error" && str(d.message))
     return {
       type: "error",

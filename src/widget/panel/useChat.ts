@@ -4,6 +4,7 @@ import { type Msg, nextId, STOP } from "./messages";
 import { streamReply } from "./reply-stream";
 import { useRestore } from "./restore";
 import type { Session } from "./session";
+import { useLive } from "./useLive";
 
 export function useChat(
   cfg: PanelConfig,
@@ -16,16 +17,43 @@ export function useChat(
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const base = `/api/widget/${encodeURIComponent(cfg.key)}`;
+  const live = useLive(cfg, session, base, setMsgs, announce);
+  const { follow, ask } = live;
   const restored = useRestore(
     cfg,
     session,
     base,
-    useCallback((loaded: Msg[]) => setMsgs((current) => (current.length ? current : loaded)), []),
+    useCallback(
+      (loaded: Msg[], state: string) => {
+        setMsgs((current) => (current.length ? current : loaded));
+        // Followed only once the history is on screen, so a replayed message is recognised by its id.
+        if (state === "waiting" || state === "person") follow(state);
+      },
+      [follow],
+    ),
   );
 
-  const update = useCallback(
+  const change = useCallback(
     (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
     [],
+  );
+  // A reply's stream may say a person has the conversation (follow its live stream), or the assistant
+  // offered a person (request_human): a live request first, the contact form only when nobody can chat.
+  const update = useCallback(
+    (id: string, fn: (m: Msg) => Msg) =>
+      change(id, (m) => {
+        const next = fn(m);
+        if (next.live && !m.live) queueMicrotask(() => follow());
+        if (next.form && !m.form)
+          queueMicrotask(() =>
+            ask().then(
+              (none) => none === null && change(id, (r) => ({ ...r, form: false })),
+              () => {},
+            ),
+          );
+        return next;
+      }),
+    [change, follow, ask],
   );
 
   const run = useCallback(
@@ -85,7 +113,8 @@ export function useChat(
     setBusy(false);
     session.setConversation(undefined);
     setMsgs([]);
-  }, [session]);
+    live.reset();
+  }, [session, live.reset]);
 
-  return { msgs, busy, restored, send, retry, stop, reset };
+  return { msgs, busy, restored, send, retry, stop, reset, live };
 }

@@ -103,6 +103,7 @@ export async function handleChat(req: Request, key: string, deps: WidgetDeps) {
       packs: deps.packs,
       modelClient: deps.modelClient,
       storeRetry: deps.storeRetry,
+      wakeLive: deps.wakeLive,
     };
     try {
       turn = await startTurn(turnDeps, turnInput(admitted.guard, admitted.body, admitted.limits));

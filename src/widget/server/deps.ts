@@ -17,6 +17,8 @@ export type WidgetDeps = {
   modelClient?: (e: Env, model: string) => ModelClient;
   /** Tests shorten how long the end-of-turn store is retried; production uses STORE_RETRY. */
   storeRetry?: StoreRetry;
+  /** Wakes a conversation's live streams after a visitor wrote to a person (src/lib/live/bus.ts). */
+  wakeLive?: (tenantId: string, conversationId: string) => void;
 };
 
 export type WidgetStoreDeps = Pick<WidgetDeps, "db" | "env">;
@@ -29,8 +31,20 @@ let wiring: Promise<WidgetDeps> | undefined;
  * object itself never goes stale, and a widget request pays no module imports.
  */
 export function defaultWidgetDeps(): Promise<WidgetDeps> {
-  wiring ??= Promise.all([import("@/lib/db"), import("@/lib/env"), import("@/lib/chat/packs")]).then(
-    ([{ getDb }, { env }, { platformPacks }]) => ({ db: getDb, env, packs: platformPacks }),
+  // The live bus is loaded here, not imported by the chat handler: the compiled chat route must stay a plain
+  // synchronous module for the production server's direct routes (scripts/direct-routes.mjs).
+  wiring ??= Promise.all([
+    import("@/lib/db"),
+    import("@/lib/env"),
+    import("@/lib/chat/packs"),
+    import("@/lib/live/bus"),
+  ]).then(
+    ([{ getDb }, { env }, { platformPacks }, { wakeLive }]) => ({
+      db: getDb,
+      env,
+      packs: platformPacks,
+      wakeLive,
+    }),
     (err) => {
       wiring = undefined;
       throw err;

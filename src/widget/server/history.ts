@@ -4,6 +4,7 @@
 import "server-only";
 import { z } from "zod";
 import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/db/queries/conversations";
+import { agentNamesOf } from "@/lib/db/queries/live-conversations";
 import { AppError, errorResponse } from "@/lib/errors";
 import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";
@@ -22,7 +23,9 @@ const HISTORY_LIMIT = 200;
  */
 export type HistoryMessage = {
   id: string;
-  role: "user" | "assistant";
+  /** 'agent': a person of the business wrote it, in a live conversation (`agent` names them). */
+  role: "user" | "assistant" | "agent";
+  agent?: { name: string };
   content: string;
   createdAt: string;
   status?: "partial" | "failed";
@@ -36,7 +39,7 @@ export type HistoryMessage = {
  * Browsers send no Origin on a same-origin GET, which is exactly how the panel asks; such a request must
  * say so with Sec-Fetch-Site. Any request that carries an Origin must carry an allowed one.
  */
-function checkOrigin(
+export function checkOrigin(
   req: Request,
   tenant: Parameters<typeof allowedOrigin>[1],
   platform: string,
@@ -57,11 +60,17 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     const notFound = new AppError("not_found", "This conversation is not available.");
     if (!z.uuid().safeParse(id).success) throw notFound;
     const found = await dbStep(() =>
-      db.forTenant(tenant.id, async (tx) =>
-        (await findVisitorConversation(tx, id, visitor.visitorId))
-          ? { rows: await listMessages(tx, id), runs: await listToolRunChips(tx, id) }
-          : null,
-      ),
+      db.forTenant(tenant.id, async (tx) => {
+        const conversation = await findVisitorConversation(tx, id, visitor.visitorId);
+        return conversation
+          ? {
+              live: conversation.liveState,
+              rows: await listMessages(tx, id),
+              runs: await listToolRunChips(tx, id),
+              agents: await agentNamesOf(tx, id),
+            }
+          : null;
+      }),
     );
     if (!found) throw notFound;
     const requested = new URL(req.url).searchParams.get("lang");
@@ -94,6 +103,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
         role: m.role,
         content: m.content,
         createdAt: m.createdAt.toISOString(),
+        ...(m.role === "agent" ? { agent: { name: found.agents.get(m.agentId ?? "") ?? "" } } : {}),
         ...(m.role === "assistant" && m.status !== "complete"
           ? { status: m.status, ...(m.reason ? { reason: m.reason } : {}) }
           : {}),
@@ -101,7 +111,9 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
         ...(citationsOf(m).length ? { citations: citationsOf(m) } : {}),
       }));
     return Response.json(
-      { conversationId: id, messages },
+      // `live`: who answers now (bot, waiting for a person, a person, or closed), so the panel can follow the
+      // conversation's live stream after a reload.
+      { conversationId: id, live: found.live, messages },
       { headers: { ...cors, "Cache-Control": "no-store" } },
     );
   } catch (err) {

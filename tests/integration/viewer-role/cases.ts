@@ -25,6 +25,50 @@ const HOOK = { url: "https://hooks.example.org/catch/1", description: "", events
 const L = "src/lib";
 
 export const viewerCases: Record<string, ViewerCase> = {
+  // The live takeover (issue #28): viewers watch the console, they never answer or move a conversation.
+  [`${L}/live/takeover.ts#claimConversation`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId }],
+  },
+  [`${L}/live/takeover.ts#assignConversation`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId, agentId: w.a.owner.id }],
+  },
+  [`${L}/live/takeover.ts#handBackConversation`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId }],
+  },
+  [`${L}/live/takeover.ts#closeLiveConversation`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId }],
+  },
+  [`${L}/live/reply.ts#sendAgentReply`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId, text: "A viewer's reply" }],
+  },
+  [`${L}/live/presence.ts#recordPresence`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ away: "true" }],
+  },
+  [`${L}/live/settings.ts#updateLiveSettings`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [
+      { maxPerAgent: 2, escalateAfterMin: 9, timeZone: "", open: "", close: "", savedReplies: "" },
+    ],
+  },
+  [`${L}/live/reply.ts#addInternalNote`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ conversationId: w.a.conversationId, text: "A viewer's note" }],
+  },
+
   [`${L}/accounts/users.ts#changePassword`]: { kind: "own-account", why: "the caller's own password" },
   [`${L}/accounts/users.ts#renameUser`]: { kind: "own-account", why: "the caller's own name" },
   [`${L}/accounts/users.ts#signOutEverywhere`]: { kind: "own-account", why: "the caller's own sessions" },
@@ -80,6 +124,12 @@ export const viewerCases: Record<string, ViewerCase> = {
     kind: "refused",
     min: "admin",
     args: () => [{ id: SOME_ID, status: "handled" }],
+  },
+
+  // The console's live stream: every member may watch (the stream is closed at once by the aborted signal).
+  [`${L}/live/watch.ts#watchLiveEvents`]: {
+    kind: "read-only",
+    args: () => [{ after: null, signal: AbortSignal.abort() }],
   },
 
   [`${L}/knowledge/answers.ts#addCuratedAnswer`]: {

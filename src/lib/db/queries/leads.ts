@@ -8,6 +8,7 @@ import {
   type LeadSource,
   type LeadStatus,
   leads,
+  type MessageRole,
   messages,
 } from "../schema";
 
@@ -178,7 +179,7 @@ export async function leadsInRange(
     .orderBy(leads.createdAt, leads.id);
 }
 
-export type VisibleMessage = { role: "user" | "assistant"; content: string; createdAt: Date };
+export type VisibleMessage = { role: MessageRole; content: string; createdAt: Date };
 
 /**
  * The conversations as their visitors saw them: visitor messages and answers with text, in order, without

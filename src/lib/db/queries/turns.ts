@@ -1,7 +1,7 @@
 import "server-only";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../client";
-import type { MessageStatus, SealedSecret } from "../schema";
+import type { MessageRole, MessageStatus, SealedSecret } from "../schema";
 
 // The two statements of a chat turn (src/lib/db/sql/turn-functions.sql), each one round trip through
 // db.tenantCall: the functions enter the tenant themselves, so row-level security bounds them as in forTenant.
@@ -45,17 +45,30 @@ export type OpenedPackRow = {
 
 export type OpenedHistoryRow = {
   id: string;
-  role: "user" | "assistant";
+  role: MessageRole;
   content: string;
   status: MessageStatus;
 };
 
 export type OpenTurnRow =
   | { refused: "budget" | "not_found" | "stale" }
+  /** A retry while a person is asked for or has the conversation: nothing to answer again. */
+  | { refused: "live"; state: "waiting" | "person" }
+  | {
+      refused?: undefined;
+      /** Waiting for or talking with a person: the message is stored and in the live log at `seq`. */
+      live: "waiting" | "person";
+      conversationId: string;
+      messageId: string;
+      seq: number;
+    }
   | { refused: "rate"; retryAfterSec: number }
   | {
       refused?: undefined;
+      live?: undefined;
       conversationId: string;
+      /** The conversation's live version as it opened (0 for a new one): michi_finish_turn checks it. */
+      liveVersion: number;
       /** null on a retry. */
       messageId: string | null;
       /** Newest first; empty for a new conversation. */
@@ -101,10 +114,17 @@ export type FinishTurnInput = {
   runs: (ToolRunResult & { callId: string })[];
   month: string;
   at: Date;
+  /** The live version the turn opened with. */
+  liveVersion: number;
 };
 
-/** Stores the answer; false when a message with this id was stored already (a retried close). */
-export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<boolean> {
+/**
+ * Stores the answer: 'duplicate' when a message with this id was stored already (a retried close),
+ * 'superseded' when a person was asked for or took over since the turn opened (only the usage is counted).
+ */
+export type FinishOutcome = "stored" | "duplicate" | "superseded";
+
+export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<FinishOutcome> {
   const runs = i.runs.map((r) => ({
     pack_id: r.packId,
     call_id: r.callId,
@@ -114,7 +134,7 @@ export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<boolean
     duration_ms: r.durationMs,
     outcome: r.outcome,
   }));
-  return db.tenantCall<boolean>("michi_finish_turn", i.tenantId, [
+  return db.tenantCall<FinishOutcome>("michi_finish_turn", i.tenantId, [
     i.messageId,
     i.conversationId,
     i.content,
@@ -128,5 +148,6 @@ export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<boolean
     JSON.stringify(runs),
     i.month,
     i.at,
+    i.liveVersion,
   ]);
 }

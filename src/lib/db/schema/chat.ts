@@ -11,10 +11,13 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { LiveState } from "../../../shared/live-events";
 import type { ToolOutcome } from "../../../shared/tool-run";
-import { tenants } from "./core";
+import { tenants, users } from "./core";
 
 export type MessageStatus = "complete" | "partial" | "failed";
+
+export type MessageRole = "user" | "assistant" | "agent";
 
 export const conversations = pgTable(
   "conversations",
@@ -31,6 +34,14 @@ export const conversations = pgTable(
     channel: text("channel").$type<"web" | "whatsapp" | "telegram">().notNull().default("web"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Who answers: the bot, nobody yet (waiting for a person), a person, or the person's part closed (0028). */
+    liveState: text("live_state").$type<LiveState>().notNull().default("bot"),
+    /** Bumped by every live state change; a turn stores its answer only while it is unchanged. */
+    liveVersion: integer("live_version").notNull().default(0),
+    liveAgentId: uuid("live_agent_id").references(() => users.id, { onDelete: "set null" }),
+    liveRequestedAt: timestamp("live_requested_at", { withTimezone: true }),
+    liveFirstResponseAt: timestamp("live_first_response_at", { withTimezone: true }),
+    liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
   },
   (t) => [
     index("conversations_tenant_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id),
@@ -49,7 +60,9 @@ export const messages = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    role: text("role").$type<"user" | "assistant">().notNull(),
+    /** 'agent': a person of the business wrote it in a live conversation (`agentId`). */
+    role: text("role").$type<MessageRole>().notNull(),
+    agentId: uuid("agent_id").references(() => users.id, { onDelete: "set null" }),
     content: text("content").notNull(),
     status: text("status").$type<MessageStatus>().notNull().default("complete"),
     reason: text("reason"),

@@ -4,6 +4,8 @@ export * from "./core";
 export * from "./feedback";
 export * from "./knowledge";
 export * from "./leads";
+export * from "./live";
+export * from "./live-events";
 export * from "./mail";
 export * from "./notices";
 export * from "./tools";

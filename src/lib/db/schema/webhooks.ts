@@ -14,7 +14,12 @@ import { tenants } from "./core";
 import type { SealedSecret } from "./tools";
 
 /** The events a business may subscribe an endpoint to; docs/webhooks.md describes each payload. */
-export const WEBHOOK_EVENT_TYPES = ["lead.created", "feedback.created", "conversation.finished"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "lead.created",
+  "feedback.created",
+  "conversation.finished",
+  "handoff.waiting",
+] as const;
 /** Sent by "Send test event" to one endpoint; nobody subscribes to it. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

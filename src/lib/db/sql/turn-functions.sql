@@ -81,6 +81,9 @@ DECLARE
   v_packs jsonb;
   v_owner text;
   v_wait integer;
+  v_state text;
+  v_version integer := 0;
+  v_seq bigint;
 BEGIN
   IF p_limit_keys IS NOT NULL THEN
     v_wait := michi_take_rate_points(p_limit_keys, p_limit_points, p_limit_expire, p_limit_max, p_now);
@@ -98,11 +101,25 @@ BEGIN
   END IF;
   IF v_conversation IS NOT NULL THEN
     -- Someone else's conversation looks exactly like a missing one.
-    SELECT c.visitor_id INTO v_owner FROM conversations c WHERE c.id = v_conversation FOR UPDATE;
+    SELECT c.visitor_id, c.live_state, c.live_version INTO v_owner, v_state, v_version
+      FROM conversations c WHERE c.id = v_conversation FOR UPDATE;
     IF v_owner IS DISTINCT FROM p_visitor THEN
       RETURN jsonb_build_object('refused', 'not_found');
     END IF;
     UPDATE conversations c SET last_activity_at = now() WHERE c.id = v_conversation;
+    -- Waiting for or talking with a person: the model is not called. The message is stored and appended to
+    -- the live log in this same statement, so the person's console shows exactly what was stored.
+    IF v_state IN ('waiting', 'person') THEN
+      IF p_retry THEN
+        RETURN jsonb_build_object('refused', 'live', 'state', v_state);
+      END IF;
+      INSERT INTO messages (tenant_id, conversation_id, role, content)
+        VALUES (p_tenant, v_conversation, 'user', p_message) RETURNING id INTO v_message;
+      v_seq := michi_append_live_event(v_conversation, 'visitor_message',
+                                       jsonb_build_object('messageId', v_message, 'text', p_message));
+      RETURN jsonb_build_object('live', v_state, 'conversationId', v_conversation, 'messageId', v_message,
+                                'seq', v_seq);
+    END IF;
     SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'role', m.role, 'content', m.content,
                                                  'status', m.status) ORDER BY m.created_at DESC, m.id DESC),
                     '[]'::jsonb)
@@ -123,7 +140,7 @@ BEGIN
     INTO v_packs
     FROM pack_configs p WHERE p.enabled;
   RETURN jsonb_build_object('conversationId', v_conversation, 'messageId', v_message,
-                            'history', v_history, 'packs', v_packs);
+                            'history', v_history, 'packs', v_packs, 'liveVersion', v_version);
 END $$;
 
 -- michi_open_turn for a caller that holds the tenant row it read a moment ago: `p_seen` is that row's xmin.
@@ -159,8 +176,10 @@ BEGIN
 END $$;
 
 -- Closes a turn: the answer with the id the caller chose, its tool runs, the month's usage and the
--- conversation's last activity, atomically. Returns false when that id is already stored (an earlier attempt
--- committed but its acknowledgement was lost), so a retried close never stores an answer twice.
+-- conversation's last activity, atomically. `p_live_version` is the conversation's live version the opening
+-- statement read. Returns 'stored'; 'duplicate' when that id is already stored (an earlier attempt committed
+-- but its acknowledgement was lost), so a retried close never stores an answer twice; 'superseded' when the
+-- conversation's live state changed since the turn opened: only the usage is kept.
 CREATE OR REPLACE FUNCTION michi_finish_turn(
   p_tenant uuid,
   p_message uuid,
@@ -174,24 +193,37 @@ CREATE OR REPLACE FUNCTION michi_finish_turn(
   p_estimated boolean,
   p_runs jsonb,
   p_month text,
-  p_at timestamptz
-) RETURNS boolean LANGUAGE plpgsql AS $$
+  p_at timestamptz,
+  p_live_version integer
+) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v_bot boolean;
 BEGIN
   PERFORM michi_enter_tenant(p_tenant);
-  INSERT INTO messages (id, tenant_id, conversation_id, role, content, status, reason, model, prompt_tokens,
-                        completion_tokens, usage_estimated)
-    VALUES (p_message, p_tenant, p_conversation, 'assistant', p_content, p_status, p_reason, p_model,
-            p_prompt_tokens, p_completion_tokens, p_estimated)
-    ON CONFLICT (id) DO NOTHING;
-  IF NOT FOUND THEN
-    RETURN false;
+  -- A person took the conversation (or was asked for, or it changed hands and came back) while the model
+  -- answered: the answer is not stored, so no bot answer ever follows a person's message. Every state change
+  -- takes this same row lock and bumps live_version, so the two cannot interleave. The tokens were spent.
+  UPDATE conversations c SET last_activity_at = p_at
+    WHERE c.id = p_conversation AND c.live_version = p_live_version AND c.live_state IN ('bot', 'closed');
+  v_bot := FOUND;
+  IF v_bot THEN
+    INSERT INTO messages (id, tenant_id, conversation_id, role, content, status, reason, model, prompt_tokens,
+                          completion_tokens, usage_estimated)
+      VALUES (p_message, p_tenant, p_conversation, 'assistant', p_content, p_status, p_reason, p_model,
+              p_prompt_tokens, p_completion_tokens, p_estimated)
+      ON CONFLICT (id) DO NOTHING;
+    IF NOT FOUND THEN
+      RETURN 'duplicate';
+    END IF;
+    INSERT INTO tool_runs (tenant_id, conversation_id, message_id, pack_id, call_id, args, result, result_chars,
+                           result_tokens, duration_ms, outcome)
+      SELECT p_tenant, p_conversation, p_message, r.pack_id, r.call_id, r.args, r.result, r.result_chars,
+             r.result_tokens, r.duration_ms, r.outcome
+        FROM jsonb_to_recordset(coalesce(p_runs, '[]'::jsonb)) AS r(pack_id text, call_id text, args jsonb,
+             result text, result_chars integer, result_tokens integer, duration_ms integer, outcome text);
+  ELSIF EXISTS (SELECT 1 FROM messages m WHERE m.id = p_message) THEN
+    RETURN 'duplicate';
   END IF;
-  INSERT INTO tool_runs (tenant_id, conversation_id, message_id, pack_id, call_id, args, result, result_chars,
-                         result_tokens, duration_ms, outcome)
-    SELECT p_tenant, p_conversation, p_message, r.pack_id, r.call_id, r.args, r.result, r.result_chars,
-           r.result_tokens, r.duration_ms, r.outcome
-      FROM jsonb_to_recordset(coalesce(p_runs, '[]'::jsonb)) AS r(pack_id text, call_id text, args jsonb,
-           result text, result_chars integer, result_tokens integer, duration_ms integer, outcome text);
   IF p_prompt_tokens > 0 OR p_completion_tokens > 0 THEN
     INSERT INTO usage_monthly AS u (tenant_id, month, prompt_tokens, completion_tokens, estimated_tokens)
       VALUES (p_tenant, p_month, p_prompt_tokens, p_completion_tokens,
@@ -201,11 +233,10 @@ BEGIN
         completion_tokens = u.completion_tokens + excluded.completion_tokens,
         estimated_tokens = u.estimated_tokens + excluded.estimated_tokens;
   END IF;
-  UPDATE conversations c SET last_activity_at = p_at WHERE c.id = p_conversation;
-  RETURN true;
+  RETURN CASE WHEN v_bot THEN 'stored' ELSE 'superseded' END;
 END $$;
 
 REVOKE ALL ON FUNCTION michi_take_rate_points(text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION michi_open_turn(uuid, text, uuid, text, text, text, text, boolean, text, bigint, integer, text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION michi_open_turn_as_seen(uuid, text, text, uuid, text, text, text, text, boolean, text, bigint, integer, text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION michi_finish_turn(uuid, uuid, uuid, text, text, text, text, integer, integer, boolean, jsonb, text, timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION michi_finish_turn(uuid, uuid, uuid, text, text, text, text, integer, integer, boolean, jsonb, text, timestamptz, integer) FROM PUBLIC;

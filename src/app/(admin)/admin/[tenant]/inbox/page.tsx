@@ -40,9 +40,14 @@ export default async function InboxPage({
         title="Inbox"
         description="Visitors who asked for a person, and hand-offs the assistant offered. Newest first; times in UTC."
         actions={
-          canEdit ? (
-            <ExportLinks href={(format) => `/api/admin/${ctx.tenant.slug}/inbox/export?format=${format}`} />
-          ) : null
+          <>
+            <Link className="btn" href={`${base}/live`}>
+              Live chat
+            </Link>
+            {canEdit ? (
+              <ExportLinks href={(format) => `/api/admin/${ctx.tenant.slug}/inbox/export?format=${format}`} />
+            ) : null}
+          </>
         }
       />
 

@@ -5,8 +5,10 @@ import { PageHeader } from "@/components/ui";
 import { requireTenant } from "@/lib/auth/guard";
 import { satisfaction } from "@/lib/db/queries/feedback";
 import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
+import { liveMetrics } from "@/lib/db/queries/live-metrics";
 import { env } from "@/lib/env";
 import { packLabel } from "../conversations/display";
+import { LiveFigures } from "./LiveFigures";
 import { Satisfaction } from "./Satisfaction";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -21,9 +23,14 @@ export default async function UsagePage({
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const period = parsePeriod((await searchParams).days);
-  const [report, rated] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+  const [report, rated, live] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
     const r = await usageReport(tx, { tenantId: ctx.tenant.id, timeZone: ctx.tenant.timeZone }, { period });
-    return [r, await satisfaction(tx, ctx.tenant.id, { since: r.since, until: r.until })] as const;
+    const range = { since: r.since, until: r.until };
+    return [
+      r,
+      await satisfaction(tx, ctx.tenant.id, range),
+      await liveMetrics(tx, ctx.tenant.id, range),
+    ] as const;
   });
   const base = `/admin/${ctx.tenant.slug}/usage`;
   return (
@@ -44,6 +51,7 @@ export default async function UsagePage({
         period={period}
         conversationsHref={`/admin/${ctx.tenant.slug}/conversations`}
       />
+      <LiveFigures figures={live} period={period} liveHref={`/admin/${ctx.tenant.slug}/inbox/live`} />
       <p className="muted text-sm">
         How long conversations are kept is set under{" "}
         <Link className="underline" href={`/admin/${ctx.tenant.slug}/settings`}>

@@ -1,0 +1,112 @@
+// A bench instance for the live transport (bench/live.ts): the platform's own handlers (the visitor's live
+// stream route, the console's watchLiveEvents, the chat and session routes) behind a bare node:http server
+// on port 0, so two of them can share one Postgres without a production build each. Not the production
+// server: no Next pipeline and no admin session in front of the console's stream (the bench measures the
+// transport). POST /bench/append stands in for a use case: one tenant transaction that appends, then wakeLive.
+import http from "node:http";
+import { getDb } from "../src/lib/db";
+import { appendLiveEvent } from "../src/lib/db/queries/live-events";
+import type { tenants } from "../src/lib/db/schema";
+import { wakeLive } from "../src/lib/live/bus";
+import { watchLiveEvents } from "../src/lib/live/watch";
+import type { LiveEventData, LiveKind } from "../src/shared/live-events";
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const events = (await import("../src/app/api/widget/[key]/conversations/[id]/events/route")) as unknown as {
+  GET: Handler;
+};
+const chat = (await import("../src/app/api/widget/[key]/chat/route")) as unknown as { POST: Handler };
+const session = (await import("../src/app/api/widget/[key]/session/route")) as unknown as { POST: Handler };
+
+async function body(req: http.IncomingMessage): Promise<string> {
+  let raw = "";
+  for await (const c of req) raw += c;
+  return raw;
+}
+
+async function send(res: http.ServerResponse, out: Response, gone: AbortSignal) {
+  res.writeHead(out.status, Object.fromEntries(out.headers));
+  if (!out.body) return res.end();
+  const reader = out.body.getReader();
+  gone.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {}
+  res.end();
+}
+
+const server = http.createServer(async (req, res) => {
+  const ac = new AbortController();
+  res.on("close", () => ac.abort());
+  const url = new URL(req.url ?? "/", "http://bench.invalid");
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+  try {
+    let m = /^\/api\/widget\/([^/]+)\/conversations\/([^/]+)\/events$/.exec(url.pathname);
+    if (m && req.method === "GET") {
+      const r = new Request(url, { headers, signal: ac.signal });
+      return await send(
+        res,
+        await events.GET(r, { params: Promise.resolve({ key: m[1]!, id: m[2]! }) }),
+        ac.signal,
+      );
+    }
+    m = /^\/api\/widget\/([^/]+)\/(chat|session)$/.exec(url.pathname);
+    if (m && req.method === "POST") {
+      const r = new Request(url, { method: "POST", headers, body: await body(req), signal: ac.signal });
+      const route = m[2] === "chat" ? chat : session;
+      return await send(res, await route.POST(r, { params: Promise.resolve({ key: m[1]! }) }), ac.signal);
+    }
+    m = /^\/bench\/console\/([^/]+)$/.exec(url.pathname);
+    if (m && req.method === "GET") {
+      const db = await getDb();
+      const tenant = { id: m[1]! } as typeof tenants.$inferSelect;
+      const stream = await watchLiveEvents({ db, tenant, role: "owner" }, { after: null, signal: ac.signal });
+      return await send(
+        res,
+        new Response(stream, { headers: { "content-type": "text/event-stream" } }),
+        ac.signal,
+      );
+    }
+    if (url.pathname === "/bench/memory") {
+      // Started with --expose-gc: the live heap after a full collection, steadier than RSS alone.
+      (globalThis as { gc?: () => void }).gc?.();
+      const m = process.memoryUsage();
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers }));
+    }
+    if (url.pathname === "/bench/append" && req.method === "POST") {
+      const input = JSON.parse(await body(req)) as {
+        tenantId: string;
+        conversationId: string;
+        kind: LiveKind;
+        data: LiveEventData[LiveKind];
+      };
+      const db = await getDb();
+      const seq = await db.forTenant(input.tenantId, (tx) =>
+        appendLiveEvent(tx, {
+          conversationId: input.conversationId,
+          kind: input.kind,
+          data: input.data as never,
+        }),
+      );
+      wakeLive(input.tenantId, input.conversationId);
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ seq }));
+    }
+    res.writeHead(404).end();
+  } catch (err) {
+    if (!res.headersSent) res.writeHead(500);
+    res.end(String((err as Error).message));
+  }
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, "127.0.0.1", () => {
+  const addr = server.address();
+  process.send?.({ port: typeof addr === "object" && addr ? addr.port : 0 });
+});
+process.on("SIGTERM", () => process.exit(0));

@@ -1,0 +1,296 @@
+// Live takeover transport (issue #28): N held live conversations (each a visitor's stream) and one console
+// stream per business, with person-handled traffic both ways, on one instance and across two instances on
+// one Postgres. Measures delivery time (from the sender's request until the other side has the event),
+// whether every event arrived once and in order, memory per held conversation, and bot chat turns/s on the
+// same instance without and while the live load runs. Instances: bench/live-host.ts (see there for what it
+// is and is not); the client side: bench/live-client.ts. Runs from bench/run.ts (`npm run bench -- --only=live`).
+import { randomBytes, randomUUID } from "node:crypto";
+import { createTenant } from "../src/lib/db/queries/tenants";
+import { conversations } from "../src/lib/db/schema";
+import { signVisitorToken } from "../src/lib/security/visitor-token";
+import { fakeModelControl } from "../tests/support/fake-model";
+import { CHAT_RULES } from "./chat-overhead";
+import { makeClient } from "./lib/client";
+import { mapLimit } from "./lib/load";
+import { cpuMs, sleep } from "./lib/procs";
+import { KEYS, openDb, seedBench } from "./lib/seed";
+import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
+import { round, type Summary, summarize } from "./lib/stats";
+import { botTurns, type Host, hold, memory, ORIGIN, post, startHost } from "./live-client";
+
+type Conv = { tenantId: string; key: string; id: string; token: string };
+type Delivery = {
+  visitorToAgent: Summary;
+  agentToVisitor: Summary;
+  sent: number;
+  lost: number;
+  duplicates: number;
+  outOfOrder: number;
+};
+
+export type LiveResult = {
+  conversations: number;
+  consoles: number;
+  openSeconds: number;
+  rssIdleMb: number | null;
+  rssHeldMb: number | null;
+  /** Live heap (+ buffers) after a full collection, held minus idle, per conversation. */
+  kbPerConversation: number;
+  /** The same from resident memory, which the heap's growth policy makes noisier. */
+  rssKbPerConversation: number;
+  oneInstance: Delivery;
+  /** One instance again, while bot conversations run on it flat out (chatTurnsPerSec.during). */
+  underBotLoad: Delivery;
+  twoInstances: Delivery;
+  /** Closed-loop bot turns (10 visitors) on instance A: before, during and after the live load; ratio = during / mean. */
+  chatTurnsPerSec: { before: number; during: number; after: number; ratio: number };
+  messagesPerSec: number;
+  /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
+  cpuMsPerLiveMessage: number;
+  /** Instance A's CPU per second with every stream held and no traffic (heartbeats, re-reads). */
+  cpuMsPerSecondHeld: number;
+  /** Instance A's CPU per bot turn without the live load, before and after it. */
+  cpuMsPerBotTurn: { before: number; after: number };
+  /** Instance A's CPU over the phase with both bot turns and live traffic. */
+  cpuMsDuring: number;
+};
+
+export async function benchLive(opts: {
+  world: World;
+  serverUrl: string;
+  quick: boolean;
+  log: (s: string) => void;
+}): Promise<LiveResult> {
+  const n = opts.quick ? 100 : 500;
+  const businesses = opts.quick ? 4 : 10;
+  const seconds = opts.quick ? 4 : 10;
+  const perSecond = opts.quick ? 20 : 50;
+  const secret = randomBytes(32).toString("base64");
+  const db = await freshDatabase("live", opts.serverUrl);
+  if (db.kind !== "pg") throw new Error("the live bench needs Postgres");
+  await seedBench(db, opts.world.fixtureOrigin);
+  const handle = await openDb(db);
+  const convs: Conv[] = [];
+  const consoles: string[] = [];
+  try {
+    for (let b = 0; b < businesses; b++) {
+      const t = await createTenant(handle.platform, {
+        slug: `live-${b}`,
+        name: `Live ${b}`,
+        siteDomains: [],
+      });
+      consoles.push(t.id);
+      const rows = await handle.platform
+        .insert(conversations)
+        .values(
+          Array.from({ length: n / businesses }, (_, i) => ({
+            tenantId: t.id,
+            visitorId: `bench_live_visitor_${b}_${i}`,
+          })),
+        )
+        .returning();
+      for (const r of rows)
+        convs.push({
+          tenantId: t.id,
+          key: t.widgetKey,
+          id: r.id,
+          token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token,
+        });
+    }
+  } finally {
+    await handle.close();
+  }
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    DATABASE_URL: db.url,
+    MICHI_PUBLIC_URL: ORIGIN,
+    MICHI_SECRET_KEY: randomBytes(32).toString("base64"),
+    MICHI_AUTH_SECRET: secret,
+    OPENAI_BASE_URL: opts.world.modelUrl,
+    OPENAI_API_KEY: "bench",
+    MICHI_MODELS: "fake-small",
+    MICHI_FETCH_ALLOW_HOSTS: opts.world.fixtureHost,
+    MICHI_FETCH_EXTRA_CA: opts.world.caFile,
+    MICHI_LOG_LEVEL: "warn",
+    ...UNLIMITED,
+  };
+  const model = fakeModelControl(opts.world.modelUrl);
+  await model.reset();
+  await model.setRules(CHAT_RULES);
+  const a = await startHost(env);
+  const b = await startHost(env);
+  const held: { close(): void }[] = [];
+  try {
+    const client = makeClient(a.url, ORIGIN);
+    const chatTokens = await mapLimit(Array.from({ length: 10 }), 10, () => client.session(KEYS.chat));
+    // Warm-up: V8 settles the turn's code first, so "before" is not measured on half-optimised code.
+    await botTurns(client, chatTokens, opts.quick ? 3000 : 15_000);
+    // CPU time of instance A per bot turn and per live message: less noisy than rates on a shared machine
+    // (another engineer's load delays a turn but does not make it cost more CPU).
+    const cpuOf = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+      const c0 = cpuMs(a.pid) ?? 0;
+      const out = await fn();
+      return [out, (cpuMs(a.pid) ?? 0) - c0];
+    };
+    const [without, cpuWithout] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
+    opts.log(`  bot turns/s without live load: ${round(without, 1)}`);
+    const idle = await memory(a);
+
+    // Delivery bookkeeping: by messageId, the send time and how often it arrived; seq order per stream.
+    const sentAt = new Map<string, { t: number; dir: "v2a" | "a2v" }>();
+    const arrivals = new Map<string, number>();
+    const lat = { v2a: [] as number[], a2v: [] as number[] };
+    let outOfOrder = 0;
+    const arrive = (kind: "visitor_message" | "agent_message") => {
+      let last = 0;
+      return (e: { seq: number; kind: string; data: { messageId?: string } }) => {
+        if (e.seq <= last) outOfOrder++;
+        last = e.seq;
+        const id = e.data.messageId;
+        const s = id ? sentAt.get(id) : undefined;
+        if (!s || e.kind !== kind) return;
+        const count = (arrivals.get(id!) ?? 0) + 1;
+        arrivals.set(id!, count);
+        if (count === 1) lat[s.dir].push(performance.now() - s.t);
+      };
+    };
+
+    const opened = performance.now();
+    await mapLimit(convs, 50, async (c) => {
+      const s = hold(
+        `${a.url}/api/widget/${c.key}/conversations/${c.id}/events`,
+        { authorization: `Bearer ${c.token}` },
+        arrive("agent_message"),
+      );
+      held.push(s);
+      await s.ready;
+    });
+    const openConsoles = async (host: Host) => {
+      const list = consoles.map((id) =>
+        hold(`${host.url}/bench/console/${id}`, {}, arrive("visitor_message")),
+      );
+      await Promise.all(list.map((s) => s.ready));
+      return list;
+    };
+    let consoleStreams = await openConsoles(a);
+    const openSeconds = (performance.now() - opened) / 1000;
+    await sleep(1000);
+    const heldMemory = await memory(a);
+    opts.log(
+      `  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`,
+    );
+
+    const traffic = async (visitorHost: Host, agentHost: Host): Promise<Delivery> => {
+      sentAt.clear();
+      arrivals.clear();
+      lat.v2a.length = 0;
+      lat.a2v.length = 0;
+      outOfOrder = 0;
+      const sends: Promise<void>[] = [];
+      const total = seconds * perSecond;
+      const start = performance.now();
+      for (let i = 0; i < total; i++) {
+        const wait = start + (i * 1000) / perSecond - performance.now();
+        if (wait > 0) await sleep(wait);
+        const c = convs[Math.floor(Math.random() * convs.length)]!;
+        const messageId = randomUUID();
+        const dir = i % 2 === 0 ? "v2a" : "a2v";
+        sentAt.set(messageId, { t: performance.now(), dir });
+        sends.push(
+          dir === "v2a"
+            ? post(`${visitorHost.url}/bench/append`, {
+                tenantId: c.tenantId,
+                conversationId: c.id,
+                kind: "visitor_message",
+                data: { messageId, text: "Is anyone there?" },
+              })
+            : post(`${agentHost.url}/bench/append`, {
+                tenantId: c.tenantId,
+                conversationId: c.id,
+                kind: "agent_message",
+                data: {
+                  messageId,
+                  text: "Yes, Ana here. How can I help?",
+                  agent: { id: "bench-agent", name: "Ana" },
+                },
+              }),
+        );
+      }
+      await Promise.all(sends);
+      const settle = performance.now() + 5000;
+      while (arrivals.size < total && performance.now() < settle) await sleep(50);
+      const dup = [...arrivals.values()].filter((x) => x > 1).length;
+      return {
+        visitorToAgent: summarize(lat.v2a),
+        agentToVisitor: summarize(lat.a2v),
+        sent: total,
+        lost: total - arrivals.size,
+        duplicates: dup,
+        outOfOrder,
+      };
+    };
+
+    // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
+    // What the held streams cost with no traffic at all (heartbeats, re-reads), so a message's CPU is its own.
+    const idleMs = 5000;
+    const [, cpuIdle] = await cpuOf(() => sleep(idleMs));
+    const started = performance.now();
+    const [oneInstance, cpuTraffic] = await cpuOf(() => traffic(a, a));
+    const trafficMs = performance.now() - started;
+    const cpuPerMessage = (cpuTraffic - (cpuIdle * trafficMs) / idleMs) / oneInstance.sent;
+    opts.log(
+      `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
+    );
+    const [[underBotLoad, during], cpuDuring] = await cpuOf(() =>
+      Promise.all([traffic(a, a), botTurns(client, chatTokens, seconds * 1000)]),
+    );
+    opts.log(
+      `  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`,
+    );
+    for (const s of consoleStreams) s.close();
+    consoleStreams = await openConsoles(b);
+    const twoInstances = await traffic(a, b);
+    opts.log(
+      `  two instances: p99 visitor→agent ${round(twoInstances.visitorToAgent.p99)} ms, agent→visitor ${round(twoInstances.agentToVisitor.p99)} ms`,
+    );
+    for (const s of consoleStreams) s.close();
+    for (const s of held.splice(0)) s.close();
+    // Again without: the machine is shared, so the figure beside "during" is the mean of before and after.
+    const [after, cpuAfter] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
+    opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
+    client.close();
+    const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
+    return {
+      conversations: n,
+      consoles: businesses,
+      openSeconds: round(openSeconds, 2),
+      rssIdleMb: mb(idle.rss / 1024),
+      rssHeldMb: mb(heldMemory.rss / 1024),
+      kbPerConversation: round((heldMemory.heap - idle.heap) / 1024 / n, 1),
+      rssKbPerConversation: round((heldMemory.rss - idle.rss) / 1024 / n, 1),
+      oneInstance,
+      underBotLoad,
+      twoInstances,
+      chatTurnsPerSec: {
+        before: round(without, 1),
+        during: round(during, 1),
+        after: round(after, 1),
+        ratio: round((2 * during) / (without + after), 2),
+      },
+      messagesPerSec: perSecond,
+      cpuMsPerLiveMessage: round(cpuPerMessage, 2),
+      cpuMsPerSecondHeld: round(cpuIdle / (idleMs / 1000), 1),
+      cpuMsPerBotTurn: {
+        before: round(cpuWithout / (without * seconds), 2),
+        after: round(cpuAfter / (after * seconds), 2),
+      },
+      cpuMsDuring: round(cpuDuring),
+    };
+  } finally {
+    for (const s of held) s.close();
+    await a.stop();
+    await b.stop();
+  }
+}

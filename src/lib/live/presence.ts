@@ -1,0 +1,23 @@
+import "server-only";
+import { z } from "zod";
+import { assertRole, auditedTx, type TenantContext } from "../auth/access";
+import { touchPresence } from "../db/queries/live-presence";
+
+// An agent's presence: the open console sends a heartbeat every PRESENCE_BEAT_MS (availability.ts), and the
+// agent may set themselves away (no new visitors are offered a person on their account, none assigned).
+// Only admins and owners answer visitors, so only they are ever online; viewers watch without presence.
+
+export const presenceSchema = z.object({ away: z.enum(["true", "false"]).optional() });
+
+export async function recordPresence(
+  ctx: TenantContext,
+  input: z.infer<typeof presenceSchema>,
+): Promise<void> {
+  assertRole(ctx, "admin");
+  const away = input.away === undefined ? undefined : input.away === "true";
+  await auditedTx(ctx, async (tx, record) => {
+    await touchPresence(tx, ctx.tenant.id, ctx.user.id, away);
+    // A heartbeat is not worth an entry; choosing to be away (or back) is.
+    if (away !== undefined) await record(away ? "live.away" : "live.available");
+  });
+}

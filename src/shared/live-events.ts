@@ -1,0 +1,42 @@
+// The live takeover's events as they travel (issue #28). Every event is first a row of the append-only
+// `live_events` log (drizzle/0027); its `seq` is the Server-Sent Event id, so a stream resumed with
+// Last-Event-ID delivers what it missed, in order, once. The server writes exactly these shapes
+// (src/lib/db/queries/live-events.ts, src/lib/live/) and the panel and the console read exactly these.
+
+export type LiveState = "bot" | "waiting" | "person" | "closed";
+
+export type LiveAgent = { id: string; name: string; avatarUrl?: string };
+
+/** The kinds and their data, one entry per kind. */
+export type LiveEventData = {
+  visitor_message: { messageId: string; text: string };
+  agent_message: { messageId: string; text: string; agent: LiveAgent };
+  bot_message: { messageId: string; text: string };
+  state: { state: LiveState; agent?: LiveAgent; reason?: string };
+  /** Agents only: a visitor's stream never carries one. */
+  note: { text: string; author: LiveAgent };
+  assigned: { agent: LiveAgent };
+};
+
+export type LiveKind = keyof LiveEventData;
+
+/** One stored event as a stream delivers it: `seq` is also the SSE `id:`, `kind` the SSE `event:`. */
+export type LiveEvent = {
+  [K in LiveKind]: { seq: number; conversationId: string; kind: K; data: LiveEventData[K]; at: string };
+}[LiveKind];
+
+/** The kinds a visitor may receive; everything else stays on the business's side. */
+export const VISITOR_LIVE_KINDS = [
+  "visitor_message",
+  "agent_message",
+  "bot_message",
+  "state",
+] as const satisfies readonly LiveKind[];
+
+export const LIVE_KINDS = [...VISITOR_LIVE_KINDS, "note", "assigned"] as const satisfies readonly LiveKind[];
+
+/** Parses a Last-Event-ID (header or query parameter): a non-negative integer, else 0 (from the start). */
+export function parseLastEventId(value: string | null | undefined): number {
+  if (!value || !/^\d{1,15}$/.test(value.trim())) return 0;
+  return Number(value.trim());
+}

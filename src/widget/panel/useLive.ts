@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { LiveAgent, LiveEvent, LiveState } from "@/shared/live-events";
+import type { PanelConfig } from "../public-config";
+import { subscribeLive } from "./live-stream";
+import { type Msg, nextId } from "./messages";
+import type { Session } from "./session";
+import { visitorPost } from "./visitor-post";
+
+// The visitor's side of a live conversation with a person (issue #28): asking for one, following the
+// conversation's live stream once a person is involved, and showing the person's messages as they come.
+// The stream replays the conversation's log from the start, so after a reload the state is rebuilt and a
+// message already on screen (restored from the history) is recognised by its id and not shown twice.
+
+/** Why the visitor gets the contact form instead of a person. */
+export type NoPerson = "nobody_online" | "closed" | "no_conversation";
+
+export type Live = {
+  state: LiveState;
+  agent: LiveAgent | null;
+  /** The person's part ended in this visit (handed back or closed): say so once. */
+  ended: boolean;
+  /** Asks for a person; null when the conversation now waits for (or has) one. */
+  ask(): Promise<NoPerson | null>;
+  /** Follow a conversation already live (after a reload, or when a turn says a person has it). */
+  follow(state?: LiveState): void;
+  reset(): void;
+};
+
+export function useLive(
+  cfg: PanelConfig,
+  session: Session,
+  base: string,
+  setMsgs: (fn: (ms: Msg[]) => Msg[]) => void,
+  announce: (text: string) => void,
+): Live {
+  const [state, setState] = useState<LiveState>("bot");
+  const [agent, setAgent] = useState<LiveAgent | null>(null);
+  const [ended, setEnded] = useState(false);
+  const [following, setFollowing] = useState<string | null>(null);
+  const l = cfg.l;
+  const lRef = useRef(l);
+  lRef.current = l;
+
+  const onEvent = useCallback(
+    (e: LiveEvent) => {
+      if (e.kind === "state") {
+        setState(e.data.state);
+        if (e.data.state === "person") {
+          setAgent(e.data.agent ?? null);
+          setEnded(false);
+          if (e.data.agent) announce(lRef.current.joined.replace("{name}", e.data.agent.name));
+        } else if (e.data.state === "bot" || e.data.state === "closed") {
+          setAgent(null);
+          setEnded(true);
+          announce(e.data.state === "bot" ? lRef.current.backToBot : lRef.current.closed);
+        } else setEnded(false);
+      } else if (e.kind === "agent_message") {
+        const { messageId, text, agent: who } = e.data;
+        setMsgs((ms) =>
+          ms.some((m) => m.serverId === messageId)
+            ? ms
+            : [
+                ...ms,
+                {
+                  id: nextId(),
+                  role: "agent",
+                  text,
+                  chips: [],
+                  status: "done",
+                  serverId: messageId,
+                  agent: { name: who.name },
+                },
+              ],
+        );
+        announce(`${who.name}: ${text}`);
+      }
+    },
+    [announce, setMsgs],
+  );
+
+  useEffect(() => {
+    if (!following) return;
+    return subscribeLive(following, onEvent, { base, token: (force) => session.token(force) });
+  }, [following, base, session, onEvent]);
+
+  const follow = useCallback(
+    (at?: LiveState) => {
+      const id = session.conversationId();
+      if (!id) return;
+      if (at) setState(at);
+      setFollowing(id);
+    },
+    [session],
+  );
+
+  const ask = useCallback(async (): Promise<NoPerson | null> => {
+    const id = session.conversationId();
+    if (!id) return "no_conversation";
+    const res = await visitorPost(session, `${base}/conversations/${encodeURIComponent(id)}/live`, {});
+    const body = (await res.json()) as { live?: unknown; state?: unknown; reason?: unknown };
+    if (body.live === true) {
+      follow(body.state === "person" ? "person" : "waiting");
+      setEnded(false);
+      return null;
+    }
+    return body.reason === "closed" ? "closed" : "nobody_online";
+  }, [base, session, follow]);
+
+  const reset = useCallback(() => {
+    setFollowing(null);
+    setState("bot");
+    setAgent(null);
+    setEnded(false);
+  }, []);
+
+  return { state, agent, ended, ask, follow, reset };
+}

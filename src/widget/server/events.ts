@@ -1,0 +1,71 @@
+// GET /api/widget/[key]/conversations/[id]/events: the visitor's live stream of one conversation (issue #28),
+// Server-Sent Events read from the live log after Last-Event-ID (the header, or `lastEventId` in the query,
+// which the panel sets when it reconnects). Same key, origin and token rules as the history; a conversation of
+// another visitor (or another tenant) is simply not found. Only what a visitor may see: never a note.
+import "server-only";
+import { z } from "zod";
+import { SSE_HEADERS } from "@/lib/chat/events";
+import { findVisitorConversation } from "@/lib/db/queries/conversations";
+import { AppError, errorResponse } from "@/lib/errors";
+import { liveEventStream } from "@/lib/live/stream";
+import { parseLastEventId, VISITOR_LIVE_KINDS } from "@/shared/live-events";
+import { corsHeaders } from "./cors";
+import type { WidgetStoreDeps } from "./deps";
+import { assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
+import { checkOrigin } from "./history";
+
+/** Held streams per visitor in this process: a few tabs, not a way to hold the server's connections. */
+const STREAMS_PER_VISITOR = 5;
+/** A stream lives until the visitor's token expires, and at most this long: then the panel reconnects. */
+const MAX_STREAM_MS = 30 * 60_000;
+const held = new Map<string, number>();
+
+type LiveStreamOptions = { heartbeatMs?: number; resyncMs?: number; maxMs?: number };
+
+export async function handleLiveEvents(
+  req: Request,
+  key: string,
+  id: string,
+  deps: WidgetStoreDeps,
+  opts: LiveStreamOptions = {},
+): Promise<Response> {
+  let cors = corsHeaders(null);
+  try {
+    const e = deps.env();
+    const db = await dbStep(() => deps.db());
+    const tenant = await tenantForKey(db, key);
+    cors = corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL));
+    assertActive(tenant);
+    const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+    const notFound = new AppError("not_found", "This conversation is not available.");
+    if (!z.uuid().safeParse(id).success) throw notFound;
+    const mine = await dbStep(() =>
+      db.forTenant(tenant.id, (tx) => findVisitorConversation(tx, id, visitor.visitorId)),
+    );
+    if (!mine) throw notFound;
+    const slot = `${tenant.id}:${visitor.visitorId}`;
+    const count = held.get(slot) ?? 0;
+    if (count >= STREAMS_PER_VISITOR)
+      throw new AppError("rate_limited", "Too many open chat windows. Close one and try again.");
+    held.set(slot, count + 1);
+    const url = new URL(req.url);
+    const body = liveEventStream({
+      db,
+      tenantId: tenant.id,
+      conversationId: id,
+      kinds: VISITOR_LIVE_KINDS,
+      after: parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")),
+      signal: req.signal,
+      maxMs: Math.min(MAX_STREAM_MS, visitor.expiresAt.getTime() - Date.now()),
+      ...opts,
+      onClose: () => {
+        const n = (held.get(slot) ?? 1) - 1;
+        if (n > 0) held.set(slot, n);
+        else held.delete(slot);
+      },
+    });
+    return new Response(body, { headers: { ...SSE_HEADERS, ...cors } });
+  } catch (err) {
+    return errorResponse(err, cors);
+  }
+}
