@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
-import { fill } from "../wording";
+
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
+import { fill } from "../wording";
 import { Markdown } from "./Markdown";
 import type { Msg } from "./messages";
 import type { Live } from "./useLive";

@@ -189,7 +189,8 @@ export default async function LiveConsolePage({
                 <ol className="space-y-2">
                   {data.notes.map((n) => (
                     <li key={n.seq} className="text-sm">
-                      <span className="font-semibold">{n.author}</span> <When at={n.at} tz={ctx.tenant.timeZone} />
+                      <span className="font-semibold">{n.author}</span>{" "}
+                      <When at={n.at} tz={ctx.tenant.timeZone} />
                       <p className="whitespace-pre-wrap">{n.text}</p>
                     </li>
                   ))}
