@@ -33,6 +33,7 @@ describe("panel page", () => {
         "greeting",
         "h",
         "key",
+        "l",
         "lang",
         "name",
         "pageUrl",

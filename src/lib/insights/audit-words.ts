@@ -49,6 +49,17 @@ export const ACTION_LABELS: Record<string, string> = {
   "tenant.knowledge_limits_changed": "Knowledge limits changed",
   "channel.connected": "Channel connected or changed",
   "channel.disconnected": "Channel disconnected",
+  "live.requested": "Visitor asked for a person",
+  "live.claimed": "Live chat taken",
+  "live.assigned": "Live chat assigned to a teammate",
+  "live.transferred": "Live chat passed to a teammate",
+  "live.replied": "Replied in a live chat",
+  "live.noted": "Internal note added",
+  "live.handed_back": "Live chat handed back to the bot",
+  "live.closed": "Live chat closed",
+  "live.away": "Set themselves away",
+  "live.available": "Set themselves available",
+  "live.settings_changed": "Live chat settings changed",
 };
 
 export function actionLabel(action: string): string {
