@@ -18,6 +18,7 @@ const { savePackAction, testPackAction, togglePackAction } = await import(
   "@/app/(admin)/admin/[tenant]/tools/actions"
 );
 const { argName } = await import("@/lib/tools/arg-form");
+const { formatSetOn } = await import("@/lib/tools/form-data");
 const { requirePack, loadPackGroups, updatePackSettings } = await import("@/lib/pack-settings/settings");
 const { ALL_PACKS } = await import("@/lib/tools/index");
 const { PackCard } = await import("@/app/(admin)/admin/[tenant]/tools/PackCard");
@@ -349,9 +350,10 @@ describe("secrets are write-only", () => {
         pack: view,
         canEdit: true,
         saveAction: async () => ({}),
+        timeZone: "Asia/Tokyo",
       }),
     );
-    expect(html).toContain("Set on ");
+    expect(html).toContain(formatSetOn(stored!.secrets.apiKey!.setAt, "Asia/Tokyo"));
     expect(html).not.toContain(PLAIN);
 
     const entry = (await audits()).find((e) => e.action === "pack.config_saved" && e.target === "keyed_api");

@@ -153,6 +153,8 @@ describe("stored config → what the inputs show", () => {
     });
     expect(secretStates(FIELDS, {})).toEqual({ apiKey: { set: false, setAt: null } });
     expect(formatSetOn("2025-05-03T23:30:00.000Z")).toBe("Set on 3 May 2025");
+    // Already the 4th in Tokyo: the day is the business's, not the server's.
+    expect(formatSetOn("2025-05-03T23:30:00.000Z", "Asia/Tokyo")).toBe("Set on 4 May 2025");
   });
 
   it("folds nested error paths onto their field and keeps the rest apart", () => {

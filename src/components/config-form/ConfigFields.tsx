@@ -14,6 +14,8 @@ export type ConfigFieldsProps = {
   secrets: Record<string, SecretState>;
   errors?: Record<string, string>;
   readOnly?: boolean;
+  /** The business's time zone, for dates shown in the form. */
+  timeZone?: string;
 };
 
 export function fieldIds(idPrefix: string, key: string) {
@@ -53,6 +55,7 @@ function Control({
   invalid,
   readOnly,
   described,
+  timeZone,
 }: {
   f: ConfigField;
   ids: ReturnType<typeof fieldIds>;
@@ -61,6 +64,7 @@ function Control({
   invalid: boolean;
   readOnly: boolean;
   described?: string;
+  timeZone?: string;
 }) {
   const common = {
     id: ids.id,
@@ -83,6 +87,7 @@ function Control({
           readOnly={readOnly}
           describedBy={described}
           invalid={invalid}
+          timeZone={timeZone}
         />
       );
     case "textarea":
@@ -167,6 +172,7 @@ export function ConfigFields({
   secrets,
   errors,
   readOnly = false,
+  timeZone,
 }: ConfigFieldsProps) {
   return (
     <fieldset disabled={readOnly} className="space-y-4">
@@ -184,6 +190,7 @@ export function ConfigFields({
             invalid={!!error}
             readOnly={readOnly}
             described={described}
+            timeZone={timeZone}
           />
         );
         const isBool = f.type === "boolean";

@@ -14,6 +14,8 @@ type Props = {
   readOnly: boolean;
   describedBy?: string;
   invalid: boolean;
+  /** The business's time zone, for the day the secret was set. */
+  timeZone?: string;
 };
 
 /**
@@ -44,7 +46,7 @@ export function SecretControl(p: Props) {
     return (
       <fieldset className="flex flex-wrap items-center gap-2" aria-labelledby={p.labelId}>
         <span className="muted text-sm" aria-describedby={p.describedBy}>
-          {formatSetOn(p.state.setAt)}
+          {formatSetOn(p.state.setAt, p.timeZone)}
         </span>
         {!p.readOnly && (
           <>

@@ -1,4 +1,5 @@
 import "server-only";
+import { formatDateTime } from "../../shared/dates";
 import type { DbHandle } from "../db/client";
 import { recordNotice, tenantsWithFailedRuns } from "../db/queries/health";
 import { listMembers } from "../db/queries/members";
@@ -56,7 +57,7 @@ async function packNotices(db: DbHandle, now: Date): Promise<Notice[]> {
         to: found!.to,
         subject: `${name} is failing for ${tenant.name}`,
         text: [
-          `The "${name}" tool of ${tenant.name} has failed on its last ${h.streak} calls, since ${h.failingSince!.toUTCString()}.`,
+          `The "${name}" tool of ${tenant.name} has failed on its last ${h.streak} calls, since ${formatDateTime(h.failingSince!, { tz: tenant.timeZone })}.`,
           "Visitors who ask about it get no answer from it.",
           "",
           `The last error, as the assistant saw it: ${h.lastError ?? "(none recorded)"}`,

@@ -236,12 +236,12 @@ export function errorsByField(
 }
 
 /**
- * "Set on 3 May 2025": the day in UTC (the pack form does not carry the business's time zone yet), the same
- * text on the server and in the browser.
+ * "Set on 3 May 2025": the day in the business's time zone (UTC when the caller has none), the same text on
+ * the server and in the browser.
  */
-export function formatSetOn(setAt: string | null): string {
+export function formatSetOn(setAt: string | null, timeZone = "UTC"): string {
   if (!setAt) return "Set";
   const d = new Date(setAt);
   if (Number.isNaN(d.getTime())) return "Set";
-  return `Set on ${formatDate(d, "UTC")}`;
+  return `Set on ${formatDate(d, timeZone)}`;
 }

@@ -12,6 +12,8 @@ export type TenantOverview = {
   slug: string;
   name: string;
   status: TenantStatus;
+  /** The business's own time zone, for dates in its mails. */
+  timeZone: string;
   members: number;
   tokensThisMonth: number;
   monthlyTokenBudget: number | null;
@@ -25,6 +27,7 @@ export async function listTenantsOverview(db: Db, month = usageMonth()): Promise
       slug: tenants.slug,
       name: tenants.name,
       status: tenants.status,
+      timeZone: tenants.timeZone,
       members: sql<number>`(select count(*)::int from ${memberships} m where m.tenant_id = ${tenants.id})`,
       tokensThisMonth: sql<number>`coalesce(${usageMonthly.promptTokens} + ${usageMonthly.completionTokens}, 0)::float8`,
       monthlyTokenBudget: tenants.monthlyTokenBudget,

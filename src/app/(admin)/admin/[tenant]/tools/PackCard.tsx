@@ -8,7 +8,13 @@ import type { ActionState, PlainActionFn } from "@/lib/auth/action";
 import type { PackView } from "@/lib/pack-settings/settings";
 import { errorsByField, type FieldValues, fieldName } from "@/lib/tools/form-data";
 
-type Props = { pack: PackView; canEdit: boolean; saveAction: PlainActionFn };
+type Props = {
+  pack: PackView;
+  canEdit: boolean;
+  saveAction: PlainActionFn;
+  /** The business's time zone, for the day each secret was set. */
+  timeZone: string;
+};
 
 /** After a failed save, the inputs start from what was typed (secrets are never echoed, so they start empty). */
 function startingValues(pack: PackView, state: ActionState): { values: FieldValues; enabled: boolean } {
@@ -25,7 +31,7 @@ function startingValues(pack: PackView, state: ActionState): { values: FieldValu
 }
 
 /** One pack's settings form (its details page shows the name, chip and status above it). */
-export function PackCard({ pack, canEdit, saveAction }: Props) {
+export function PackCard({ pack, canEdit, saveAction, timeZone }: Props) {
   const [state, formAction, pending] = useActionState(saveAction, {});
   const { formRef, onSubmit } = useKeptForm(state, formAction);
   const idPrefix = `pack-${pack.id}`;
@@ -65,6 +71,7 @@ export function PackCard({ pack, canEdit, saveAction }: Props) {
               state.ok === false ? errorsByField(pack.fields, state.fieldErrors ?? {}).byField : undefined
             }
             readOnly={!canEdit}
+            timeZone={timeZone}
           />
         </fieldset>
         {!canEdit ? (

@@ -37,7 +37,12 @@ export default async function PackPage({ params }: { params: Promise<{ tenant: s
         Visitors see <span className="badge">{pack.label}</span> while it runs. The model calls it{" "}
         <code className="font-mono text-xs">{pack.id}</code>.
       </p>
-      <PackCard pack={pack} canEdit={canEdit} saveAction={savePackAction.bind(null, ctx.tenant.slug)} />
+      <PackCard
+        pack={pack}
+        canEdit={canEdit}
+        saveAction={savePackAction.bind(null, ctx.tenant.slug)}
+        timeZone={ctx.tenant.timeZone}
+      />
       {canEdit ? (
         <TestPanel
           packId={pack.id}
