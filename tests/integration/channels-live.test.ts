@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/auth/access";
 import { liveWords } from "@/lib/channels/live-words";
+import { listLiveQueue } from "@/lib/db/queries/live-conversations";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { conversations, livePresence, memberships, packConfigs } from "@/lib/db/schema";
 import { liveEscalationWorkers } from "@/lib/live/escalation";
@@ -82,6 +83,12 @@ describe("a WhatsApp person asks for a person in plain words", () => {
     const conv = await conversationOf(p.from);
     expect(conv.liveState).toBe("waiting");
     expect(conv.liveAgentId).toBe(c.ctx.user.id);
+    // The console's queue says where the person writes from.
+    const queue = await c.w.db.forTenant(c.tenant.id, (tx) => listLiveQueue(tx, c.tenant.id));
+    expect(queue.find((q) => q.id === conv.id)).toMatchObject({
+      channel: "whatsapp",
+      question: "Talk to a person",
+    });
 
     await c.post(waText(p, "are you there?"));
     const events = await eventually(async () => {
