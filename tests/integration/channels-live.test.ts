@@ -4,7 +4,7 @@ import type { TenantContext } from "@/lib/auth/access";
 import { liveWords } from "@/lib/channels/live-words";
 import { listLiveQueue } from "@/lib/db/queries/live-conversations";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
-import { conversations, livePresence, memberships, packConfigs } from "@/lib/db/schema";
+import { channelContacts, conversations, livePresence, memberships, packConfigs } from "@/lib/db/schema";
 import { liveEscalationWorkers } from "@/lib/live/escalation";
 import { recordPresence } from "@/lib/live/presence";
 import { addInternalNote, sendAgentReply } from "@/lib/live/reply";
@@ -137,6 +137,27 @@ describe("a WhatsApp person asks for a person in plain words", () => {
     expect(rows.outbound.filter((o) => o.conversationId === conv.id).map((o) => o.status)).toEqual(
       Array(6).fill("sent"),
     );
+  });
+
+  it("a reply after WhatsApp's 24-hour window is not sent, and says so", async () => {
+    await online(c.ctx);
+    const p = wa();
+    await c.post(waText(p, "Talk to a person"));
+    await eventually(async () => expect(waTo(p.from)).toHaveLength(1));
+    const conv = await conversationOf(p.from);
+    await c.w.db.platform
+      .update(channelContacts)
+      .set({ lastInboundAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(channelContacts.conversationId, conv.id));
+    await sendAgentReply(c.ctx, { conversationId: conv.id, text: "Sorry for the wait!" });
+    await eventually(async () => {
+      const rows = await c.rows();
+      expect(rows.outbound.filter((o) => o.conversationId === conv.id).map((o) => o.status)).toEqual([
+        "sent",
+        "outside_window",
+      ]);
+    });
+    expect(waTo(p.from)).toHaveLength(1);
   });
 
   it("with nobody online: they are told to leave their details, and the bot keeps the conversation", async () => {
