@@ -11,6 +11,7 @@ import { addInternalNote, sendAgentReply } from "@/lib/live/reply";
 import { closeLiveConversation, handBackConversation } from "@/lib/live/takeover";
 import { textUpdate } from "../fixtures/channels/telegram/updates";
 import { textMessage } from "../fixtures/channels/whatsapp/webhooks";
+import { makeUser } from "../support/admin-world";
 import { type ChannelWorld, eventually, startChannelWorld } from "../support/channel-world";
 
 // The live takeover on WhatsApp and Telegram (issues #28 + #29): a person there reaches the business's team
@@ -158,6 +159,34 @@ describe("a WhatsApp person asks for a person in plain words", () => {
       ]);
     });
     expect(waTo(p.from)).toHaveLength(1);
+  });
+
+  it("a viewer of the business, or a member of another, sends nothing to the person", async () => {
+    await online(c.ctx);
+    const p = wa();
+    await c.post(waText(p, "Talk to a person"));
+    await eventually(async () => expect(waTo(p.from)).toHaveLength(1));
+    const conv = await conversationOf(p.from);
+    const other = await c.w.tenant();
+    const stranger = await makeUser(c.w.db, `owner-${other.slug}@example.com`);
+    const as = (role: "viewer" | "owner", tenant: typeof other, user: typeof stranger): TenantContext => ({
+      ...c.ctx,
+      user: { ...c.ctx.user, id: user.id, email: user.email, name: user.name },
+      tenant,
+      role,
+    });
+    const input = { conversationId: conv.id, text: "not for you" };
+    await expect(sendAgentReply(as("viewer", c.tenant, stranger), input)).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(sendAgentReply(as("owner", other, stranger), input)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(handBackConversation(as("owner", other, stranger), input)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const rows = await c.rows();
+    expect(rows.outbound.filter((o) => o.conversationId === conv.id)).toHaveLength(1);
   });
 
   it("with nobody online: they are told to leave their details, and the bot keeps the conversation", async () => {
