@@ -262,7 +262,13 @@ async function turnReply(
   if (live) return { status: "done", reply: [] };
   if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ text: words.unavailable }] };
   const reply = formatReply(conn, tenant, contact, text);
-  const asked = handoff ? await askFor(deps, tenant, contact, inbound) : null;
+  // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
+  const asked = handoff
+    ? await askFor(deps, tenant, contact, inbound).catch((err) => {
+        log().error({ err, tenantId: tenant.id }, "a channel live request could not be opened");
+        return null;
+      })
+    : null;
   if (asked) reply.push({ text: asked.text });
   return { status: "done", reply };
 }
