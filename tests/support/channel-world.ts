@@ -10,7 +10,7 @@ import type { PackDeps } from "@/lib/chat/turn";
 import { getConnectionByChannel } from "@/lib/db/queries/channels";
 import { channelContacts, channelInbound, channelOutbound, conversations, messages } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { type JobQueue, setProcessQueue, startQueue } from "@/lib/queue";
+import { type JobQueue, type QueueWorker, setProcessQueue, startQueue } from "@/lib/queue";
 import { signature } from "../fixtures/channels/whatsapp/webhooks";
 import { makeUser } from "./admin-world";
 import { type ChatWorld, PLATFORM, startChatWorld } from "./chat-world";
@@ -50,7 +50,13 @@ export type ChannelWorld = {
 };
 
 export async function startChannelWorld(
-  opts: { packs?: PackDeps; bot?: Record<string, unknown>; sendRetryLimit?: number } = {},
+  opts: {
+    packs?: PackDeps;
+    bot?: Record<string, unknown>;
+    sendRetryLimit?: number;
+    /** More of the process's workers (the live takeover's escalation) beside the channels'. */
+    workers?: (db: ChatWorld["db"]) => QueueWorker[];
+  } = {},
 ): Promise<ChannelWorld> {
   const graph = await startFakeGraphApi();
   const telegram = await startFakeTelegramApi();
@@ -96,7 +102,7 @@ export async function startChannelWorld(
   };
   const fast = { retryDelaySeconds: 1, expireInSeconds: 30 };
   const queue = await startQueue(w.db, {
-    workers: channelWorkers(deps),
+    workers: [...channelWorkers(deps), ...(opts.workers?.(w.db) ?? [])],
     pollingIntervalSeconds: 0.5,
     policies: {
       "channel-inbound": { ...fast, retryLimit: 3 },

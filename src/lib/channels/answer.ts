@@ -19,14 +19,15 @@ import {
 import { getOwnTenant, type TenantRow } from "../db/queries/tenants";
 import type { InboundStatus, OutboundBody } from "../db/schema";
 import { isAppError } from "../errors";
+import { wakeLive } from "../live/bus";
 import { log } from "../log";
 import { processQueue } from "../queue";
-import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor, whatsappClientFor } from "./deps";
+import { askForPerson } from "./answer-live";
+import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor } from "./deps";
 import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
+import { isPersonRequest } from "./live-words";
+import { formatReply, typingIndicator } from "./reply-format";
 import { sendBatch } from "./send";
-import { toTelegramMessages } from "./telegram/format";
-import { WA_MAX_BUTTONS } from "./whatsapp/api";
-import { toWhatsAppMessages } from "./whatsapp/format";
 import { channelWords, isStartWord, isStopWord } from "./words";
 
 // The inbound job: one person's pending messages answered one at a time, oldest first (by the time they sent
@@ -38,6 +39,9 @@ import { channelWords, isStartWord, isStopWord } from "./words";
 // Each message becomes the widget's own chat turn (same limits, budget, packs, storage, live takeover) into
 // a sink that gathers the answer; the answer is converted to the channel's formatting, split into parts, and
 // the parts stored and queued for sending (send.ts) in the same transaction that marks the message answered.
+// While a person of the business has the conversation (or it waits for one) the turn only stores the message
+// for their console and nothing is sent back; a plain request for a person, or the assistant offering one,
+// opens a live request (answer-live.ts).
 
 const LEASE_MS = 180_000;
 /** The widget's limit on one message; a longer one is cut rather than refused. */
@@ -139,7 +143,13 @@ async function answerOne(
   } else if (inbound.kind !== "text" || !text) {
     outcome = { status: "done", reply: say(words.unsupported) };
   } else {
-    outcome = await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, MESSAGE_MAX));
+    const asked = isPersonRequest(text) ? await askFor(deps, tenant, contact, inbound) : null;
+    // Nobody can take it: like the widget's menu, the request itself is not a message for the assistant.
+    outcome =
+      asked && !asked.live
+        ? { status: "done", reply: say(asked.text) }
+        : await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, MESSAGE_MAX));
+    if (asked?.live) outcome.reply.push(...say(asked.text));
   }
   if (inbound.body?.callbackId && conn.channel === "telegram") {
     // Stops the spinner on the button the person tapped; the answer follows as a message.
@@ -199,6 +209,8 @@ async function turnReply(
   const typing = typingIndicator(deps, conn, contact, inbound);
   let text = "";
   let failed = false;
+  let live = false;
+  let handoff = false;
   // The widget's limits, per person (a channel has no IP: the person stands in for it) and per business.
   const settings = limitSettings(deps.env, tenant.rateLimits);
   const keys = { tenantId: tenant.id, visitorId: inbound.contact, ip: inbound.contact };
@@ -212,6 +224,7 @@ async function turnReply(
         packs: deps.packs,
         modelClient: deps.modelClient,
         storeRetry: deps.storeRetry,
+        wakeLive,
       },
       {
         tenant: turnTenant,
@@ -232,6 +245,8 @@ async function turnReply(
           if (e.type === "delta") text += e.data.text;
           else if (e.type === "chip" && e.data.state === "start") typing();
           else if (e.type === "error") failed = true;
+          else if (e.type === "live") live = true;
+          else if (e.type === "handoff") handoff = true;
         },
       },
     );
@@ -243,40 +258,25 @@ async function turnReply(
     log().info({ tenantId: tenant.id, code: err.code }, "channel turn refused");
     return { status: "done", reply: [{ text: words.unavailable }] };
   }
+  // Stored for the person who has the conversation, who answers from the console.
+  if (live) return { status: "done", reply: [] };
   if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ text: words.unavailable }] };
-  return { status: "done", reply: formatReply(conn, tenant, contact, text) };
+  const reply = formatReply(conn, tenant, contact, text);
+  // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
+  const asked = handoff
+    ? await askFor(deps, tenant, contact, inbound).catch((err) => {
+        log().error({ err, tenantId: tenant.id }, "a channel live request could not be opened");
+        return null;
+      })
+    : null;
+  if (asked) reply.push({ text: asked.text });
+  return { status: "done", reply };
 }
 
-/** The answer in the channel's formatting, split under its limit; a first answer offers the starters. */
-function formatReply(
-  conn: ConnectionRow,
-  tenant: TenantRow,
-  contact: ContactRow,
-  markdown: string,
-): OutboundBody[] {
-  const parts = conn.channel === "whatsapp" ? toWhatsAppMessages(markdown) : toTelegramMessages(markdown);
-  const bodies: OutboundBody[] = parts.map((text) => ({ text }));
-  const starters = (tenant.bot.starters ?? []).filter((s) => s.trim()).slice(0, WA_MAX_BUTTONS);
-  const last = bodies.at(-1);
-  // Reply buttons are WhatsApp's; Telegram's inline keyboards would need callback data under 64 bytes.
-  if (conn.channel === "whatsapp" && !contact.lastInboundAt && last && starters.length > 0)
-    last.buttons = starters;
-  return bodies;
-}
-
-/**
- * "Typing…" while a tool runs, where the channel has it: WhatsApp's typing indicator (sent with the read
- * receipt of the person's message), Telegram's chat action. Once per turn; a failure only costs the hint.
- */
-function typingIndicator(deps: ChannelDeps, conn: ConnectionRow, contact: ContactRow, inbound: InboundRow) {
-  let sent = false;
-  return () => {
-    if (sent) return;
-    sent = true;
-    const call =
-      conn.channel === "whatsapp"
-        ? whatsappClientFor(deps, conn).markRead(inbound.externalId, { typing: true })
-        : telegramClientFor(deps, conn).sendChatAction(contact.address, "typing");
-    void call.catch(() => {});
-  };
-}
+const askFor = (deps: ChannelDeps, tenant: TenantRow, contact: ContactRow, inbound: InboundRow) =>
+  askForPerson(deps, {
+    tenantId: tenant.id,
+    language: tenant.bot.language,
+    visitorId: inbound.contact,
+    conversationId: contact.conversationId,
+  });

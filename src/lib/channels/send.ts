@@ -3,6 +3,7 @@ import { getConnection, noteConnection, touchConnection } from "../db/queries/ch
 import {
   batchParts,
   contactOfConversation,
+  earlierQueued,
   type OutboundRow,
   recordSend,
 } from "../db/queries/channels-messages";
@@ -32,6 +33,11 @@ const OUTSIDE_WINDOW_NOTE =
   "A reply was not sent: more than 24 hours have passed since the person last wrote (WhatsApp's window).";
 /** Telegram's 429 names its wait; a part is tried at most this often before it is recorded as failed. */
 const MAX_ATTEMPTS = 12;
+/**
+ * A reply waits for the conversation's earlier replies still queued (a person's reply, then the bot's after
+ * the hand-back) up to this long; an earlier one stuck longer than that no longer holds later ones back.
+ */
+const ORDER_WAIT_MS = 10 * 60 * 1000;
 
 /** Whether a batch needs another attempt later, and when the API asked for it (seconds), if it did. */
 export type SendOutcome = { again: false } | { again: true; afterSeconds: number | null; reason: string };
@@ -60,10 +66,12 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
     const conn = await getConnection(tx, connectionId);
     const parts = await batchParts(tx, batch);
     const contact = parts[0] ? await contactOfConversation(tx, parts[0].conversationId) : null;
-    return conn && contact ? { conn, parts, contact } : null;
+    const waits = parts.some((p) => p.status === "queued") && (await earlierQueued(tx, batch, ORDER_WAIT_MS));
+    return conn && contact ? { conn, parts, contact, waits } : null;
   });
   // The connection was removed, or retention deleted the conversation: there is nobody to send to.
   if (!found) return { again: false };
+  if (found.waits) return { again: true, afterSeconds: 1, reason: "an earlier reply is still being sent" };
   const { conn, parts, contact } = found;
   const record = (part: OutboundRow, outcome: Parameters<typeof recordSend>[2], error?: string | null) =>
     deps.db.forTenant(tenantId, async (tx) => {

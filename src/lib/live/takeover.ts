@@ -1,17 +1,21 @@
 import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
+import { queueToChannel } from "../channels/live";
+import { liveWords } from "../channels/live-words";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
 import { isAgentMember, markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
+import { processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
 import { wakeLive } from "./bus";
 
 // The business's side of a live conversation's state: claim (a person takes it), assign or transfer to a
 // teammate, hand back to the bot, close. Each change locks the conversation row, bumps its live version (so a
 // bot answer still streaming is not kept, see michi_finish_turn), is audited with who and when, and is
-// appended to the live log before the streams are woken. Admins and owners act; viewers only watch.
+// appended to the live log before the streams are woken. Admins and owners act; viewers only watch. When the
+// person's part ends on a WhatsApp or Telegram conversation, the person there reads what the widget shows.
 
 export const liveTargetSchema = z.object({ conversationId: z.uuid("Not a conversation id.") });
 export const assignSchema = liveTargetSchema.extend({ agentId: z.uuid("Not a teammate.") });
@@ -101,6 +105,7 @@ export async function closeLiveConversation(
 
 async function endLive(ctx: TenantContext, conversationId: string, state: "bot" | "closed"): Promise<void> {
   assertRole(ctx, "admin");
+  const queue = await processQueue();
   await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, conversationId);
     if (!c) throw conversationGone();
@@ -116,6 +121,12 @@ async function endLive(ctx: TenantContext, conversationId: string, state: "bot" 
       conversationId: c.id,
       kind: "state",
       data: { state, reason: state === "bot" ? "handed_back" : "closed" },
+    });
+    const words = liveWords(ctx.tenant.bot.language);
+    await queueToChannel(tx, queue, {
+      tenantId: ctx.tenant.id,
+      conversationId: c.id,
+      markdown: state === "bot" ? words.backToBot : words.closed,
     });
   });
   wakeLive(ctx.tenant.id, conversationId);

@@ -252,3 +252,18 @@ export async function recentOutbound(
     .orderBy(sql`${channelOutbound.createdAt} desc`)
     .limit(limit);
 }
+
+/**
+ * Whether another reply to the same conversation, stored before this batch (and not long ago), still has a
+ * part waiting to go out: this batch waits for it, so a person's replies and the bot's arrive in order.
+ */
+export async function earlierQueued(tx: TenantTx, batch: string, withinMs: number): Promise<boolean> {
+  const rows = await tx.execute(sql`
+    select 1 from channel_outbound o
+    join (select conversation_id, min(created_at) as at from channel_outbound where batch = ${batch}::uuid
+          group by conversation_id) b on b.conversation_id = o.conversation_id
+    where o.batch <> ${batch}::uuid and o.status = 'queued' and o.created_at < b.at
+      and o.created_at > now() - make_interval(secs => ${withinMs / 1000})
+    limit 1`);
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+}

@@ -118,7 +118,12 @@ export async function findAgent(tx: TenantTx, userId: string): Promise<{ id: str
   return row ? { id: row.id, name: displayName(row) } : null;
 }
 
-export type QueueRow = LiveRow & { question: string | null; agentName: string | null };
+export type QueueRow = LiveRow & {
+  question: string | null;
+  agentName: string | null;
+  /** Where the visitor writes from: the widget, WhatsApp or Telegram. */
+  channel: "web" | "whatsapp" | "telegram";
+};
 
 /**
  * The conversations waiting for or talking with a person, oldest request first (the live queue), each with
@@ -128,6 +133,7 @@ export async function listLiveQueue(tx: TenantTx, tenantId: string): Promise<Que
   const rows = await tx
     .select({
       ...liveColumns,
+      channel: conversations.channel,
       question: sql<string | null>`(select m.content from ${messages} m
         where m.conversation_id = ${conversations.id} and m.role = 'user'
         order by m.created_at desc, m.id desc limit 1)`,

@@ -32,6 +32,7 @@ import { LiveWatcher } from "./LiveWatcher";
 export const metadata: Metadata = { title: "Live chat" };
 
 const STATE_TEXT = { waiting: "Waiting for a person", person: "With a person" } as const;
+const CHANNEL_TEXT = { web: "Website chat", whatsapp: "WhatsApp", telegram: "Telegram" } as const;
 
 export default async function LiveConsolePage({
   params,
@@ -103,6 +104,8 @@ export default async function LiveConsolePage({
                       {q.question ? q.question.slice(0, 120) : "(no message yet)"}
                     </span>
                     <span className="block text-xs muted">
+                      <span data-channel={q.channel}>{CHANNEL_TEXT[q.channel]}</span>
+                      {" · "}
                       {q.liveRequestedAt ? (
                         <>
                           asked <When at={q.liveRequestedAt} tz={ctx.tenant.timeZone} />
@@ -124,6 +127,14 @@ export default async function LiveConsolePage({
               {state === "waiting" || state === "person" ? STATE_TEXT[state] : "With the bot"}
               {item?.agentName ? `: ${item.agentName}` : ""}
             </h2>
+            <p className="text-sm muted" data-channel={t.conversation.channel}>
+              {t.conversation.channel === "web"
+                ? "On the website chat."
+                : `On ${CHANNEL_TEXT[t.conversation.channel]}: your replies are sent there, the visitor's messages arrive here.`}
+              {t.conversation.channel === "whatsapp"
+                ? " WhatsApp delivers replies only within 24 hours of the person's last message."
+                : ""}
+            </p>
             {canAnswer ? (
               <div className="flex flex-wrap items-center gap-3">
                 {state === "waiting" || (state === "person" && !mine) ? (
