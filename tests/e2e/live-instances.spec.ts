@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { type Browser, expect, type FrameLocator, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, type FrameLocator, type Page, test } from "@playwright/test";
 import pg from "pg";
 import { createEmptyDatabase } from "../support/db";
 import { E2E } from "../support/e2e-env";
@@ -86,8 +86,8 @@ test.describe("a live conversation across two instances and a restart", () => {
 
   const origin = (s: Standalone) => `http://localhost:${s.port}`;
 
-  async function agentConsole(browser: Browser): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
+  async function agentConsole(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage();
     await page.goto(`${origin(b)}/signin`);
     await page.getByLabel("E-mail").fill(E2E.operator.email);
     await page.getByLabel("Password").fill(PASSWORD);
@@ -107,8 +107,17 @@ test.describe("a live conversation across two instances and a restart", () => {
   test("messages both ways arrive live, and after A restarts the visitor has each once, in order", async ({
     browser,
   }) => {
-    const agent = await agentConsole(browser);
-    const visitor = await (await browser.newContext()).newPage();
+    const agentContext = await browser.newContext();
+    const visitorContext = await browser.newContext();
+    try {
+      await journey(await agentConsole(agentContext), await visitorContext.newPage());
+    } finally {
+      await agentContext.close();
+      await visitorContext.close();
+    }
+  });
+
+  async function journey(agent: Page, visitor: Page) {
     await visitor.goto(`${origin(a)}/demo`);
     await visitor.getByRole("button", { name: "Open chat" }).click();
     const panel = panelOf(visitor, widgetKey);
@@ -166,7 +175,5 @@ test.describe("a live conversation across two instances and a restart", () => {
       "Done, see you on Saturday.",
     ]);
     await expect(panel.locator(".live-bar")).toContainText(/joined the conversation\./);
-    await agent.context().close();
-    await visitor.context().close();
-  });
+  }
 });
