@@ -49,42 +49,43 @@ export async function startStandalone(opts: {
   /** Also copy the server's output to this process's own (the e2e world shows it in the test output). */
   echo?: boolean;
   timeoutMs?: number;
+  /** This port instead of a random one: an instance restarted where its visitors' pages expect it. */
+  port?: number;
 }): Promise<Standalone> {
-  return onLowPort(
-    (port) =>
-      new Promise<Standalone>((resolve, reject) => {
-        let logs = "";
-        const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, STANDALONE_SERVER], {
-          env: { ...opts.env(port), PORT: String(port), HOSTNAME: "127.0.0.1" },
-          cwd: path.dirname(STANDALONE_SERVER),
-          stdio: ["ignore", "pipe", "pipe", "ipc"],
-        });
-        const collect = (to: NodeJS.WriteStream) => (d: Buffer) => {
-          logs += String(d);
-          if (opts.echo) to.write(d);
-        };
-        child.stdout?.on("data", collect(process.stdout));
-        child.stderr?.on("data", collect(process.stderr));
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          reject(new Error(`the server did not listen within ${opts.timeoutMs ?? 120_000} ms\n${logs}`));
-        }, opts.timeoutMs ?? 120_000);
-        const onExit = (code: number | null) => {
-          clearTimeout(timer);
-          // serve.mjs has no handler for a listen error, so a taken port ends it with EADDRINUSE on stderr.
-          const err = new Error(`the server exited before listening (code ${code})\n${logs.slice(-4000)}`);
-          if (/EADDRINUSE/.test(logs)) Object.assign(err, { code: "EADDRINUSE" });
-          reject(err);
-        };
-        child.once("exit", onExit);
-        child.on("message", (m: { type?: string }) => {
-          if (m?.type !== "listening") return;
-          clearTimeout(timer);
-          child.off("exit", onExit);
-          // The channel has done its job; it must not keep either process alive.
-          child.disconnect();
-          resolve({ child, port, logs: () => logs });
-        });
-      }),
-  );
+  const start = (port: number) =>
+    new Promise<Standalone>((resolve, reject) => {
+      let logs = "";
+      const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, STANDALONE_SERVER], {
+        env: { ...opts.env(port), PORT: String(port), HOSTNAME: "127.0.0.1" },
+        cwd: path.dirname(STANDALONE_SERVER),
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      });
+      const collect = (to: NodeJS.WriteStream) => (d: Buffer) => {
+        logs += String(d);
+        if (opts.echo) to.write(d);
+      };
+      child.stdout?.on("data", collect(process.stdout));
+      child.stderr?.on("data", collect(process.stderr));
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`the server did not listen within ${opts.timeoutMs ?? 120_000} ms\n${logs}`));
+      }, opts.timeoutMs ?? 120_000);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        // serve.mjs has no handler for a listen error, so a taken port ends it with EADDRINUSE on stderr.
+        const err = new Error(`the server exited before listening (code ${code})\n${logs.slice(-4000)}`);
+        if (/EADDRINUSE/.test(logs)) Object.assign(err, { code: "EADDRINUSE" });
+        reject(err);
+      };
+      child.once("exit", onExit);
+      child.on("message", (m: { type?: string }) => {
+        if (m?.type !== "listening") return;
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        // The channel has done its job; it must not keep either process alive.
+        child.disconnect();
+        resolve({ child, port, logs: () => logs });
+      });
+    });
+  return opts.port === undefined ? onLowPort(start) : start(opts.port);
 }

@@ -31,7 +31,7 @@ export function LiveFigures({
   return (
     <Card
       id="live"
-      title="Live chat with a person"
+      title="Chats with a person"
       description={`Visitors who asked for a person, last ${period} days.`}
     >
       {figures.requested === 0 ? (
@@ -45,13 +45,13 @@ export function LiveFigures({
         <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="muted">Asked for a person</dt>
           <dd className="tabular-nums">{figures.requested}</dd>
-          <dt className="muted">First response time (median)</dt>
+          <dt className="muted">Typical wait for a first answer</dt>
           <dd className="tabular-nums">
-            {duration(figures.firstResponseMedianSec)} ({figures.answered} answered by a person)
+            {duration(figures.firstResponseMedianSec)} ({figures.answered} answered)
           </dd>
-          <dt className="muted">Time to close (median)</dt>
+          <dt className="muted">Typical length of the chat</dt>
           <dd className="tabular-nums">
-            {duration(figures.closeMedianSec)} ({figures.closed} handed back or closed)
+            {duration(figures.closeMedianSec)} ({figures.closed} ended or handed back)
           </dd>
         </dl>
       )}

@@ -52,7 +52,7 @@ export function AssignForm({
     <form action={formAction} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="conversationId" value={conversationId} />
       <label className="text-sm">
-        <span className="sr-only">Teammate</span>
+        <span className="sr-only">Give to a teammate</span>
         <select name="agentId" className="input" disabled={disabled}>
           {teammates.map((t) => (
             <option key={t.id} value={t.id}>
@@ -111,7 +111,7 @@ export function ReplyBox({
               if (saved) setText((t) => (t ? `${t}\n\n${saved.text}` : saved.text));
             }}
           >
-            <option value="">Insert a saved reply…</option>
+            <option value="">Add a saved reply…</option>
             {savedReplies.map((r, i) => (
               <option key={r.title} value={i}>
                 {r.title}

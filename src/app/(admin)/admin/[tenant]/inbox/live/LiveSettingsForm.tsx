@@ -25,7 +25,7 @@ export function LiveSettingsForm({ action, values }: { action: PlainActionFn; va
     <form action={formAction} className="space-y-3 text-sm" aria-label="Live chat settings">
       <div className="flex flex-wrap gap-4">
         <label className="block">
-          Conversations per agent at most
+          Chats one teammate handles at once (at most)
           <input
             name="maxPerAgent"
             type="number"
@@ -37,7 +37,7 @@ export function LiveSettingsForm({ action, values }: { action: PlainActionFn; va
           {err("maxPerAgent") ? <span className="text-danger-700">{err("maxPerAgent")}</span> : null}
         </label>
         <label className="block">
-          Unclaimed after (minutes): mail and webhook
+          Alert the team when nobody answers a visitor within (minutes)
           <input
             name="escalateAfterMin"
             type="number"
@@ -52,7 +52,7 @@ export function LiveSettingsForm({ action, values }: { action: PlainActionFn; va
         </label>
       </div>
       <fieldset className="space-y-2">
-        <legend className="font-semibold">Opening hours (leave empty: always open)</legend>
+        <legend className="font-semibold">Hours for live chat (leave empty to allow it at any time)</legend>
         <div className="flex flex-wrap gap-3">
           <label>
             Time zone
@@ -94,7 +94,8 @@ export function LiveSettingsForm({ action, values }: { action: PlainActionFn; va
         )}
       </fieldset>
       <label className="block">
-        Saved replies, one a line: <code>Title | text</code>
+        Saved replies: one per line, a short title, a bar, then the text (for example{" "}
+        <code>Thanks | Thanks for waiting!</code>)
         <textarea
           name="savedReplies"
           defaultValue={values.savedReplies}

@@ -93,7 +93,7 @@ export function LiveWatcher({
           ? "Live: new messages appear here by themselves."
           : status === "connecting"
             ? "Connecting…"
-            : "Offline: trying again…"}
+            : "Connection lost. Reconnecting…"}
       </span>
       {canAnswer ? (
         <button
@@ -102,10 +102,10 @@ export function LiveWatcher({
           aria-pressed={away}
           onClick={() => setAway(!away)}
         >
-          {away ? "I'm back" : "Set me away"}
+          {away ? "I'm back" : "Set me as away"}
         </button>
       ) : (
-        <span className="muted">You can watch; only admins and owners answer visitors.</span>
+        <span className="muted">You can follow the conversations; only admins and owners can answer.</span>
       )}
       {permission === "default" ? (
         <button

@@ -28,7 +28,7 @@ export const claimAction = tenantAction("admin", liveTargetSchema, async (ctx, i
 export const assignAction = tenantAction("admin", assignSchema, async (ctx, input) => {
   await assignConversation(ctx, input);
   refresh(ctx.tenant.slug);
-  return { message: "Assigned." };
+  return { message: "Given to your teammate." };
 });
 
 export const handBackAction = tenantAction("admin", liveTargetSchema, async (ctx, input) => {
@@ -40,7 +40,7 @@ export const handBackAction = tenantAction("admin", liveTargetSchema, async (ctx
 export const closeAction = tenantAction("admin", liveTargetSchema, async (ctx, input) => {
   await closeLiveConversation(ctx, input);
   refresh(ctx.tenant.slug);
-  return { message: "Closed." };
+  return { message: "Chat ended. The bot answers this visitor's next message." };
 });
 
 export const replyAction = tenantAction("admin", agentReplySchema, async (ctx, input) => {

@@ -34,6 +34,17 @@ export const metadata: Metadata = { title: "Live chat" };
 const STATE_TEXT = { waiting: "Waiting for a person", person: "With a person" } as const;
 const CHANNEL_TEXT = { web: "Website chat", whatsapp: "WhatsApp", telegram: "Telegram" } as const;
 
+const LANGUAGES = new Intl.DisplayNames(["en"], { type: "language" });
+
+/** "es-ES" as "Spanish (Spain)": the visitor's browser language in words; an odd tag as it came. */
+function languageName(locale: string): string {
+  try {
+    return LANGUAGES.of(locale) ?? locale;
+  } catch {
+    return locale;
+  }
+}
+
 export default async function LiveConsolePage({
   params,
   searchParams,
@@ -70,7 +81,7 @@ export default async function LiveConsolePage({
     <div className="max-w-6xl space-y-6">
       <PageHeader
         title="Live chat"
-        description="Visitors waiting for a person or talking with one, oldest request first. Times in UTC."
+        description="Visitors who asked for a person, oldest first. Answer them here; the bot stays quiet meanwhile."
         actions={
           <Link className="btn btn-secondary" href={`/admin/${ctx.tenant.slug}/inbox`}>
             Contact requests
@@ -88,7 +99,9 @@ export default async function LiveConsolePage({
       <div className="grid gap-6 md:grid-cols-[18rem_1fr]">
         <Card id="queue" title="Queue">
           {data.queue.length === 0 ? (
-            <p className="muted">Nobody is waiting. New requests appear here as they come.</p>
+            <p className="muted">
+              Nobody is waiting. Visitors who ask for a person appear here by themselves.
+            </p>
           ) : (
             <ol className="space-y-3" aria-label="Live conversations">
               {data.queue.map((q) => (
@@ -101,18 +114,18 @@ export default async function LiveConsolePage({
                       {STATE_TEXT[q.liveState as keyof typeof STATE_TEXT]}
                     </span>
                     <span className="block text-sm">
-                      {q.question ? q.question.slice(0, 120) : "(no message yet)"}
+                      {q.question ? q.question.slice(0, 120) : "No message yet"}
                     </span>
                     <span className="block text-xs muted">
                       <span data-channel={q.channel}>{CHANNEL_TEXT[q.channel]}</span>
                       {" · "}
                       {q.liveRequestedAt ? (
                         <>
-                          asked <When at={q.liveRequestedAt} tz={ctx.tenant.timeZone} />
+                          Asked <When at={q.liveRequestedAt} tz={ctx.tenant.timeZone} />
                         </>
                       ) : null}
-                      {q.locale ? ` · ${q.locale}` : ""}
-                      {q.agentName ? ` · ${q.agentName}` : " · unassigned"}
+                      {q.locale ? ` · ${languageName(q.locale)}` : ""}
+                      {q.agentName ? ` · ${q.agentName}` : " · nobody has it yet"}
                     </span>
                   </Link>
                 </li>
@@ -163,8 +176,8 @@ export default async function LiveConsolePage({
                     <ConversationButton
                       conversationId={t.conversation.id}
                       action={bind(closeAction)}
-                      label="Close"
-                      pendingText="Closing…"
+                      label="End the chat"
+                      pendingText="Ending…"
                       variant="secondary"
                     />
                   </>
@@ -222,7 +235,7 @@ export default async function LiveConsolePage({
           </section>
         ) : (
           <Card id="empty" title="No conversation open">
-            <p className="muted">Pick a conversation from the queue.</p>
+            <p className="muted">Pick a visitor in the queue to see the conversation.</p>
           </Card>
         )}
       </div>
