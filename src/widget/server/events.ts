@@ -3,7 +3,6 @@
 // which the panel sets when it reconnects). Same key, origin and token rules as the history; a conversation of
 // another visitor (or another tenant) is simply not found. Only what a visitor may see: never a note.
 import "server-only";
-import { z } from "zod";
 import { SSE_HEADERS } from "@/lib/chat/events";
 import { findVisitorConversation } from "@/lib/db/queries/conversations";
 import { AppError, errorResponse } from "@/lib/errors";
@@ -11,8 +10,8 @@ import { liveEventStream } from "@/lib/live/stream";
 import { parseLastEventId, VISITOR_LIVE_KINDS } from "@/shared/live-events";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
-import { assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
-import { checkOrigin } from "./history";
+import { dbStep } from "./guard";
+import { admitConversationRead } from "./history";
 
 /** Held streams per visitor in this process: a few tabs, not a way to hold the server's connections. */
 const STREAMS_PER_VISITOR = 5;
@@ -31,14 +30,9 @@ export async function handleLiveEvents(
 ): Promise<Response> {
   let cors = corsHeaders(null);
   try {
-    const e = deps.env();
-    const db = await dbStep(() => deps.db());
-    const tenant = await tenantForKey(db, key);
-    cors = corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL));
-    assertActive(tenant);
-    const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
-    const notFound = new AppError("not_found", "This conversation is not available.");
-    if (!z.uuid().safeParse(id).success) throw notFound;
+    const { db, tenant, visitor, notFound } = await admitConversationRead(req, key, id, deps, (h) => {
+      cors = h;
+    });
     const mine = await dbStep(() =>
       db.forTenant(tenant.id, (tx) => findVisitorConversation(tx, id, visitor.visitorId)),
     );

@@ -48,17 +48,36 @@ export function checkOrigin(
   return allowedOrigin(req, tenant, platform);
 }
 
+/**
+ * The checks every visitor route of one conversation makes, in this order: key, origin, tenant status,
+ * visitor token, the id's shape. The origin's CORS headers reach `onCors` as soon as the origin is known, so a
+ * refusal after it still carries them (the panel can read the error). Whether the conversation is the
+ * visitor's is the caller's read, inside its own tenant transaction; `notFound` is the answer when it is not.
+ */
+export async function admitConversationRead(
+  req: Request,
+  key: string,
+  id: string,
+  deps: WidgetStoreDeps,
+  onCors: (headers: Record<string, string>) => void,
+) {
+  const e = deps.env();
+  const db = await dbStep(() => deps.db());
+  const tenant = await tenantForKey(db, key);
+  onCors(corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL)));
+  assertActive(tenant);
+  const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+  const notFound = new AppError("not_found", "This conversation is not available.");
+  if (!z.uuid().safeParse(id).success) throw notFound;
+  return { db, tenant, visitor, notFound };
+}
+
 export async function handleHistory(req: Request, key: string, id: string, deps: WidgetStoreDeps) {
   let cors = corsHeaders(null);
   try {
-    const e = deps.env();
-    const db = await dbStep(() => deps.db());
-    const tenant = await tenantForKey(db, key);
-    cors = corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL));
-    assertActive(tenant);
-    const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
-    const notFound = new AppError("not_found", "This conversation is not available.");
-    if (!z.uuid().safeParse(id).success) throw notFound;
+    const { db, tenant, visitor, notFound } = await admitConversationRead(req, key, id, deps, (h) => {
+      cors = h;
+    });
     const found = await dbStep(() =>
       db.forTenant(tenant.id, async (tx) => {
         const conversation = await findVisitorConversation(tx, id, visitor.visitorId);
