@@ -3,6 +3,7 @@ import type { loadKnowledgeView } from "@/lib/knowledge/views";
 import { deleteDocumentAction } from "./actions";
 import { ActionButton, UploadDocumentForm } from "./KnowledgeForms";
 import { documentState, mb } from "./reasons";
+import { SourceTableHead } from "./SourceTableHead";
 
 type KnowledgeView = Awaited<ReturnType<typeof loadKnowledgeView>>;
 
@@ -30,24 +31,7 @@ export function DocumentsCard({
       ) : (
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Your documents</caption>
-          <thead>
-            <tr className="border-b border-[var(--border)]">
-              <th scope="col" className="py-2 pr-3">
-                Document
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                State
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Passages
-              </th>
-              {canEdit ? (
-                <th scope="col" className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
+          <SourceTableHead first="Document" canEdit={canEdit} />
           <tbody>
             {view.uploads.map((d) => (
               <tr key={d.id} className="border-b border-[var(--border)] align-top">

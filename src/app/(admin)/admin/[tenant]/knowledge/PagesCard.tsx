@@ -3,6 +3,7 @@ import type { loadKnowledgeView } from "@/lib/knowledge/views";
 import { excludePageAction } from "./actions";
 import { ActionButton } from "./KnowledgeForms";
 import { REASONS } from "./reasons";
+import { SourceTableHead } from "./SourceTableHead";
 
 type KnowledgeView = Awaited<ReturnType<typeof loadKnowledgeView>>;
 
@@ -38,24 +39,7 @@ export function PagesCard({
       </form>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Pages of your website</caption>
-        <thead>
-          <tr className="border-b border-[var(--border)]">
-            <th scope="col" className="py-2 pr-3">
-              Page
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              State
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Passages
-            </th>
-            {canEdit ? (
-              <th scope="col" className="py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
+        <SourceTableHead first="Page" canEdit={canEdit} />
         <tbody>
           {view.pages.map((p) => (
             <tr key={p.id} className="border-b border-[var(--border)] align-top">
