@@ -162,11 +162,15 @@ describe("WhatsApp", () => {
       "¿Dónde estáis?",
       "Hablar con alguien",
     ]);
-    // Nobody online: the Spanish words for leaving details, and the conversation stays with the bot.
-    await c.post(buttonReply("live:person", "Hablar con alguien", { ...p, id: `wamid.btn-${p.from}-2` }));
+    // Someone is online: the Spanish words for waiting. The button tapped was sent before the business
+    // switched to Spanish: its id, not its English title, decides what the person asked.
+    await recordPresence(c.ctx, {});
+    await c.post(buttonReply("live:person", "Talk to a person", { ...p, id: `wamid.btn-${p.from}-2` }));
     await eventually(async () => expect(waSent(p.from)).toHaveLength(2));
-    expect(waText(waSent(p.from)[1]!)).toBe(liveWords("es").nobody);
-    expect((await conversationOf(p.from)).conv.liveState).toBe("bot");
+    expect(waText(waSent(p.from)[1]!)).toBe(liveWords("es").waiting);
+    const { conv, said } = await conversationOf(p.from);
+    expect(conv.liveState).toBe("waiting");
+    expect(said.map((m) => m.content)).toEqual(["hola", "Hablar con alguien"]);
   });
 });
 
