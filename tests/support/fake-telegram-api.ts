@@ -1,7 +1,15 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { type Answer, FAULT, fail, ok, parseTelegramHtml, type TelegramFault } from "./fake-telegram-dialect";
+import {
+  type Answer,
+  checkReplyMarkup,
+  FAULT,
+  fail,
+  ok,
+  parseTelegramHtml,
+  type TelegramFault,
+} from "./fake-telegram-dialect";
 import { certificates } from "./fixture-site";
 
 // A fake Telegram Bot API on loopback (https, throwaway CA, reached through the operator allowlist), speaking
@@ -11,7 +19,8 @@ import { certificates } from "./fixture-site";
 // after entity parsing, HTML that its parser rejects ("can't parse entities",
 // https://core.telegram.org/bots/api#html-style), a webhook URL that is not https; a test can script 429
 // with `parameters.retry_after` (the shape in https://github.com/tdlib/telegram-bot-api/issues/184), a
-// blocked user (403) and an unknown chat (400). Everything it was sent is recorded.
+// blocked user (403) and an unknown chat (400). An inline keyboard is checked as Telegram checks it
+// (checkReplyMarkup), and a callback query takes one answer. Everything it was sent is recorded.
 
 export type TelegramRequest = {
   method: string;
@@ -92,6 +101,8 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
         } else if (body.parse_mode !== undefined)
           return fail(400, "Bad Request: unsupported parse_mode in the fake");
         if (visible.length > 4096) return fail(400, "Bad Request: message is too long");
+        const markup = checkReplyMarkup(body.reply_markup);
+        if (markup) return fail(400, markup);
         const id = ++messageId;
         sent.push({ messageId: id, chatId, html: body.text, body });
         for (const w of waiters.splice(0)) {
@@ -113,6 +124,12 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
         return ok(true);
       case "answerCallbackQuery":
         if (typeof body.callback_query_id !== "string")
+          return fail(
+            400,
+            "Bad Request: query is too old and response timeout expired or query ID is invalid",
+          );
+        // Telegram takes one answer per query; a second is refused like an expired one.
+        if (answeredCallbacks.includes(body.callback_query_id))
           return fail(
             400,
             "Bad Request: query is too old and response timeout expired or query ID is invalid",

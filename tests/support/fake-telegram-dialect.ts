@@ -30,6 +30,32 @@ export const FAULT: Record<TelegramFault["kind"], (f: TelegramFault) => Answer> 
   server: () => fail(500, "Internal Server Error"),
 };
 
+/**
+ * An inline keyboard as Telegram checks it (https://core.telegram.org/bots/api#inlinekeyboardmarkup): rows of
+ * buttons, each with a text and exactly one action; callback_data 1-64 bytes, else 400 BUTTON_DATA_INVALID
+ * (python-telegram-bot/python-telegram-bot#528, jehy/telegram-test-api#62); a button with only a text is
+ * refused as kotlin-telegram-bot/kotlin-telegram-bot#113 shows. The error, or null when Telegram would accept it.
+ */
+export function checkReplyMarkup(markup: unknown): string | null {
+  if (markup === undefined) return null;
+  const rows = (markup as { inline_keyboard?: unknown } | null)?.inline_keyboard;
+  if (!Array.isArray(rows) || rows.some((r) => !Array.isArray(r)))
+    return "Bad Request: can't parse reply keyboard markup JSON object";
+  for (const b of rows.flat() as Record<string, unknown>[]) {
+    if (typeof b?.text !== "string")
+      return `Bad Request: can't parse inline keyboard button: Can't find field "text"`;
+    if (b.text.trim() === "") return "Bad Request: BUTTON_TEXT_INVALID";
+    if (b.callback_data === undefined && b.url === undefined)
+      return "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard";
+    if (b.callback_data !== undefined) {
+      const data = b.callback_data;
+      const bytes = typeof data === "string" ? Buffer.byteLength(data, "utf8") : 0;
+      if (bytes < 1 || bytes > 64) return "Bad Request: BUTTON_DATA_INVALID";
+    }
+  }
+  return null;
+}
+
 // The tags Telegram's HTML parse mode accepts (https://core.telegram.org/bots/api#html-style).
 const TAGS = new Set([
   "b",

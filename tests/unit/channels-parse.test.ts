@@ -195,6 +195,16 @@ describe("parseTelegramUpdate", () => {
       chatId: tg.USER_ID,
       messageId: 9,
       data: "starter:1",
+      label: "Opening hours",
+    });
+  });
+
+  it("a tap on a button of a message too old to be shown has no label, only its data", () => {
+    expect(parseTelegramUpdate(tg.staleCallbackUpdate("live:person"))).toMatchObject({
+      kind: "callback",
+      data: "live:person",
+      label: null,
+      date: 0,
     });
   });
 

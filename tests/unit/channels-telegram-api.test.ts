@@ -52,11 +52,34 @@ describe("Telegram client: sending", () => {
     });
   });
 
+  it("is refused as Telegram refuses a keyboard: callback_data over 64 bytes, a button without an action", async () => {
+    const tooLong = await client().sendMessage(5550199876, "Pick one", {
+      buttons: [{ text: "Hours", data: `starter:${"営".repeat(19)}` }],
+    });
+    expect(tooLong).toMatchObject({ ok: false, code: "400", retryable: false });
+    expect((tooLong as { message: string }).message).toContain("BUTTON_DATA_INVALID");
+    expect(
+      await client().sendMessage(5550199876, "Pick one", { buttons: [{ text: "Hours", data: "" }] }),
+    ).toMatchObject({ ok: false, code: "400" });
+    // 64 bytes exactly is still allowed.
+    const fits = `starter:${"営".repeat(18)}x${"y".repeat(1)}`;
+    expect(Buffer.byteLength(fits)).toBe(64);
+    expect(
+      await client().sendMessage(5550199876, "Pick one", { buttons: [{ text: "Hours", data: fits }] }),
+    ).toMatchObject({ ok: true });
+    expect(bot.sent).toHaveLength(1);
+  });
+
   it("shows typing and answers a callback query", async () => {
     expect(await client().sendChatAction(5550199876, "typing")).toEqual({ ok: true, id: "" });
     expect(bot.actions).toEqual([{ chatId: 5550199876, action: "typing" }]);
     expect(await client().answerCallbackQuery("4382bfdwdsb323b2d9")).toEqual({ ok: true, id: "" });
     expect(bot.answeredCallbacks).toContain("4382bfdwdsb323b2d9");
+    // A query takes one answer; a second is refused as an expired one.
+    expect(await client().answerCallbackQuery("4382bfdwdsb323b2d9")).toMatchObject({
+      ok: false,
+      code: "400",
+    });
   });
 });
 

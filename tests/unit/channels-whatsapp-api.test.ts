@@ -96,6 +96,36 @@ describe("WhatsApp client: sending", () => {
     expect(graph.requests).toHaveLength(0);
   });
 
+  it("is refused by the fake as Meta refuses it when a request breaks the button limits anyway", async () => {
+    // Straight to the fake, past the client's own checks: the fake must not accept what Meta would not.
+    const send = (buttons: { id: string; title: string }[], body = "Pick one") =>
+      wire.send("POST", `${graph.baseUrl}/${graph.phoneNumberId}/messages`, {
+        bearer: graph.accessToken,
+        json: {
+          messaging_product: "whatsapp",
+          to: "15550199876",
+          type: "interactive",
+          interactive: {
+            type: "button",
+            body: { text: body },
+            action: { buttons: buttons.map((reply) => ({ type: "reply", reply })) },
+          },
+        },
+      });
+    const b = (i: number, title = `T${i}`) => ({ id: `s${i}`, title });
+    for (const [buttons, body] of [
+      [[b(1), b(2), b(3), b(4)], "Pick one"],
+      [[b(1, "Twenty-one characters")], "Pick one"],
+      [[b(1), b(2, "T1")], "Pick one"],
+      [[b(1)], "x".repeat(1025)],
+    ] as const) {
+      const a = await send([...buttons], body);
+      expect(a).toMatchObject({ status: 400, json: { error: { code: 131009 } } });
+    }
+    expect(await send([b(1), b(2), b(3)])).toMatchObject({ status: 200 });
+    expect(graph.sent).toHaveLength(1);
+  });
+
   it("marks a message read, with the typing indicator when asked", async () => {
     expect(await client().markRead("wamid.IN1")).toEqual({ ok: true, id: "wamid.IN1" });
     expect(await client().markRead("wamid.IN2", { typing: true })).toEqual({ ok: true, id: "wamid.IN2" });

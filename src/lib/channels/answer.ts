@@ -23,6 +23,7 @@ import { wakeLive } from "../live/bus";
 import { log } from "../log";
 import { processQueue } from "../queue";
 import { askForPerson } from "./answer-live";
+import { inboundText } from "./buttons";
 import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor } from "./deps";
 import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
 import { isPersonRequest } from "./live-words";
@@ -128,8 +129,14 @@ async function answerOne(
   inbound: InboundRow,
 ): Promise<void> {
   const words = channelWords(tenant.bot.language);
-  const text = inbound.body?.text?.trim() ?? "";
+  // A tapped button is read as what it stands for: a starter's text, or the words asking for a person.
+  const text = inboundText(tenant.bot, inbound.body);
   const say = (t: string): OutboundBody[] => [{ text: t }];
+  if (inbound.body?.callbackId && conn.channel === "telegram") {
+    // Stops the spinner on the button the person tapped at once, not after the answer; the answer follows
+    // as a message. A failure only leaves the spinner to Telegram's own timeout.
+    await telegramClientFor(deps, conn).answerCallbackQuery(inbound.body.callbackId);
+  }
   let outcome: Outcome;
   if (inbound.kind === "text" && isStopWord(text)) {
     outcome = contact.optedOutAt
@@ -150,10 +157,6 @@ async function answerOne(
         ? { status: "done", reply: say(asked.text) }
         : await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, MESSAGE_MAX));
     if (asked?.live) outcome.reply.push(...say(asked.text));
-  }
-  if (inbound.body?.callbackId && conn.channel === "telegram") {
-    // Stops the spinner on the button the person tapped; the answer follows as a message.
-    await telegramClientFor(deps, conn).answerCallbackQuery(inbound.body.callbackId);
   }
   const queue = outcome.reply.length > 0 ? await processQueue() : null;
   if (outcome.reply.length > 0 && !queue) throw new Error("the job queue is not running");
@@ -261,7 +264,7 @@ async function turnReply(
   // Stored for the person who has the conversation, who answers from the console.
   if (live) return { status: "done", reply: [] };
   if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ text: words.unavailable }] };
-  const reply = formatReply(conn, tenant, contact, text);
+  const reply = await formatReply(deps, conn, tenant, contact, text);
   // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
   const asked = handoff
     ? await askFor(deps, tenant, contact, inbound).catch((err) => {

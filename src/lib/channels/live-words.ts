@@ -62,6 +62,24 @@ const WORDS: Record<Lang, LiveWords> = {
   },
 };
 
+/**
+ * The "Talk to a person" button on a channel, in the bot's language: short enough for a WhatsApp reply
+ * button's 20 characters (the widget's "Hablar con una persona" is not), and one of the words below, so a
+ * person who types what the button says gets exactly what the tap gives.
+ */
+const PERSON_BUTTON: Record<Lang, string> = {
+  en: "Talk to a person",
+  es: "Hablar con alguien",
+  fr: "Parler à quelqu'un",
+  de: "Mit jemandem reden",
+  ja: "担当者と話す",
+};
+
+export function personButtonLabel(language: string | undefined): string {
+  const base = language?.toLowerCase().split(/[-_]/)[0];
+  return PERSON_BUTTON[isLang(base) ? base : "en"];
+}
+
 export function liveWords(language: string | undefined): LiveWords {
   const base = language?.toLowerCase().split(/[-_]/)[0];
   return WORDS[isLang(base) ? base : "en"];
@@ -75,13 +93,16 @@ const ASK = new Set([
   "human",
   "agent",
   "hablar con una persona",
+  "hablar con alguien",
   "humano",
   "agente",
   "parler a une personne",
+  "parler a quelqu'un",
   "humain",
   "conseiller",
   "mit einem menschen sprechen",
   "mit einer person sprechen",
+  "mit jemandem reden",
   "mensch",
   "mitarbeiter",
   "担当者と話す",
@@ -94,6 +115,8 @@ const fold = (text: string) =>
     .replace(/\p{M}/gu, "")
     .trim()
     .toLowerCase()
+    // Phones type a typographic apostrophe (quelqu’un) where the list has the plain one.
+    .replace(/[\u2018\u2019]/g, "'")
     .replace(/\s+/g, " ")
     .replace(/[.!?。！？]+$/u, "");
 

@@ -8,7 +8,7 @@ import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
 import { channelVisitorId, openChannelSecret } from "./identity";
-import { CHANNEL_INBOUND_QUEUE, type InboundJob, STARTER_ID } from "./jobs";
+import { CHANNEL_INBOUND_QUEUE, type InboundJob } from "./jobs";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
 import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
@@ -126,9 +126,8 @@ type Read = {
 
 function waBody(m: WaInbound): NewInbound["body"] {
   if (m.kind === "text") return { text: m.text };
-  // A starter's button carries the whole starter in its id (its title may be shortened to 20 characters).
-  if (m.kind === "button")
-    return { text: m.buttonId.startsWith(STARTER_ID) ? m.buttonId.slice(STARTER_ID.length) : m.text };
+  // The id says what the button stands for (buttons.ts reads it when the message is answered).
+  if (m.kind === "button") return { text: m.text, button: m.buttonId };
   if (m.kind === "media") return { kind: m.media };
   if (m.kind === "unsupported") return { kind: m.type };
   return { kind: m.kind };
@@ -173,7 +172,7 @@ function readTelegram(c: ConnectionRow, json: unknown): Read {
     u.kind === "text"
       ? { text: u.text }
       : u.kind === "callback"
-        ? { text: u.data ?? "", callbackId: u.callbackId }
+        ? { text: u.label ?? u.data ?? "", callbackId: u.callbackId, ...(u.data ? { button: u.data } : {}) }
         : { kind: u.kind === "media" ? u.media : u.type };
   return {
     inbound: [

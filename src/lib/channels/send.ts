@@ -10,9 +10,10 @@ import {
 import { log } from "../log";
 import type { QueueJob } from "../queue";
 import { processQueue } from "../queue";
+import { hasButtons, telegramButtons, whatsappButtons } from "./buttons";
 import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
-import { CHANNEL_SEND_QUEUE, type SendJob, STARTER_ID } from "./jobs";
-import { buttonTitle } from "./whatsapp/api";
+import { CHANNEL_SEND_QUEUE, type SendJob } from "./jobs";
+import { WA_BUTTON_BODY_MAX } from "./whatsapp/api";
 import type { ChannelResult } from "./wire";
 
 // Sending the parts of one reply, in order, each once. The inbound worker sends a reply as soon as it is
@@ -128,15 +129,20 @@ function sendPart(
   to: string,
   part: OutboundRow,
 ) {
-  const { text, buttons } = part.body;
-  if (conn.channel === "telegram") return telegramClientFor(deps, conn).sendMessage(to, text);
-  const wa = whatsappClientFor(deps, conn);
-  if (buttons?.length && text.length <= 1024) {
-    return wa.sendButtons(
+  const { text } = part.body;
+  const buttons = hasButtons(part.body);
+  if (conn.channel === "telegram") {
+    return telegramClientFor(deps, conn).sendMessage(
       to,
       text,
-      buttons.map((b) => ({ id: `${STARTER_ID}${b}`.slice(0, 256), title: buttonTitle(b) })),
-    ) as Promise<ChannelResult>;
+      buttons ? { buttons: telegramButtons(part.body) } : {},
+    );
+  }
+  const wa = whatsappClientFor(deps, conn);
+  // Meta allows buttons under at most 1,024 characters (formatReply cuts the part to fit); a longer one from
+  // before that goes as plain text rather than not at all.
+  if (buttons && text.length <= WA_BUTTON_BODY_MAX) {
+    return wa.sendButtons(to, text, whatsappButtons(part.body)) as Promise<ChannelResult>;
   }
   return wa.sendText(to, text);
 }

@@ -31,7 +31,14 @@ export type TgInbound = TgBase &
     | { kind: "text"; messageId: number; text: string; edited: boolean }
     | { kind: "media"; messageId: number; media: TgMediaKind; caption: string | null; edited: boolean }
     /** A tap on one of our inline buttons; it must be answered (answerCallbackQuery) to stop the spinner. */
-    | { kind: "callback"; callbackId: string; messageId: number | null; data: string | null }
+    | {
+        kind: "callback";
+        callbackId: string;
+        messageId: number | null;
+        data: string | null;
+        /** The tapped button's text, read from the keyboard of the message it was on (when Telegram sends it). */
+        label: string | null;
+      }
     /** Location, contact, poll, dice, service messages …: the type is the field Telegram set. */
     | { kind: "unsupported"; messageId: number; type: string; edited: boolean }
   );
@@ -65,7 +72,22 @@ const update = z.object({
     .object({
       id: z.string(),
       from: user,
-      message: z.object({ message_id: z.number().int(), date: z.number().int(), chat }).loose().nullish(),
+      message: z
+        .object({
+          message_id: z.number().int(),
+          date: z.number().int(),
+          chat,
+          reply_markup: z
+            .object({
+              inline_keyboard: z.array(
+                z.array(z.object({ text: z.string(), callback_data: z.string().nullish() }).loose()),
+              ),
+            })
+            .nullish()
+            .catch(null),
+        })
+        .loose()
+        .nullish(),
       data: z.string().nullish(),
     })
     .nullish(),
@@ -155,6 +177,10 @@ export function parseTelegramUpdate(json: unknown): TgInbound | null {
       callbackId: cb.id,
       messageId: cb.message?.message_id ?? null,
       data: cb.data ?? null,
+      label:
+        (cb.data &&
+          cb.message?.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data === cb.data)?.text) ||
+        null,
     };
   }
   return null;

@@ -19,10 +19,13 @@ import {
 export const GRAPH_HOST = "graph.facebook.com";
 const GRAPH_VERSION = "v23.0";
 
-/** Reply buttons: at most 3, each title at most 20 characters, the body at most 1,024 (Meta's limits). */
+/**
+ * Reply buttons: at most 3, each title at most 20 characters (ids 256), the body at most 1,024: Meta's
+ * https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-reply-buttons-messages
+ */
 export const WA_MAX_BUTTONS = 3;
 export const WA_BUTTON_TITLE_MAX = 20;
-const WA_BUTTON_BODY_MAX = 1024;
+export const WA_BUTTON_BODY_MAX = 1024;
 
 export type WhatsAppClientOptions = {
   phoneNumberId: string;

@@ -129,3 +129,18 @@ export async function setChannelsSwitch(db: Db, enabled: boolean): Promise<void>
     .values({ id: true, enabled })
     .onConflictDoUpdate({ target: channelPlatform.id, set: { enabled, updatedAt: new Date() } });
 }
+
+/**
+ * Whether a channel offers "Talk to a person" as a button: the business switched on request_human (the
+ * assistant may offer a person), or it has set up live chat (saved its Live chat settings, or someone of the
+ * team has opened the console). One statement; the rows are the tenant's own under row-level security.
+ */
+export async function offersPersonButton(tx: TenantTx, tenantId: string): Promise<boolean> {
+  const rows = await tx.execute(sql`
+    select (
+      exists (select 1 from pack_configs where tenant_id = ${tenantId} and pack_id = 'request_human' and enabled)
+      or exists (select 1 from live_settings where tenant_id = ${tenantId})
+      or exists (select 1 from live_presence where tenant_id = ${tenantId})
+    ) as yes`);
+  return (rows as unknown as { rows: { yes: boolean }[] }).rows[0]?.yes === true;
+}

@@ -81,7 +81,11 @@ export const channelContacts = pgTable(
 );
 
 /** What an inbound message carries for the worker; cleared once processed. */
-export type InboundBody = { text?: string; kind?: string; callbackId?: string };
+/**
+ * `button`: the id (WhatsApp) or callback_data (Telegram) of the button the person tapped, with its label as
+ * `text`; the answer reads what the button stands for (channels/buttons.ts).
+ */
+export type InboundBody = { text?: string; kind?: string; callbackId?: string; button?: string };
 
 export const channelInbound = pgTable(
   "channel_inbound",
@@ -107,8 +111,11 @@ export const channelInbound = pgTable(
   (t) => [uniqueIndex("channel_inbound_external").on(t.connectionId, t.externalId)],
 );
 
-/** One message to send: text, and reply buttons where the channel has them. */
-export type OutboundBody = { text: string; buttons?: string[] };
+/**
+ * One message to send: text, and buttons where the channel has them: `buttons` the starters' texts, `person`
+ * the label of a "Talk to a person" button after them.
+ */
+export type OutboundBody = { text: string; buttons?: string[]; person?: string };
 
 export const channelOutbound = pgTable(
   "channel_outbound",
