@@ -20,6 +20,8 @@ const VERIFY_TOKEN = "e2e-verify-token-c4e8a2";
 const ANSWER = "Hello from the shop's assistant on WhatsApp.";
 const QUESTION = "channels e2e: do you deliver on Sundays?";
 const FORGED = "channels e2e: a forged delivery";
+/** A token the fake Graph API does not know, answered with Meta's code 190 as an expired one is. */
+const STALE_TOKEN = "EAAG-e2e-stale-token-7d1f";
 
 let shop = { slug: "", widgetKey: "" };
 let customer = "";
@@ -50,8 +52,8 @@ async function deliver(json: unknown, secret: string): Promise<Response> {
 /** What the page's HTML holds, for the write-only checks: none of the typed secrets may be in it. */
 async function expectNoSecrets(page: Page) {
   const html = await page.content();
-  for (const secret of [E2E.channels.accessToken, APP_SECRET, VERIFY_TOKEN, E2E.channels.telegramToken])
-    expect(html, "a secret came back in the page").not.toContain(secret);
+  const typed = [E2E.channels.accessToken, STALE_TOKEN, APP_SECRET, VERIFY_TOKEN, E2E.channels.telegramToken];
+  for (const secret of typed) expect(html, "a secret came back in the page").not.toContain(secret);
 }
 
 test.beforeAll(async ({ browser }, testInfo) => {
@@ -120,6 +122,23 @@ test("an owner connects WhatsApp, checks it, and a signed message is answered an
     method: "GET",
     path: expect.stringMatching(new RegExp(`/${E2E.channels.phoneNumberId}$`)),
   });
+  // A token Meta no longer accepts: only that field is typed (the others keep what is stored), and the check
+  // names the problem and what to do. Then the right token goes back.
+  const save = card.getByRole("button", { name: "Save WhatsApp" });
+  const token = card.getByLabel("Access token");
+  await token.fill(STALE_TOKEN);
+  await save.click();
+  // The form empties its fields once the save is answered (the message is still the first save's).
+  await expect(token).toHaveValue("");
+  await card.getByRole("button", { name: "Check connection" }).click();
+  await expect(card.getByText("Something needs fixing.")).toBeVisible();
+  await expect(report).toContainText("The access token has expired or was revoked");
+  await token.fill(E2E.channels.accessToken);
+  await save.click();
+  await expect(token).toHaveValue("");
+  await card.getByRole("button", { name: "Check connection" }).click();
+  await expect(card.getByText("The connection works.")).toBeVisible();
+  await expectNoSecrets(owner);
 
   // Meta's verification handshake at the callback URL: no signature, the verify token, the challenge echoed.
   const hub = new URLSearchParams({
