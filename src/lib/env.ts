@@ -127,6 +127,13 @@ export const envSchema = z.object({
   MICHI_FETCH_ALLOW_HOSTS: list,
   MICHI_FETCH_EXTRA_CA: optionalString,
 
+  // Where the channel clients call the Graph API (with its version, e.g. https://graph.facebook.com/v23.0) and
+  // the Bot API. Unset: Meta's and Telegram's own. Any other host must also be in MICHI_FETCH_ALLOW_HOSTS (the
+  // channel wire refuses it otherwise), so this can only point at a server the operator trusts: the e2e
+  // world's fake APIs on loopback, or a test double a staging deployment runs.
+  MICHI_CHANNELS_GRAPH_URL: z.url("must be a URL").optional(),
+  MICHI_CHANNELS_TELEGRAM_URL: z.url("must be a URL").optional(),
+
   MICHI_DEFAULT_MONTHLY_TOKENS: int(2_000_000, 0, 2_000_000_000),
   MICHI_RATE_VISITOR_PER_MIN: int(20, 1, 100_000),
   MICHI_RATE_IP_PER_MIN: int(60, 1, 100_000),

@@ -88,3 +88,37 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
+
+/**
+ * A business of the spec's own, made by the operator on the operator console with the operator as its owner,
+ * so a spec run (each of --repeat-each's too) starts from an empty business and never meets an earlier run's
+ * state. `domains` go on Site & embed (the host page's origin, for the widget). `page` must be the operator's.
+ */
+export async function createBusiness(
+  page: Page,
+  name: string,
+  opts: { domains?: string[] } = {},
+): Promise<{ slug: string; widgetKey: string }> {
+  await page.goto("/admin/operator");
+  const form = page.locator("#create");
+  await form.getByLabel("Business name").fill(name);
+  const slug = await form.getByLabel("Address (slug)").inputValue();
+  expect(slug).not.toBe("");
+  await form.getByLabel("Owner's e-mail").fill(E2E.operator.email);
+  await form.getByRole("button", { name: "Create business" }).click();
+  await expect(form.getByRole("status").first()).toContainText("The existing account was made its owner");
+  await page.goto(`/admin/${slug}/embed`);
+  const widgetKey =
+    /data-michi-key="([^"]+)"/.exec((await page.locator("main").textContent()) ?? "")?.[1] ?? "";
+  expect(widgetKey).toMatch(/^wk_/);
+  if (opts.domains?.length) {
+    await page.getByLabel("Your site's domains").fill(opts.domains.join("\n"));
+    await page.getByRole("button", { name: "Save domains" }).click();
+    await expect(page.getByText("Site domains saved.")).toBeVisible();
+  }
+  return { slug, widgetKey };
+}
+
+/** A name no earlier run of this world used: the time and the repetition (--repeat-each) of this run. */
+export const runName = (prefix: string, testInfo: TestInfo) =>
+  `${prefix} ${Date.now().toString(36)}${testInfo.repeatEachIndex}`;

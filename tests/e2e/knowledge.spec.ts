@@ -1,18 +1,20 @@
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
-import { signedInContext } from "./admin-support";
+import { createBusiness, runName, signedInContext } from "./admin-support";
 import { model, panelOf } from "./widget-helpers";
 
 // The business's own website as the assistant's knowledge, on the production build: the owner adds the
 // fixture site's sitemap on the Tools page, watches the sync on the Knowledge page, asks a test question, and a
 // visitor gets an answer citing the right page. Then the site changes and loses a page; re-syncs pick both up.
 // Every wait is on what a page shows (counts, sync state, the last sync's time), never on time itself.
+// Each run (each of --repeat-each's too) has a bakery of its own and starts the fixture site afresh, so it
+// never finds an earlier run's saved settings, index, removed page or written answer.
 
 test.describe.configure({ mode: "serial" });
 
-const KEY = E2E.knowledge.widgetKey;
-const KNOWLEDGE = `/admin/${E2E.knowledge.slug}/knowledge`;
+let bakery = { slug: "", widgetKey: "" };
+const knowledgePage = () => `/admin/${bakery.slug}/knowledge`;
 const host = hostPageAt(E2E.hostPageOrigin);
 const bikesUrl = () => `${E2E.fixtureOrigin}/kb/bikes`;
 
@@ -31,10 +33,16 @@ const BIKES_RULE = {
 
 let site: APIRequestContext;
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browser }, testInfo) => {
   // The fixture site's certificate comes from the world's throwaway CA.
   site = await request.newContext({ baseURL: E2E.fixtureOrigin, ignoreHTTPSErrors: true });
   expect((await site.get("/__kb/control?reset=1")).status()).toBe(200);
+  // Its website is the fixture site; the widget runs on the host page.
+  const operator = await signedInContext(browser, E2E.operator);
+  bakery = await createBusiness(operator, runName("Bakery", testInfo), {
+    domains: [E2E.hostPageOrigin, E2E.fixtureOrigin],
+  });
+  await operator.context().close();
 });
 test.afterAll(async () => {
   await site.dispose();
@@ -80,9 +88,9 @@ async function askTest(page: Page, question: string) {
 }
 
 async function visitorAsks(page: Page, message: string) {
-  await page.goto(host.url({ key: KEY }));
+  await page.goto(host.url({ key: bakery.widgetKey }));
   await page.getByRole("button", { name: "Open chat" }).click();
-  const panel = panelOf(page, KEY);
+  const panel = panelOf(page, bakery.widgetKey);
   const input = panel.getByRole("textbox", { name: "Your message" });
   await input.fill(message);
   await input.press("Enter");
@@ -96,7 +104,7 @@ test("an owner adds the site, the sync finishes, and a visitor's answer cites th
 }) => {
   test.setTimeout(90_000);
   const owner = await signedInContext(browser, E2E.operator);
-  await owner.goto(`/admin/${E2E.knowledge.slug}/tools/search_knowledge`);
+  await owner.goto(`/admin/${bakery.slug}/tools/search_knowledge`);
   const card = owner.locator('section[data-pack="search_knowledge"]');
   await card.getByLabel("Enabled: the bot may use this tool").check();
   await card.getByLabel("Start page or sitemap").fill(`${E2E.fixtureOrigin}/kb/sitemap.xml`);
@@ -104,7 +112,7 @@ test("an owner adds the site, the sync finishes, and a visitor's answer cites th
   await card.getByRole("button", { name: "Save", exact: true }).click();
   await expect(card.getByText("Searching our website: saved.")).toBeVisible();
 
-  await owner.goto(KNOWLEDGE);
+  await owner.goto(knowledgePage());
   await waitForSyncAfter(owner, null);
   // Indexed: the home page, bikes, cakes and the PDF; the copy, the noindex page and the robots-disallowed
   // page are skipped, each with its reason.
@@ -146,7 +154,7 @@ test("an owner adds the site, the sync finishes, and a visitor's answer cites th
   // After a reload the conversation comes back from the server with the answer's source still under it.
   await visitor.reload();
   await visitor.getByRole("button", { name: "Open chat" }).click();
-  const restored = panelOf(visitor, KEY).locator(".msg.bot").last();
+  const restored = panelOf(visitor, bakery.widgetKey).locator(".msg.bot").last();
   await expect(restored.locator(".bubble")).toContainText("covered rack for twelve bikes");
   await expect(restored.locator(".cites a")).toHaveAttribute("href", bikesUrl());
   await expect(restored.locator(".cites a")).toHaveAttribute("target", "_blank");
@@ -163,12 +171,12 @@ test("a changed page is picked up by Re-sync now, and a removed page leaves the 
 }) => {
   test.setTimeout(120_000);
   const owner = await signedInContext(browser, E2E.operator);
-  await owner.goto(KNOWLEDGE);
+  await owner.goto(knowledgePage());
   await expect(owner.getByTestId("sync-state")).toHaveText("Up to date");
   await expect((await askTest(owner, "birthday cake")).locator("pre")).toContainText("three days ahead");
 
   expect((await site.get("/__kb/control?change=1")).status()).toBe(200);
-  await owner.goto(KNOWLEDGE);
+  await owner.goto(knowledgePage());
   await resync(owner);
   const cake = await askTest(owner, "birthday cake");
   await expect(cake.locator("pre")).toContainText("five days ahead");
@@ -176,7 +184,7 @@ test("a changed page is picked up by Re-sync now, and a removed page leaves the 
 
   // The bikes page goes: the first 404 keeps its last good version, the second removes it.
   expect((await site.get("/__kb/control?remove=/kb/bikes")).status()).toBe(200);
-  await owner.goto(KNOWLEDGE);
+  await owner.goto(knowledgePage());
   await resync(owner);
   await expect(owner.getByTestId("count-indexed")).toHaveText("4");
   await resync(owner);
@@ -198,12 +206,12 @@ test("a question the site cannot answer gets a written answer from Unanswered qu
 }) => {
   const owner = await signedInContext(browser, E2E.operator);
   // The visitor's bike question of the previous test found nothing once its page was gone.
-  await owner.goto(`/admin/${E2E.knowledge.slug}/unanswered`);
+  await owner.goto(`/admin/${bakery.slug}/unanswered`);
   const group = owner.locator("li.card").filter({ hasText: "where do I leave my bike?" });
   await expect(group).toContainText("not found on your website");
   await group.getByRole("link", { name: "Write the answer" }).click();
 
-  await expect(owner).toHaveURL((url) => url.pathname === KNOWLEDGE);
+  await expect(owner).toHaveURL((url) => url.pathname === knowledgePage());
   const add = owner.locator("form").filter({ has: owner.getByRole("button", { name: "Save answer" }) });
   await expect(add.getByLabel("Questions (one per line)")).toHaveValue("where do I leave my bike?");
   await add.getByLabel("Answer", { exact: true }).fill("Lock your bike to the railing by the front door.");

@@ -17,6 +17,16 @@ export type E2EWorld = {
   inboxUrl: string;
   /** The signing secret of the café's webhook endpoint. */
   hookSecret: string;
+  /** The fake WhatsApp and Telegram APIs the app calls (tests/support/e2e-channels.ts). */
+  channels: {
+    /** GET /graph and GET /telegram: what the fakes were sent. */
+    viewUrl: string;
+    /** The only phone number id and access token the fake Graph API accepts. */
+    phoneNumberId: string;
+    accessToken: string;
+    /** The only bot token the fake Bot API accepts. */
+    telegramToken: string;
+  };
 };
 
 export const WORLD_ENV = "MICHI_E2E_WORLD";
@@ -49,6 +59,9 @@ export const E2E = {
   get hookSecret() {
     return world().hookSecret;
   },
+  get channels() {
+    return world().channels;
+  },
   operator: { email: "admin@example.com", password: "e2e-operator-password-1" },
   viewer: { email: "viewer@example.com", password: "e2e-viewer-password-1" },
   otherOwner: { email: "owner@other.example", password: "e2e-other-password-1" },
@@ -61,7 +74,5 @@ export const E2E = {
   packs: { slug: "e2e-packs", widgetKey: "wk_e2e_packs_key_0001" },
   /** A tenant only the visitor-side spec changes (greetings, starters, suspension), with the café's pack. */
   visitor: { slug: "e2e-visitor", widgetKey: "wk_e2e_visitor_key_01" },
-  /** A tenant only the knowledge journey configures: its website is the fixture site's /kb/ pages. */
-  knowledge: { slug: "e2e-knowledge", widgetKey: "wk_e2e_knowledge_0001" },
   models: ["fake-small", "fake-large"],
 } as const;

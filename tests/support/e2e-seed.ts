@@ -85,13 +85,6 @@ export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtur
   const packs = await tenant(db, E2E.packs.slug, "E2E Packs", E2E.packs.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, packs.id, operator.id, "owner");
 
-  // Its site is the fixture site itself: the knowledge journey adds it on the Tools page.
-  const knowledge = await tenant(db, E2E.knowledge.slug, "E2E Bakery", E2E.knowledge.widgetKey, [
-    at.hostPageOrigin,
-    at.fixtureOrigin,
-  ]);
-  if (operator) await addMembership(db.platform, knowledge.id, operator.id, "owner");
-
   const otherOwner = await user(db, E2E.otherOwner.email, E2E.otherOwner.password, "Olga Other");
   const other = await tenant(db, E2E.other.slug, "Other Shop", E2E.other.widgetKey, ["other-shop.example"]);
   await addMembership(db.platform, other.id, otherOwner.id, "owner");

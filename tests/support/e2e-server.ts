@@ -11,6 +11,7 @@ import path from "node:path";
 import { createDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createEmptyDatabase } from "./db";
+import { startChannelsWorld } from "./e2e-channels";
 import { E2E, type E2EWorld, WORLD_ENV as WORLD_KEY } from "./e2e-env";
 import { E2E_FIXTURE_ROUTES } from "./e2e-fixture-routes";
 import { seedCafeWebhook, startHandoffWorld } from "./e2e-handoff";
@@ -75,10 +76,17 @@ async function main() {
   cleanups.push(() => fixture.close());
   const handoff = await startHandoffWorld();
   cleanups.push(() => handoff.close());
-  // One file with both test CAs: the fixture site's (packs) and the webhook receiver's.
+  const channels = await startChannelsWorld();
+  cleanups.push(() => channels.close());
+  // One file with every test CA: the fixture site's (packs), the webhook receiver's and the fake channel APIs'.
   const caFile = path.join(work, "fixture-ca.pem");
-  writeFileSync(caFile, `${fixture.caPem}\n${handoff.hooks.caPem}`);
-  const allowHosts = `${fixture.host},${handoff.hooks.host}`;
+  writeFileSync(
+    caFile,
+    [fixture.caPem, handoff.hooks.caPem, channels.graph.caPem, channels.telegram.caPem].join("\n"),
+  );
+  const allowHosts = [fixture.host, handoff.hooks.host, channels.graph.host, channels.telegram.host].join(
+    ",",
+  );
   // The webhook endpoint is sealed and its URL checked in this process, with the keys the app gets too.
   const secretKey = randomBytes(32).toString("base64");
   Object.assign(process.env, {
@@ -121,6 +129,9 @@ async function main() {
         MICHI_FETCH_ALLOW_HOSTS: allowHosts,
         MICHI_SMTP_URL: handoff.smtp.url,
         MICHI_FETCH_EXTRA_CA: caFile,
+        // WhatsApp and Telegram calls go to the world's fakes (tests/support/e2e-channels.ts).
+        MICHI_CHANNELS_GRAPH_URL: channels.graph.baseUrl,
+        MICHI_CHANNELS_TELEGRAM_URL: channels.telegram.baseUrl,
         MICHI_LOG_LEVEL: process.env.MICHI_LOG_LEVEL ?? "warn",
         // Every visitor of this world comes from one loopback address, where real visitors come from many:
         // the per-address limit would otherwise count the whole suite (the dialect spec alone sends 42 chats,
@@ -158,6 +169,12 @@ async function main() {
     strangerOrigin: stranger.origin,
     inboxUrl: handoff.inboxUrl,
     hookSecret,
+    channels: {
+      viewUrl: channels.viewUrl,
+      phoneNumberId: channels.graph.phoneNumberId,
+      accessToken: channels.graph.accessToken,
+      telegramToken: channels.telegram.token,
+    },
   };
   console.log(`e2e: app on ${appUrl}, fake model on ${model.url}, fixture on ${fixture.origin}`);
   if (process.send) process.send({ type: "world", world });

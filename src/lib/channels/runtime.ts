@@ -3,9 +3,18 @@ import { platformPacks } from "../chat/packs";
 import type { DbHandle } from "../db";
 import type { Env } from "../env";
 import type { QueueWorker } from "../queue";
+import type { ChannelDeps } from "./deps";
 import { channelWorkers } from "./worker";
+
+/**
+ * The Graph API and Bot API addresses the operator configured (unset: the providers' own). The channel wire
+ * still refuses any host but the provider's and the operator allowlist's.
+ */
+export function channelApiUrls(e: Env): Pick<ChannelDeps, "graphBaseUrl" | "telegramBaseUrl"> {
+  return { graphBaseUrl: e.MICHI_CHANNELS_GRAPH_URL, telegramBaseUrl: e.MICHI_CHANNELS_TELEGRAM_URL };
+}
 
 /** The process's channel jobs (boot): the process database, environment and the registered packs. */
 export function defaultChannelWorkers(db: DbHandle, e: Env): QueueWorker[] {
-  return channelWorkers({ db, env: e, packs: platformPacks });
+  return channelWorkers({ db, env: e, packs: platformPacks, ...channelApiUrls(e) });
 }

@@ -11,7 +11,9 @@ import {
   telegramFormSchema,
   whatsappFormSchema,
 } from "@/lib/channels/connect";
+import { channelApiUrls } from "@/lib/channels/runtime";
 import { CHANNELS } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 
 // The Channels page's actions, for owners and admins. Secret fields are never echoed back to the form.
 
@@ -25,19 +27,19 @@ export const connectWhatsAppAction = tenantAction("admin", whatsappFormSchema, a
 });
 
 export const connectTelegramAction = tenantAction("admin", telegramFormSchema, async (ctx, input) => {
-  await connectTelegram(ctx, input);
+  await connectTelegram(ctx, input, channelApiUrls(env()));
   refresh(ctx.tenant.slug);
   return { message: "Telegram connected: messages to your bot are answered from now on." };
 });
 
 export const disconnectChannelAction = tenantAction("admin", z.object({ channel }), async (ctx, input) => {
-  await disconnectChannel(ctx, input.channel);
+  await disconnectChannel(ctx, input.channel, channelApiUrls(env()));
   refresh(ctx.tenant.slug);
   return { message: "Disconnected." };
 });
 
 export const checkChannelAction = tenantAction("admin", z.object({ channel }), async (ctx, input) => {
-  const check = await checkChannelConnection(ctx, input.channel);
+  const check = await checkChannelConnection(ctx, input.channel, channelApiUrls(env()));
   return {
     ok: check.ok,
     message: check.ok ? "The connection works." : "Something needs fixing.",
