@@ -26,7 +26,8 @@ export function visitorAgent(view: VisitorView, agent: LiveAgent): VisitorAgent 
 
 /** One event as a visitor may see it (the visitor's stream carries only visitor kinds). */
 export function visitorEvent(view: VisitorView, e: LiveEvent): VisitorLiveEvent {
-  if (e.kind === "agent_message") return { ...e, data: { ...e.data, agent: visitorAgent(view, e.data.agent) } };
+  if (e.kind === "agent_message")
+    return { ...e, data: { ...e.data, agent: visitorAgent(view, e.data.agent) } };
   if (e.kind === "state" && e.data.agent)
     return { ...e, data: { ...e.data, agent: visitorAgent(view, e.data.agent) } };
   // The remaining visitor kinds name nobody; notes and assignments never reach this stream.
@@ -62,7 +63,14 @@ export function visitorSse(view: VisitorView, body: ReadableStream<Uint8Array>):
         if (end < 0) return;
         const whole = pending.slice(0, end + 2);
         pending = pending.slice(end + 2);
-        controller.enqueue(enc.encode(whole.split(/(?<=\n\n)/).map(rewrite).join("")));
+        controller.enqueue(
+          enc.encode(
+            whole
+              .split(/(?<=\n\n)/)
+              .map(rewrite)
+              .join(""),
+          ),
+        );
       },
       flush(controller) {
         if (pending) controller.enqueue(enc.encode(rewrite(pending)));

@@ -36,7 +36,11 @@ export async function ownAvatarVersion(db: Db, userId: string): Promise<string |
 }
 
 /** A member's photo of this version, in a tenant transaction: null for anyone who is not a member. */
-export async function memberAvatar(tx: TenantTx, userId: string, version: string): Promise<AvatarFile | null> {
+export async function memberAvatar(
+  tx: TenantTx,
+  userId: string,
+  version: string,
+): Promise<AvatarFile | null> {
   const [row] = await tx
     .select({ image: userAvatars.image, contentType: userAvatars.contentType, version: userAvatars.version })
     .from(userAvatars)

@@ -42,6 +42,15 @@ export async function lockLiveConversation(tx: TenantTx, id: string): Promise<Li
   return row ?? null;
 }
 
+/** A conversation the visitor opened by asking for a person before writing anything; returns its id. */
+export async function insertLiveConversation(
+  tx: TenantTx,
+  input: { tenantId: string; visitorId: string; origin: string; pageUrl: string; locale: string },
+): Promise<string> {
+  const [row] = await tx.insert(conversations).values(input).returning({ id: conversations.id });
+  return (row as { id: string }).id;
+}
+
 /** A state change: bumps the version, so a turn that opened before it stores no answer. */
 export async function setLiveState(
   tx: TenantTx,

@@ -25,7 +25,9 @@ export function PhotoForms({
     <div className="space-y-4">
       <div className="flex items-center gap-4">
         <MemberAvatar name={name} src={src} size={64} />
-        <p className="text-sm muted">{src ? "Your current photo." : "No photo yet: people see your initial."}</p>
+        <p className="text-sm muted">
+          {src ? "Your current photo." : "No photo yet: people see your initial."}
+        </p>
       </div>
       <form action={uploadAction} className="space-y-4" noValidate>
         <FormMessage state={state} />

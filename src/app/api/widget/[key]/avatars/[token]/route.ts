@@ -1,5 +1,5 @@
-import { defaultWidgetDeps } from "@/widget/server/deps";
 import { handleAgentAvatar } from "@/widget/server/avatar";
+import { defaultWidgetDeps } from "@/widget/server/deps";
 import { handleHistoryPreflight } from "@/widget/server/history";
 
 // The photo of a person who joined the visitor's conversation, by the opaque address the live event or the
