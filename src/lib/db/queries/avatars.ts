@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, TenantTx } from "../client";
 import { type AvatarType, userAvatars } from "../schema";
 
@@ -46,14 +46,4 @@ export async function memberAvatar(
     .from(userAvatars)
     .where(and(eq(userAvatars.userId, userId), eq(userAvatars.version, version)));
   return row ?? null;
-}
-
-/** The photo versions of these members, by user id (members without a photo are absent). */
-export async function memberAvatarVersions(tx: TenantTx, userIds: string[]): Promise<Map<string, string>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: userAvatars.userId, v: userAvatars.version })
-    .from(userAvatars)
-    .where(inArray(userAvatars.userId, userIds));
-  return new Map(rows.map((r) => [r.id, r.v]));
 }
