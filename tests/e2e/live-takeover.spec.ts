@@ -1,15 +1,21 @@
 import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
+import { png } from "../support/images";
 import { signIn } from "./admin-support";
 import { CAFE, model, panelOf } from "./widget-helpers";
 
 // Issue 28 end to end, on the production build with two browser contexts: a visitor on the café's site asks
 // for a person; the agent (signed in, Live chat open) is notified, claims the conversation and replies; the
 // visitor reads it live, reloads mid-conversation and loses nothing; the agent hands back to the bot and the
-// visitor's next question is answered by the model again.
+// visitor's next question is answered by the model again. The agent has a profile photo, which the visitor
+// sees beside their name; and a visitor who asks for a person before writing anything gets one too.
 
 const host = hostPageAt(E2E.hostPageOrigin);
+
+/** Whether an <img> has loaded and decoded its picture (a broken one has no natural width). */
+const decoded = (img: ReturnType<Page["locator"]>) =>
+  img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0);
 
 async function openChat(page: Page) {
   await page.goto(host.url({ key: CAFE }));
@@ -33,6 +39,16 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
   try {
     const agent = await agentContext.newPage();
     await signIn(agent, E2E.operator);
+    // The agent sets a profile photo on their account page (checked by its bytes on the server).
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent.getByLabel("Photo", { exact: true }).setInputFiles({
+      name: "me.png",
+      mimeType: "image/png",
+      buffer: png(48, 48),
+    });
+    await agent.getByRole("button", { name: "Save photo" }).click();
+    await expect(agent.getByText("Photo saved.")).toBeVisible();
+    await expect.poll(() => decoded(agent.locator('#photo img[data-avatar="photo"]'))).toBe(true);
     await agent.goto(`/admin/${E2E.cafe.slug}/inbox/live`);
     // Live: the console's stream is open and its heartbeat has made the agent available.
     await expect(agent.getByText("Live: new messages appear here by themselves.")).toBeVisible();
@@ -59,6 +75,9 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await expect(queue).toContainText("Waiting for a person");
     await agent.getByRole("button", { name: "Claim" }).click();
     await expect(panel.locator(".live-bar")).toContainText(/joined the conversation\./);
+    // Their photo beside their name, for the visitor and in the console's queue.
+    await expect.poll(() => decoded(panel.locator(".live-bar img.avatar"))).toBe(true);
+    await expect.poll(() => decoded(queue.locator('img[data-avatar="photo"]'))).toBe(true);
 
     // The visitor keeps typing: stored, shown to the agent, not sent to the model.
     const asked = (await model.requests()).length;
@@ -75,6 +94,7 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     const agentMsgs = panel.locator(".msg.agent");
     await expect(agentMsgs).toHaveCount(1);
     await expect(agentMsgs.first().locator("strong")).toHaveText("chocolate");
+    await expect.poll(() => decoded(agentMsgs.first().locator("img.avatar"))).toBe(true);
 
     // A reload mid-conversation: everything is there once, and the live part goes on.
     await visitor.reload();
@@ -86,6 +106,7 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     ]);
     await expect(again.locator(".msg.agent")).toHaveCount(1);
     await expect(again.locator(".live-bar")).toContainText(/joined the conversation\./);
+    await expect.poll(() => decoded(again.locator(".msg.agent img.avatar"))).toBe(true);
     await reply.getByRole("button", { name: "Edit" }).click();
     await reply.getByLabel("Reply").fill("It will be ready on Saturday.");
     await reply.getByRole("button", { name: "Send" }).click();
@@ -100,6 +121,48 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await input2.press("Enter");
     await expect(again.locator(".msg.bot .bubble").last()).toContainText("We open at eight every day.");
     await expect(again.locator(".msg.agent")).toHaveCount(2);
+
+    // Removed, the photo is gone for everyone: the initial again.
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent.getByRole("button", { name: "Remove photo" }).click();
+    await expect(agent.getByText("Photo removed.")).toBeVisible();
+    await expect(agent.locator('#photo [data-avatar="initial"]')).toBeVisible();
+  } finally {
+    await agentContext.close();
+    await visitorContext.close();
+  }
+});
+
+test("Talk to a person before the first message opens a live request when someone is online", async ({
+  browser,
+}) => {
+  const agentContext = await browser.newContext();
+  const visitorContext = await browser.newContext();
+  try {
+    const agent = await agentContext.newPage();
+    await signIn(agent, E2E.operator);
+    await agent.goto(`/admin/${E2E.cafe.slug}/inbox/live`);
+    await expect(agent.getByText("Live: new messages appear here by themselves.")).toBeVisible();
+
+    const visitor = await visitorContext.newPage();
+    const panel = await openChat(visitor);
+    await panel.getByRole("button", { name: "More options" }).click();
+    await panel.getByRole("button", { name: "Talk to a person" }).click();
+    await expect(panel.locator(".live-bar")).toContainText("Someone will be with you shortly.");
+    await expect(panel.locator("form.hf")).toHaveCount(0);
+    const queue = agent.getByRole("list", { name: "Live conversations" });
+    await expect(queue.getByText("No message yet")).toBeVisible();
+
+    // What the visitor then types waits for the person, not for the model.
+    const asked = (await model.requests()).length;
+    const input = panel.getByRole("textbox", { name: "Your message" });
+    await input.fill("Is the terrace open today?");
+    await input.press("Enter");
+    await expect(queue).toContainText("Is the terrace open today?");
+    expect((await model.requests()).length).toBe(asked);
+    await agent.locator("li", { hasText: "Is the terrace open today?" }).getByRole("link").click();
+    await agent.getByRole("button", { name: "End the chat" }).click();
+    await expect(queue).not.toContainText("Is the terrace open today?");
   } finally {
     await agentContext.close();
     await visitorContext.close();
