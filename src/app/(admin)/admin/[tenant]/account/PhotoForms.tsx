@@ -49,9 +49,10 @@ export function PhotoForms({
         </Field>
         <SubmitButton pendingText="Uploading…">Save photo</SubmitButton>
       </form>
+      {/* Outside the form: once the photo is gone the form goes too, and its answer must still show. */}
+      <FormMessage state={removed} />
       {src ? (
         <form action={removeAction}>
-          <FormMessage state={removed} />
           <SubmitButton variant="secondary" pendingText="Removing…">
             Remove photo
           </SubmitButton>
