@@ -41,11 +41,14 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await signIn(agent, E2E.operator);
     // The agent sets a profile photo on their account page (checked by its bytes on the server).
     await agent.goto(`/admin/${E2E.cafe.slug}/account`);
-    await agent.locator("#photo").getByLabel("Photo", { exact: true }).setInputFiles({
-      name: "me.png",
-      mimeType: "image/png",
-      buffer: png(48, 48),
-    });
+    await agent
+      .locator("#photo")
+      .getByLabel("Photo", { exact: true })
+      .setInputFiles({
+        name: "me.png",
+        mimeType: "image/png",
+        buffer: png(48, 48),
+      });
     await agent.getByRole("button", { name: "Save photo" }).click();
     await expect(agent.getByText("Photo saved.")).toBeVisible();
     await expect.poll(() => decoded(agent.locator('#photo img[data-avatar="photo"]'))).toBe(true);
