@@ -8,8 +8,8 @@ import { CAFE, model, panelOf } from "./widget-helpers";
 // Issue 28 end to end, on the production build with two browser contexts: a visitor on the café's site asks
 // for a person; the agent (signed in, Live chat open) is notified, claims the conversation and replies; the
 // visitor reads it live, reloads mid-conversation and loses nothing; the agent hands back to the bot and the
-// visitor's next question is answered by the model again. The agent has a profile photo, which the visitor
-// sees beside their name; and a visitor who asks for a person before writing anything gets one too.
+// visitor's next question is answered by the model again. Then a visitor who asks for a person before writing
+// anything gets one too, and sees the photo the agent set on their account page beside their name.
 
 const host = hostPageAt(E2E.hostPageOrigin);
 
@@ -39,19 +39,6 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
   try {
     const agent = await agentContext.newPage();
     await signIn(agent, E2E.operator);
-    // The agent sets a profile photo on their account page (checked by its bytes on the server).
-    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
-    await agent
-      .locator("#photo")
-      .getByLabel("Photo", { exact: true })
-      .setInputFiles({
-        name: "me.png",
-        mimeType: "image/png",
-        buffer: png(48, 48),
-      });
-    await agent.getByRole("button", { name: "Save photo" }).click();
-    await expect(agent.getByText("Photo saved.")).toBeVisible();
-    await expect.poll(() => decoded(agent.locator('#photo img[data-avatar="photo"]'))).toBe(true);
     await agent.goto(`/admin/${E2E.cafe.slug}/inbox/live`);
     // Live: the console's stream is open and its heartbeat has made the agent available.
     await expect(agent.getByText("Live: new messages appear here by themselves.")).toBeVisible();
@@ -78,9 +65,6 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await expect(queue).toContainText("Waiting for a person");
     await agent.getByRole("button", { name: "Claim" }).click();
     await expect(panel.locator(".live-bar")).toContainText(/joined the conversation\./);
-    // Their photo beside their name, for the visitor and in the console's queue.
-    await expect.poll(() => decoded(panel.locator(".live-bar img.avatar"))).toBe(true);
-    await expect.poll(() => decoded(queue.locator('img[data-avatar="photo"]'))).toBe(true);
 
     // The visitor keeps typing: stored, shown to the agent, not sent to the model.
     const asked = (await model.requests()).length;
@@ -97,7 +81,6 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     const agentMsgs = panel.locator(".msg.agent");
     await expect(agentMsgs).toHaveCount(1);
     await expect(agentMsgs.first().locator("strong")).toHaveText("chocolate");
-    await expect.poll(() => decoded(agentMsgs.first().locator("img.avatar"))).toBe(true);
 
     // A reload mid-conversation: everything is there once, and the live part goes on.
     await visitor.reload();
@@ -109,7 +92,6 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     ]);
     await expect(again.locator(".msg.agent")).toHaveCount(1);
     await expect(again.locator(".live-bar")).toContainText(/joined the conversation\./);
-    await expect.poll(() => decoded(again.locator(".msg.agent img.avatar"))).toBe(true);
     await reply.getByRole("button", { name: "Edit" }).click();
     await reply.getByLabel("Reply").fill("It will be ready on Saturday.");
     await reply.getByRole("button", { name: "Send" }).click();
@@ -124,19 +106,13 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await input2.press("Enter");
     await expect(again.locator(".msg.bot .bubble").last()).toContainText("We open at eight every day.");
     await expect(again.locator(".msg.agent")).toHaveCount(2);
-
-    // Removed, the photo is gone for everyone: the initial again.
-    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
-    await agent.getByRole("button", { name: "Remove photo" }).click();
-    await expect(agent.getByText("Photo removed.")).toBeVisible();
-    await expect(agent.locator('#photo [data-avatar="initial"]')).toBeVisible();
   } finally {
     await agentContext.close();
     await visitorContext.close();
   }
 });
 
-test("Talk to a person before the first message opens a live request when someone is online", async ({
+test("Talk to a person before the first message reaches the agent, whose photo shows beside their name", async ({
   browser,
 }) => {
   const agentContext = await browser.newContext();
@@ -144,9 +120,23 @@ test("Talk to a person before the first message opens a live request when someon
   try {
     const agent = await agentContext.newPage();
     await signIn(agent, E2E.operator);
+    // The agent sets a profile photo on their account page (checked by its bytes on the server).
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent
+      .locator("#photo")
+      .getByLabel("Photo", { exact: true })
+      .setInputFiles({
+        name: "me.png",
+        mimeType: "image/png",
+        buffer: png(48, 48),
+      });
+    await agent.getByRole("button", { name: "Save photo" }).click();
+    await expect(agent.getByText("Photo saved.")).toBeVisible();
+    await expect.poll(() => decoded(agent.locator('#photo img[data-avatar="photo"]'))).toBe(true);
     await agent.goto(`/admin/${E2E.cafe.slug}/inbox/live`);
     await expect(agent.getByText("Live: new messages appear here by themselves.")).toBeVisible();
 
+    // Before writing anything, the visitor asks for a person: a live request, not the contact form.
     const visitor = await visitorContext.newPage();
     const panel = await openChat(visitor);
     await panel.getByRole("button", { name: "More options" }).click();
@@ -154,19 +144,42 @@ test("Talk to a person before the first message opens a live request when someon
     await expect(panel.locator(".live-bar")).toContainText("Someone will be with you shortly.");
     await expect(panel.locator("form.hf")).toHaveCount(0);
     const queue = agent.getByRole("list", { name: "Live conversations" });
-    await expect(queue.getByText("No message yet")).toBeVisible();
+    const item = queue.locator("li", { hasText: "No message yet" });
+    await expect(item).toHaveCount(1);
 
     // What the visitor then types waits for the person, not for the model.
     const asked = (await model.requests()).length;
     const input = panel.getByRole("textbox", { name: "Your message" });
     await input.fill("Is the terrace open today?");
     await input.press("Enter");
-    await expect(queue).toContainText("Is the terrace open today?");
+    const asking = queue.locator("li", { hasText: "Is the terrace open today?" });
+    await expect(asking).toHaveCount(1);
     expect((await model.requests()).length).toBe(asked);
-    const item = queue.locator("li", { hasText: "Is the terrace open today?" });
-    await item.getByRole("link").click();
+
+    await asking.getByRole("link").click();
+    await expect(agent).toHaveURL(/[?&]c=/);
+    await expect(agent.getByRole("list", { name: "Transcript" })).toContainText("Is the terrace open today?");
+    await agent.getByRole("button", { name: "Claim" }).click();
+    await expect(panel.locator(".live-bar")).toContainText(/joined the conversation\./);
+    // The photo beside the name, for the visitor and in the console's queue.
+    await expect.poll(() => decoded(panel.locator(".live-bar img.avatar"))).toBe(true);
+    await expect.poll(() => decoded(asking.locator('img[data-avatar="photo"]'))).toBe(true);
+    const reply = agent.getByRole("form", { name: "Reply to the visitor" });
+    await reply.getByLabel("Reply").fill("Yes, until ten tonight.");
+    await reply.getByRole("button", { name: "Send" }).click();
+    const said = panel.locator(".msg.agent");
+    await expect(said).toContainText("Yes, until ten tonight.");
+    await expect.poll(() => decoded(said.locator("img.avatar"))).toBe(true);
+
     await agent.getByRole("button", { name: "End the chat" }).click();
-    await expect(item).toHaveCount(0);
+    await expect(panel.locator(".live-bar")).toContainText("The conversation with a person has ended.");
+    await expect(asking).toHaveCount(0);
+
+    // Removed, the photo is gone: the initial again.
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent.getByRole("button", { name: "Remove photo" }).click();
+    await expect(agent.getByText("Photo removed.")).toBeVisible();
+    await expect(agent.locator('#photo [data-avatar="initial"]')).toBeVisible();
   } finally {
     await agentContext.close();
     await visitorContext.close();
