@@ -5,25 +5,38 @@
 
 export type LiveState = "bot" | "waiting" | "person" | "closed";
 
-export type LiveAgent = { id: string; name: string; avatarUrl?: string };
+/**
+ * A person of the business as the log stores them and the console reads them: `avatar` is their profile
+ * photo's version when they have one (drizzle/0032).
+ */
+export type LiveAgent = { id: string; name: string; avatar?: string };
 
-/** The kinds and their data, one entry per kind. */
-export type LiveEventData = {
+/**
+ * The same person as a visitor's stream and history carry them: never their user id or e-mail. `avatarUrl`
+ * is an opaque address under the widget's key, fetched with the visitor's token (src/widget/server/avatar.ts).
+ */
+export type VisitorAgent = { name: string; avatarUrl?: string };
+
+/** The kinds and their data, one entry per kind; `A` is how a person is named (the console's or a visitor's). */
+export type LiveEventData<A = LiveAgent> = {
   visitor_message: { messageId: string; text: string };
-  agent_message: { messageId: string; text: string; agent: LiveAgent };
+  agent_message: { messageId: string; text: string; agent: A };
   bot_message: { messageId: string; text: string };
-  state: { state: LiveState; agent?: LiveAgent; reason?: string };
+  state: { state: LiveState; agent?: A; reason?: string };
   /** Agents only: a visitor's stream never carries one. */
-  note: { text: string; author: LiveAgent };
-  assigned: { agent: LiveAgent };
+  note: { text: string; author: A };
+  assigned: { agent: A };
 };
 
 export type LiveKind = keyof LiveEventData;
 
 /** One stored event as a stream delivers it: `seq` is also the SSE `id:`, `kind` the SSE `event:`. */
-export type LiveEvent = {
-  [K in LiveKind]: { seq: number; conversationId: string; kind: K; data: LiveEventData[K]; at: string };
+export type LiveEvent<A = LiveAgent> = {
+  [K in LiveKind]: { seq: number; conversationId: string; kind: K; data: LiveEventData<A>[K]; at: string };
 }[LiveKind];
+
+/** What a visitor's stream delivers. */
+export type VisitorLiveEvent = LiveEvent<VisitorAgent>;
 
 /** The kinds a visitor may receive; everything else stays on the business's side. */
 export const VISITOR_LIVE_KINDS = [

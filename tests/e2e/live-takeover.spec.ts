@@ -1,15 +1,21 @@
 import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";
+import { png } from "../support/images";
 import { signIn } from "./admin-support";
 import { CAFE, model, panelOf } from "./widget-helpers";
 
 // Issue 28 end to end, on the production build with two browser contexts: a visitor on the café's site asks
 // for a person; the agent (signed in, Live chat open) is notified, claims the conversation and replies; the
 // visitor reads it live, reloads mid-conversation and loses nothing; the agent hands back to the bot and the
-// visitor's next question is answered by the model again.
+// visitor's next question is answered by the model again. Then a visitor who asks for a person before writing
+// anything gets one too, and sees the photo the agent set on their account page beside their name.
 
 const host = hostPageAt(E2E.hostPageOrigin);
+
+/** Whether an <img> has loaded and decoded its picture (a broken one has no natural width). */
+const decoded = (img: ReturnType<Page["locator"]>) =>
+  img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0);
 
 async function openChat(page: Page) {
   await page.goto(host.url({ key: CAFE }));
@@ -100,6 +106,80 @@ test("a visitor asks for a person, the agent claims and replies live, a reload l
     await input2.press("Enter");
     await expect(again.locator(".msg.bot .bubble").last()).toContainText("We open at eight every day.");
     await expect(again.locator(".msg.agent")).toHaveCount(2);
+  } finally {
+    await agentContext.close();
+    await visitorContext.close();
+  }
+});
+
+test("Talk to a person before the first message reaches the agent, whose photo shows beside their name", async ({
+  browser,
+}) => {
+  const agentContext = await browser.newContext();
+  const visitorContext = await browser.newContext();
+  try {
+    const agent = await agentContext.newPage();
+    await signIn(agent, E2E.operator);
+    // The agent sets a profile photo on their account page (checked by its bytes on the server).
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent
+      .locator("#photo")
+      .getByLabel("Photo", { exact: true })
+      .setInputFiles({
+        name: "me.png",
+        mimeType: "image/png",
+        buffer: png(48, 48),
+      });
+    await agent.getByRole("button", { name: "Save photo" }).click();
+    await expect(agent.getByText("Photo saved.")).toBeVisible();
+    await expect.poll(() => decoded(agent.locator('#photo img[data-avatar="photo"]'))).toBe(true);
+    await agent.goto(`/admin/${E2E.cafe.slug}/inbox/live`);
+    await expect(agent.getByText("Live: new messages appear here by themselves.")).toBeVisible();
+
+    // Before writing anything, the visitor asks for a person: a live request, not the contact form.
+    const visitor = await visitorContext.newPage();
+    const panel = await openChat(visitor);
+    await panel.getByRole("button", { name: "More options" }).click();
+    await panel.getByRole("button", { name: "Talk to a person" }).click();
+    await expect(panel.locator(".live-bar")).toContainText("Someone will be with you shortly.");
+    await expect(panel.locator("form.hf")).toHaveCount(0);
+    const queue = agent.getByRole("list", { name: "Live conversations" });
+    const item = queue.locator("li", { hasText: "No message yet" });
+    await expect(item).toHaveCount(1);
+
+    // What the visitor then types waits for the person, not for the model.
+    const asked = (await model.requests()).length;
+    const input = panel.getByRole("textbox", { name: "Your message" });
+    await input.fill("Is the terrace open today?");
+    await input.press("Enter");
+    const asking = queue.locator("li", { hasText: "Is the terrace open today?" });
+    await expect(asking).toHaveCount(1);
+    expect((await model.requests()).length).toBe(asked);
+
+    await asking.getByRole("link").click();
+    await expect(agent).toHaveURL(/[?&]c=/);
+    await expect(agent.getByRole("list", { name: "Transcript" })).toContainText("Is the terrace open today?");
+    await agent.getByRole("button", { name: "Claim" }).click();
+    await expect(panel.locator(".live-bar")).toContainText(/joined the conversation\./);
+    // The photo beside the name, for the visitor and in the console's queue.
+    await expect.poll(() => decoded(panel.locator(".live-bar img.avatar"))).toBe(true);
+    await expect.poll(() => decoded(asking.locator('img[data-avatar="photo"]'))).toBe(true);
+    const reply = agent.getByRole("form", { name: "Reply to the visitor" });
+    await reply.getByLabel("Reply").fill("Yes, until ten tonight.");
+    await reply.getByRole("button", { name: "Send" }).click();
+    const said = panel.locator(".msg.agent");
+    await expect(said).toContainText("Yes, until ten tonight.");
+    await expect.poll(() => decoded(said.locator("img.avatar"))).toBe(true);
+
+    await agent.getByRole("button", { name: "End the chat" }).click();
+    await expect(panel.locator(".live-bar")).toContainText("The conversation with a person has ended.");
+    await expect(asking).toHaveCount(0);
+
+    // Removed, the photo is gone: the initial again.
+    await agent.goto(`/admin/${E2E.cafe.slug}/account`);
+    await agent.getByRole("button", { name: "Remove photo" }).click();
+    await expect(agent.getByText("Photo removed.")).toBeVisible();
+    await expect(agent.locator('#photo [data-avatar="initial"]')).toBeVisible();
   } finally {
     await agentContext.close();
     await visitorContext.close();

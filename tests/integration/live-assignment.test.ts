@@ -122,8 +122,8 @@ describe("asking for a person", () => {
   it("waits for a person, in the log, and a second ask changes nothing", async () => {
     await recordPresence(ctx(ana), {});
     const c = await conversation();
-    expect(await ask(c)).toEqual({ live: true, state: "waiting" });
-    expect(await ask(c)).toEqual({ live: true, state: "waiting" });
+    expect(await ask(c)).toEqual({ live: true, state: "waiting", conversationId: c.id });
+    expect(await ask(c)).toEqual({ live: true, state: "waiting", conversationId: c.id });
     const events = await readLiveEvents(t.handle, shop.id, { after: 0, conversationId: c.id, limit: 50 });
     expect(events.map((e) => e.kind)).toEqual(["state", "assigned"]);
     // Unclaimed after the business's 5 minutes: the escalation job waits that long.

@@ -72,9 +72,10 @@ describe("panel page", () => {
     expect(d["script-src"]).toEqual(["'self'"]);
     expect(d["style-src"]).toEqual(["'self'"]);
     expect(d["connect-src"]).toEqual(["'self'"]);
-    expect(d["img-src"]).toEqual(["'self'", "data:", "https://cdn.example"]);
+    // blob: the photo of a person who joined, which the panel fetches with the visitor's token.
+    expect(d["img-src"]).toEqual(["'self'", "data:", "blob:", "https://cdn.example"]);
     expect(d["frame-ancestors"]).toEqual(["http://localhost:3000", "https://shop.example"]);
-    expect(panelCsp([], null)).toContain("img-src 'self' data:;");
+    expect(panelCsp([], null)).toContain("img-src 'self' data: blob:;");
     expect(unavailableCsp([])).toContain("frame-ancestors 'none'");
   });
 

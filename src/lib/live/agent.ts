@@ -4,10 +4,14 @@ import type { TenantTx } from "../db/client";
 import { displayName, findAgent } from "../db/queries/live-conversations";
 import { AppError } from "../errors";
 
-// Who a live event names: the caller of a use case (their name as the visitor sees it), or a teammate.
+// Who a live event names: the caller of a use case (their name as the visitor sees it, and their photo's
+// version, read in the change's own transaction so the event names the photo they have now), or a teammate.
 
-export function callerAgent(user: { id: string; name: string; email: string }): LiveAgent {
-  return { id: user.id, name: displayName(user) };
+export async function callerAgent(
+  tx: TenantTx,
+  user: { id: string; name: string; email: string },
+): Promise<LiveAgent> {
+  return (await findAgent(tx, user.id)) ?? { id: user.id, name: displayName(user) };
 }
 
 export async function teammateAgent(tx: TenantTx, userId: string): Promise<LiveAgent> {

@@ -44,11 +44,11 @@ export async function sendAgentReply(
   input: z.infer<typeof agentReplySchema>,
 ): Promise<{ messageId: string }> {
   assertRole(ctx, "admin");
-  const agent = callerAgent(ctx.user);
   const queue = await processQueue();
   const messageId = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
+    const agent = await callerAgent(tx, ctx.user);
     if (c.liveState === "person" && c.liveAgentId !== agent.id) {
       throw new AppError("conflict", "A teammate has this conversation. Ask them to transfer it to you.");
     }
@@ -101,7 +101,7 @@ export async function addInternalNote(ctx: TenantContext, input: z.infer<typeof 
     await appendLiveEvent(tx, {
       conversationId: c.id,
       kind: "note",
-      data: { text: input.text, author: callerAgent(ctx.user) },
+      data: { text: input.text, author: await callerAgent(tx, ctx.user) },
     });
   });
   wakeLive(ctx.tenant.id, input.conversationId);

@@ -2,7 +2,12 @@ import "server-only";
 import type { LiveAgent } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { forTenantAudited } from "../db/queries/audit";
-import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
+import {
+  insertLiveConversation,
+  type LiveRow,
+  lockLiveConversation,
+  setLiveState,
+} from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
 import { markAssigned, onlineAgents, readLiveSettings } from "../db/queries/live-presence";
 import { conversationGone } from "./agent";
@@ -13,28 +18,48 @@ import { scheduleEscalation } from "./escalation";
 // A visitor asks for a person ("Talk to a person" in the panel's menu, or after the assistant offered one).
 // When an agent is online and the business is open, the conversation waits for a person (and goes to the
 // next agent in the round-robin); otherwise nothing changes and the panel shows the contact form, saying
-// honestly that nobody is available right now.
+// honestly that nobody is available right now. Asked before the visitor wrote anything, the conversation is
+// created here, but only when someone can take it: an empty conversation nobody answers helps nobody.
 
 export type LiveRequestOutcome =
-  | { live: true; state: "waiting" | "person"; agent?: LiveAgent }
+  | { live: true; state: "waiting" | "person"; conversationId: string; agent?: LiveAgent }
   | { live: false; reason: "nobody_online" | "closed" };
+
+/** Where a conversation started from the menu comes from (as a chat turn would store it). */
+export type NewConversation = { origin: string; pageUrl: string; locale: string };
 
 export async function requestPerson(
   db: DbHandle,
-  input: { tenantId: string; visitorId: string; conversationId: string },
+  input: { tenantId: string; visitorId: string } & (
+    | { conversationId: string }
+    | { conversationId?: undefined; start: NewConversation }
+  ),
   now: Date = new Date(),
 ): Promise<LiveRequestOutcome> {
   const outcome = await forTenantAudited(db, input.tenantId, null, async (tx, record) => {
-    const c = await lockLiveConversation(tx, input.conversationId);
-    // Someone else's conversation looks exactly like a missing one.
-    if (!c || c.visitorId !== input.visitorId) throw conversationGone();
-    if (c.liveState === "waiting" || c.liveState === "person") {
-      return { live: true, state: c.liveState } as const;
+    let c: Pick<LiveRow, "id" | "liveState"> | null = null;
+    if (input.conversationId !== undefined) {
+      const found = await lockLiveConversation(tx, input.conversationId);
+      // Someone else's conversation looks exactly like a missing one.
+      if (!found || found.visitorId !== input.visitorId) throw conversationGone();
+      if (found.liveState === "waiting" || found.liveState === "person") {
+        return { live: true, state: found.liveState, conversationId: found.id } as const;
+      }
+      c = found;
     }
     const settings = await readLiveSettings(tx, input.tenantId);
     if (!withinHours(settings.hours, now)) return { live: false, reason: "closed" } as const;
     const agents = await onlineAgents(tx, input.tenantId, new Date(now.getTime() - PRESENCE_TTL_MS));
     if (agents.length === 0) return { live: false, reason: "nobody_online" } as const;
+    if (!c && input.conversationId === undefined) {
+      const id = await insertLiveConversation(tx, {
+        tenantId: input.tenantId,
+        visitorId: input.visitorId,
+        ...input.start,
+      });
+      c = { id, liveState: "bot" };
+    }
+    if (!c) throw conversationGone();
     const picked = pickAgent(agents, settings.maxPerAgent);
     await setLiveState(tx, c.id, {
       state: "waiting",
@@ -62,8 +87,8 @@ export async function requestPerson(
       requestedAt: now.toISOString(),
       afterMin: settings.escalateAfterMin,
     });
-    return { live: true, state: "waiting" } as const;
+    return { live: true, state: "waiting", conversationId: c.id } as const;
   });
-  if (outcome.live) wakeLive(input.tenantId, input.conversationId);
+  if (outcome.live) wakeLive(input.tenantId, outcome.conversationId);
   return outcome;
 }

@@ -26,11 +26,11 @@ export async function claimConversation(
   input: z.infer<typeof liveTargetSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  const agent = callerAgent(ctx.user);
   await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
-    if (c.liveState === "person" && c.liveAgentId === agent.id) return;
+    if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return;
+    const agent = await callerAgent(tx, ctx.user);
     if (c.liveState === "person") {
       throw new AppError(
         "conflict",

@@ -201,7 +201,7 @@ export function App({ cfg, session, bridge }: Props) {
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
         <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={talkToPerson} />
-        <LiveBar cfg={cfg} live={live} asking={asking} />
+        <LiveBar cfg={cfg} session={session} live={live} asking={asking} />
         {talk && (
           <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />
         )}

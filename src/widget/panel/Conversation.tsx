@@ -127,7 +127,7 @@ export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProp
       )}
       {msgs.map((m) =>
         m.live && !m.text ? null : m.role === "agent" ? (
-          <AgentMessage key={m.id} m={m} />
+          <AgentMessage key={m.id} m={m} cfg={cfg} session={session} />
         ) : m.role === "user" ? (
           <li key={m.id} class="msg me">
             <span class="sr">{cfg.t.you}: </span>

@@ -1,18 +1,72 @@
 /** @jsxImportSource preact */
 
+import { useEffect, useState } from "preact/hooks";
+import type { VisitorAgent } from "@/shared/live-events";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import { fill } from "../wording";
 import { Markdown } from "./Markdown";
 import type { Msg } from "./messages";
+import { type Session, withToken } from "./session";
+import { httpError } from "./sse";
 import type { Live } from "./useLive";
 
 // What the visitor sees of a live conversation (issue #28): where they stand (waiting, who joined, back with
-// the assistant) under the conversation, and a person's messages with their name and initial.
+// the assistant) under the conversation, and a person's messages with their name and photo (their initial
+// when they have none, or while it loads).
 
 const initial = (name: string) => (name.trim().slice(0, 1) || "?").toUpperCase();
 
-export function LiveBar({ cfg, live, asking }: { cfg: PanelConfig; live: Live; asking: boolean }) {
+// Each photo address is fetched once per panel: the server answers it only with the visitor's token, so an
+// <img src> cannot load it directly. Only addresses under this widget's own key are ever fetched.
+const photos = new Map<string, Promise<string | null>>();
+
+function loadPhoto(url: string, session: Session): Promise<string | null> {
+  let p = photos.get(url);
+  if (!p) {
+    p = withToken(session, async (token) => {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) throw await httpError(res);
+      return URL.createObjectURL(await res.blob());
+    }).catch(() => null);
+    photos.set(url, p);
+  }
+  return p;
+}
+
+function Avatar({ cfg, session, agent }: { cfg: PanelConfig; session: Session; agent: VisitorAgent }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const url = agent.avatarUrl;
+  useEffect(() => {
+    setSrc(null);
+    if (!url?.startsWith(`/api/widget/${encodeURIComponent(cfg.key)}/avatars/`)) return;
+    let on = true;
+    void loadPhoto(url, session).then((s) => on && setSrc(s));
+    return () => {
+      on = false;
+    };
+  }, [url, cfg.key, session]);
+  return src ? (
+    // biome-ignore lint/performance/noImgElement: Preact panel, not a Next.js page
+    <img class="avatar" src={src} alt="" />
+  ) : (
+    <span class="avatar" aria-hidden="true">
+      {initial(agent.name)}
+    </span>
+  );
+}
+
+export function LiveBar({
+  cfg,
+  session,
+  live,
+  asking,
+}: {
+  cfg: PanelConfig;
+  session: Session;
+  live: Live;
+  asking: boolean;
+}) {
   const { l } = cfg;
   let text: string | null = null;
   if (asking) text = l.asking;
@@ -22,25 +76,19 @@ export function LiveBar({ cfg, live, asking }: { cfg: PanelConfig; live: Live; a
   if (!text) return null;
   return (
     <p class={`live-bar ${live.state}`} role="status">
-      {live.state === "person" && live.agent && (
-        <span class="avatar" aria-hidden="true">
-          {initial(live.agent.name)}
-        </span>
-      )}
+      {live.state === "person" && live.agent && <Avatar cfg={cfg} session={session} agent={live.agent} />}
       {text}
     </p>
   );
 }
 
-export function AgentMessage({ m }: { m: Msg }) {
-  const name = m.agent?.name ?? "";
+export function AgentMessage({ m, cfg, session }: { m: Msg; cfg: PanelConfig; session: Session }) {
+  const agent = m.agent ?? { name: "" };
   return (
     <li class="msg bot agent" data-agent="">
       <span class="who">
-        <span class="avatar" aria-hidden="true">
-          {initial(name)}
-        </span>
-        {name}
+        <Avatar cfg={cfg} session={session} agent={agent} />
+        {agent.name}
         <span class="sr">: </span>
       </span>
       <div class="bubble md">

@@ -3,7 +3,7 @@
 // after the last seq seen (`lastEventId` in the query), so a dropped connection, a sleeping laptop or a
 // restarted server delivers what was missed, in order, and an event seen once is never shown again.
 import { createParser } from "eventsource-parser";
-import { type LiveEvent, VISITOR_LIVE_KINDS } from "@/shared/live-events";
+import { VISITOR_LIVE_KINDS, type VisitorLiveEvent } from "@/shared/live-events";
 
 export type LiveConnection = {
   /** The widget API's base, `/api/widget/<key>`. */
@@ -22,7 +22,7 @@ const SILENCE_MS = 50_000;
 const str = (v: unknown): v is string => typeof v === "string";
 
 /** One SSE message as a typed event; anything unexpected (or not for a visitor) is dropped. */
-function toLiveEvent(kind: string | undefined, data: string): LiveEvent | null {
+function toLiveEvent(kind: string | undefined, data: string): VisitorLiveEvent | null {
   try {
     const e = JSON.parse(data) as Record<string, unknown> | null;
     const d = e?.data as Record<string, unknown> | undefined;
@@ -31,7 +31,7 @@ function toLiveEvent(kind: string | undefined, data: string): LiveEvent | null {
     if (kind === "state" ? !str(d.state) : !str(d.text) || !str(d.messageId)) return null;
     const agent = d.agent as Record<string, unknown> | undefined;
     if ((kind === "agent_message" || agent) && !(agent && str(agent.name))) return null;
-    return e as unknown as LiveEvent;
+    return e as unknown as VisitorLiveEvent;
   } catch {
     return null;
   }
@@ -43,7 +43,7 @@ function toLiveEvent(kind: string | undefined, data: string): LiveEvent | null {
  */
 export function subscribeLive(
   conversationId: string,
-  onEvent: (e: LiveEvent) => void,
+  onEvent: (e: VisitorLiveEvent) => void,
   conn: LiveConnection,
 ): () => void {
   let last = conn.after ?? 0;

@@ -2,6 +2,7 @@
 // for its chips, its error, its Retry and its rating.
 import type { ChipState } from "@/shared/chat-events";
 import type { Citation } from "@/shared/citations";
+import type { VisitorAgent } from "@/shared/live-events";
 import type { PanelConfig } from "../public-config";
 import { codeMessage } from "../wording";
 
@@ -11,8 +12,8 @@ export type Msg = {
   /** 'agent': a person of the business wrote it, in a live conversation (issue #28). */
   role: "user" | "assistant" | "agent";
   text: string;
-  /** For an agent's message: who wrote it. */
-  agent?: { name: string };
+  /** For an agent's message: who wrote it (their name, and the address of their photo when they have one). */
+  agent?: VisitorAgent;
   chips: Chip[];
   status: "pending" | "done" | "error";
   /** Why a reply failed: a server code (worded by the panel in its language) or "offline". */

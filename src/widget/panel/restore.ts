@@ -13,7 +13,7 @@ export type Stored = {
   reason?: unknown;
   chips?: { label?: unknown; state?: unknown }[];
   citations?: unknown;
-  agent?: { name?: unknown };
+  agent?: { name?: unknown; avatarUrl?: unknown };
 };
 
 const str = (v: unknown): v is string => typeof v === "string";
@@ -39,7 +39,7 @@ export function restoreMessages(stored: Stored[], withPerson = false): Msg[] {
         text: m.content,
         chips: [],
         status: "done",
-        agent: { name },
+        agent: str(m.agent?.avatarUrl) ? { name, avatarUrl: m.agent.avatarUrl } : { name },
         serverId: str(m.id) ? m.id : undefined,
       });
       continue;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { LiveAgent, LiveEvent, LiveState } from "@/shared/live-events";
+import type { LiveState, VisitorAgent, VisitorLiveEvent } from "@/shared/live-events";
 import type { PanelConfig } from "../public-config";
 import { subscribeLive } from "./live-stream";
 import { type Msg, nextId } from "./messages";
@@ -12,11 +12,11 @@ import { visitorPost } from "./visitor-post";
 // message already on screen (restored from the history) is recognised by its id and not shown twice.
 
 /** Why the visitor gets the contact form instead of a person. */
-export type NoPerson = "nobody_online" | "closed" | "no_conversation";
+export type NoPerson = "nobody_online" | "closed";
 
 export type Live = {
   state: LiveState;
-  agent: LiveAgent | null;
+  agent: VisitorAgent | null;
   /** The person's part ended in this visit (handed back or closed): say so once. */
   ended: boolean;
   /** Asks for a person; null when the conversation now waits for (or has) one. */
@@ -34,7 +34,7 @@ export function useLive(
   announce: (text: string) => void,
 ): Live {
   const [state, setState] = useState<LiveState>("bot");
-  const [agent, setAgent] = useState<LiveAgent | null>(null);
+  const [agent, setAgent] = useState<VisitorAgent | null>(null);
   const [ended, setEnded] = useState(false);
   const [following, setFollowing] = useState<string | null>(null);
   const l = cfg.l;
@@ -42,7 +42,7 @@ export function useLive(
   lRef.current = l;
 
   const onEvent = useCallback(
-    (e: LiveEvent) => {
+    (e: VisitorLiveEvent) => {
       if (e.kind === "state") {
         setState(e.data.state);
         if (e.data.state === "person") {
@@ -68,7 +68,7 @@ export function useLive(
                   chips: [],
                   status: "done",
                   serverId: messageId,
-                  agent: { name: who.name },
+                  agent: who.avatarUrl ? { name: who.name, avatarUrl: who.avatarUrl } : { name: who.name },
                 },
               ],
         );
@@ -95,16 +95,24 @@ export function useLive(
 
   const ask = useCallback(async (): Promise<NoPerson | null> => {
     const id = session.conversationId();
-    if (!id) return "no_conversation";
-    const res = await visitorPost(session, `${base}/conversations/${encodeURIComponent(id)}/live`, {});
-    const body = (await res.json()) as { live?: unknown; state?: unknown; reason?: unknown };
+    // Before the first message there is no conversation yet: the server opens one if someone can take it.
+    const res = id
+      ? await visitorPost(session, `${base}/conversations/${encodeURIComponent(id)}/live`, {})
+      : await visitorPost(session, `${base}/live`, { lang: cfg.lang, pageUrl: cfg.pageUrl || undefined });
+    const body = (await res.json()) as {
+      live?: unknown;
+      state?: unknown;
+      reason?: unknown;
+      conversationId?: unknown;
+    };
     if (body.live === true) {
+      if (!id && typeof body.conversationId === "string") session.setConversation(body.conversationId);
       follow(body.state === "person" ? "person" : "waiting");
       setEnded(false);
       return null;
     }
     return body.reason === "closed" ? "closed" : "nobody_online";
-  }, [base, session, follow]);
+  }, [base, session, follow, cfg.lang, cfg.pageUrl]);
 
   const reset = useCallback(() => {
     setFollowing(null);

@@ -1,7 +1,8 @@
 // GET /api/widget/[key]/conversations/[id]/events: the visitor's live stream of one conversation (issue #28),
 // Server-Sent Events read from the live log after Last-Event-ID (the header, or `lastEventId` in the query,
 // which the panel sets when it reconnects). Same key, origin and token rules as the history; a conversation of
-// another visitor (or another tenant) is simply not found. Only what a visitor may see: never a note.
+// another visitor (or another tenant) is simply not found. Only what a visitor may see: never a note, and
+// a person by name and photo, never by user id (visitor-agent.ts).
 import "server-only";
 import { SSE_HEADERS } from "@/lib/chat/events";
 import { findVisitorConversation } from "@/lib/db/queries/conversations";
@@ -12,6 +13,7 @@ import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { dbStep } from "./guard";
 import { admitConversationRead } from "./history";
+import { visitorSse } from "./visitor-agent";
 
 /** Held streams per visitor in this process: a few tabs, not a way to hold the server's connections. */
 const STREAMS_PER_VISITOR = 5;
@@ -30,7 +32,7 @@ export async function handleLiveEvents(
 ): Promise<Response> {
   let cors = corsHeaders(null);
   try {
-    const { db, tenant, visitor, notFound } = await admitConversationRead(req, key, id, deps, (h) => {
+    const { db, tenant, visitor, notFound, e } = await admitConversationRead(req, key, id, deps, (h) => {
       cors = h;
     });
     const mine = await dbStep(() =>
@@ -58,7 +60,9 @@ export async function handleLiveEvents(
         else held.delete(slot);
       },
     });
-    return new Response(body, { headers: { ...SSE_HEADERS, ...cors } });
+    // The log names a person by user id; the visitor gets their name and an opaque photo address instead.
+    const view = { key, tenantId: tenant.id, visitorId: visitor.visitorId, authSecret: e.MICHI_AUTH_SECRET };
+    return new Response(visitorSse(view, body), { headers: { ...SSE_HEADERS, ...cors } });
   } catch (err) {
     return errorResponse(err, cors);
   }

@@ -97,7 +97,7 @@ export type ChatBody = {
 };
 
 /** Keeps only the page's origin and path: query strings often carry personal data. */
-function cleanPageUrl(raw: string | undefined): string {
+export function cleanPageUrl(raw: string | undefined): string {
   if (!raw) return "";
   try {
     const u = new URL(raw);

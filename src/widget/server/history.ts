@@ -10,9 +10,11 @@ import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";
 import { type Citation, citationsFrom } from "@/shared/citations";
 import { isLang } from "@/shared/languages";
+import type { VisitorAgent } from "@/shared/live-events";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { allowedOrigin, assertActive, dbStep, requireVisitor, tenantForKey } from "./guard";
+import { visitorAgent } from "./visitor-agent";
 
 const HISTORY_LIMIT = 200;
 
@@ -25,7 +27,7 @@ export type HistoryMessage = {
   id: string;
   /** 'agent': a person of the business wrote it, in a live conversation (`agent` names them). */
   role: "user" | "assistant" | "agent";
-  agent?: { name: string };
+  agent?: VisitorAgent;
   content: string;
   createdAt: string;
   status?: "partial" | "failed";
@@ -69,15 +71,16 @@ export async function admitConversationRead(
   const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
   const notFound = new AppError("not_found", "This conversation is not available.");
   if (!z.uuid().safeParse(id).success) throw notFound;
-  return { db, tenant, visitor, notFound };
+  return { db, tenant, visitor, notFound, e };
 }
 
 export async function handleHistory(req: Request, key: string, id: string, deps: WidgetStoreDeps) {
   let cors = corsHeaders(null);
   try {
-    const { db, tenant, visitor, notFound } = await admitConversationRead(req, key, id, deps, (h) => {
+    const { db, tenant, visitor, notFound, e } = await admitConversationRead(req, key, id, deps, (h) => {
       cors = h;
     });
+    const view = { key, tenantId: tenant.id, visitorId: visitor.visitorId, authSecret: e.MICHI_AUTH_SECRET };
     const found = await dbStep(() =>
       db.forTenant(tenant.id, async (tx) => {
         const conversation = await findVisitorConversation(tx, id, visitor.visitorId);
@@ -109,6 +112,10 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
       list.push({ label: chipLabel(pack, lang), state: run.outcome === "ok" ? "done" : "error" });
       chips.set(run.messageId, list);
     }
+    const agentOf = (id: string | null): VisitorAgent => {
+      const a = id ? found.agents.get(id) : undefined;
+      return a && id ? visitorAgent(view, { id, ...a }) : { name: "" };
+    };
     // A failed answer stays (empty) so the panel knows the question before it went unanswered.
     const citationsOf = (m: (typeof found.rows)[number]) =>
       m.role === "assistant" && m.status === "complete"
@@ -122,7 +129,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
         role: m.role,
         content: m.content,
         createdAt: m.createdAt.toISOString(),
-        ...(m.role === "agent" ? { agent: { name: found.agents.get(m.agentId ?? "") ?? "" } } : {}),
+        ...(m.role === "agent" ? { agent: agentOf(m.agentId) } : {}),
         ...(m.role === "assistant" && m.status !== "complete"
           ? { status: m.status, ...(m.reason ? { reason: m.reason } : {}) }
           : {}),

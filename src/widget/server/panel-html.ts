@@ -27,7 +27,8 @@ export function escapeHtml(s: string): string {
 export type PanelAssets = { js: string; css?: string };
 
 export function panelCsp(frameAncestors: readonly string[], avatarUrl: string | null): string {
-  const img = ["'self'", "data:"];
+  // blob: the photo of a person who joined, fetched with the visitor's token (panel/LiveBar.tsx).
+  const img = ["'self'", "data:", "blob:"];
   if (avatarUrl) img.push(new URL(avatarUrl).origin);
   return [
     "default-src 'none'",

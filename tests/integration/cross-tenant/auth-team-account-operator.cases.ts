@@ -42,6 +42,9 @@ export const cases: MatrixCases = {
       }),
     },
     [`${T}/account/actions.ts#signOutEverywhereAction`]: { kind: "tenant", form: () => ({}) },
+    // The caller's own photo: B's slug must be refused before the file is read.
+    [`${T}/account/actions.ts#updatePhotoAction`]: { kind: "tenant", form: () => ({ photo: "not a file" }) },
+    [`${T}/account/actions.ts#removePhotoAction`]: { kind: "tenant", form: () => ({}) },
 
     [`${OP}/actions.ts#createTenantAction`]: {
       kind: "operator",

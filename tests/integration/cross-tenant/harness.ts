@@ -231,7 +231,7 @@ export async function snapshotAll(db: DbHandle): Promise<Record<string, string[]
   return out;
 }
 
-/** Everything that belongs to tenant B: its row, rows with its tenant_id, and its members' user rows. */
+/** Everything that belongs to tenant B: its row, rows with its tenant_id, its members' user rows and photos. */
 export async function snapshotTenant(db: DbHandle, s: Side): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const t of await tables(db)) {
@@ -240,6 +240,8 @@ export async function snapshotTenant(db: DbHandle, s: Side): Promise<Record<stri
       query = sql`select row_to_json(x)::text as j from tenants x where x.id = ${s.tenant.id}`;
     else if (t.name === "users")
       query = sql`select row_to_json(x)::text as j from users x where x.id in (${s.owner.id}, ${s.viewer.id})`;
+    else if (t.name === "user_avatars")
+      query = sql`select row_to_json(x)::text as j from user_avatars x where x.user_id in (${s.owner.id}, ${s.viewer.id})`;
     else if (t.tenantScoped)
       query = sql`select row_to_json(x)::text as j from ${sql.identifier(t.name)} x where x.tenant_id = ${s.tenant.id}`;
     else continue;

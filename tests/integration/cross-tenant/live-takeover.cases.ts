@@ -25,5 +25,7 @@ export const cases: MatrixCases = {
       kind: "visitor",
       params: (b) => ({ id: b.conversationId }),
     },
+    // The menu's request names its conversation in the body (none before the first message).
+    [`${W}/live/route.ts#POST`]: { kind: "visitor", body: (b) => ({ conversationId: b.conversationId }) },
   },
 };

@@ -72,6 +72,8 @@ export const viewerCases: Record<string, ViewerCase> = {
   [`${L}/accounts/users.ts#changePassword`]: { kind: "own-account", why: "the caller's own password" },
   [`${L}/accounts/users.ts#renameUser`]: { kind: "own-account", why: "the caller's own name" },
   [`${L}/accounts/users.ts#signOutEverywhere`]: { kind: "own-account", why: "the caller's own sessions" },
+  [`${L}/accounts/photo.ts#setProfilePhoto`]: { kind: "own-account", why: "the caller's own photo" },
+  [`${L}/accounts/photo.ts#removeProfilePhoto`]: { kind: "own-account", why: "the caller's own photo" },
 
   [`${L}/bot/settings.ts#updateBotSettings`]: {
     kind: "refused",

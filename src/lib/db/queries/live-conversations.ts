@@ -1,8 +1,8 @@
 import "server-only";
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import type { LiveState } from "@/shared/live-events";
+import type { LiveAgent, LiveState } from "@/shared/live-events";
 import type { TenantTx } from "../client";
-import { conversations, messages, users } from "../schema";
+import { conversations, messages, userAvatars, users } from "../schema";
 
 // A conversation's live state (drizzle/0028): the row the takeover's use cases lock and change, the agents'
 // messages, the names the visitor sees. Tenant path only, under row-level security.
@@ -40,6 +40,15 @@ export async function lockLiveConversation(tx: TenantTx, id: string): Promise<Li
     .where(eq(conversations.id, id))
     .for("update");
   return row ?? null;
+}
+
+/** A conversation the visitor opened by asking for a person before writing anything; returns its id. */
+export async function insertLiveConversation(
+  tx: TenantTx,
+  input: { tenantId: string; visitorId: string; origin: string; pageUrl: string; locale: string },
+): Promise<string> {
+  const [row] = await tx.insert(conversations).values(input).returning({ id: conversations.id });
+  return (row as { id: string }).id;
 }
 
 /** A state change: bumps the version, so a turn that opened before it stores no answer. */
@@ -94,14 +103,23 @@ export async function insertAgentMessage(
   return (row as { id: string }).id;
 }
 
-/** The names of the people who wrote in a conversation, by user id (what the visitor sees beside them). */
-export async function agentNamesOf(tx: TenantTx, conversationId: string): Promise<Map<string, string>> {
+/**
+ * The people who wrote in a conversation, by user id: their name and their photo's version (what the visitor
+ * sees beside them). A photo shows only while they are a member (the photos' row-level policy).
+ */
+export async function agentNamesOf(
+  tx: TenantTx,
+  conversationId: string,
+): Promise<Map<string, { name: string; avatar?: string }>> {
   const rows = await tx
-    .selectDistinct({ id: users.id, name: users.name, email: users.email })
+    .selectDistinct({ id: users.id, name: users.name, email: users.email, avatar: userAvatars.version })
     .from(messages)
     .innerJoin(users, eq(users.id, messages.agentId))
+    .leftJoin(userAvatars, eq(userAvatars.userId, users.id))
     .where(and(eq(messages.conversationId, conversationId), isNotNull(messages.agentId)));
-  return new Map(rows.map((r) => [r.id, displayName(r)]));
+  return new Map(
+    rows.map((r) => [r.id, { name: displayName(r), ...(r.avatar ? { avatar: r.avatar } : {}) }]),
+  );
 }
 
 /** A person's name as a visitor sees it: their name, else the part of their address before the @. */
@@ -109,18 +127,21 @@ export function displayName(u: { name: string; email: string }): string {
   return u.name.trim() || (u.email.split("@")[0] ?? "");
 }
 
-/** One member's name and e-mail (the agent a live event names). */
-export async function findAgent(tx: TenantTx, userId: string): Promise<{ id: string; name: string } | null> {
+/** One member as a live event names them: id, the name a visitor sees and their photo's version, if any. */
+export async function findAgent(tx: TenantTx, userId: string): Promise<LiveAgent | null> {
   const [row] = await tx
-    .select({ id: users.id, name: users.name, email: users.email })
+    .select({ id: users.id, name: users.name, email: users.email, avatar: userAvatars.version })
     .from(users)
+    .leftJoin(userAvatars, eq(userAvatars.userId, users.id))
     .where(eq(users.id, userId));
-  return row ? { id: row.id, name: displayName(row) } : null;
+  return row ? { id: row.id, name: displayName(row), ...(row.avatar ? { avatar: row.avatar } : {}) } : null;
 }
 
 export type QueueRow = LiveRow & {
   question: string | null;
   agentName: string | null;
+  /** The version of that person's photo, when they have one (drizzle/0032). */
+  agentAvatar: string | null;
   /** Where the visitor writes from: the widget, WhatsApp or Telegram. */
   channel: "web" | "whatsapp" | "telegram";
 };
@@ -139,9 +160,11 @@ export async function listLiveQueue(tx: TenantTx, tenantId: string): Promise<Que
         order by m.created_at desc, m.id desc limit 1)`,
       agentName: users.name,
       agentEmail: users.email,
+      agentAvatar: userAvatars.version,
     })
     .from(conversations)
     .leftJoin(users, eq(users.id, conversations.liveAgentId))
+    .leftJoin(userAvatars, eq(userAvatars.userId, conversations.liveAgentId))
     .where(and(eq(conversations.tenantId, tenantId), inArray(conversations.liveState, ["waiting", "person"])))
     .orderBy(asc(conversations.liveRequestedAt), asc(conversations.id));
   return rows.map(({ agentEmail, agentName, ...r }) => ({

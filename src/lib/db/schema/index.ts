@@ -1,3 +1,4 @@
+export * from "./avatars";
 export * from "./channels";
 export * from "./chat";
 export * from "./core";

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { removeProfilePhoto, setProfilePhoto } from "@/lib/accounts/photo";
 import { changePassword, renameUser, signOutEverywhere } from "@/lib/accounts/users";
 import { newPasswordField, PASSWORD_MAX } from "@/lib/auth/accounts";
 import { tenantAction } from "@/lib/auth/guard";
@@ -25,6 +26,21 @@ export const updateNameAction = tenantAction(
     return { message: "Name saved." };
   },
 );
+
+// The photo arrives as a file field, which the form parser leaves out; the use case checks the bytes.
+export const updatePhotoAction = tenantAction("viewer", z.object({}), async (ctx, _input, formData) => {
+  const file = formData.get("photo");
+  const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+  await setProfilePhoto(ctx, bytes);
+  revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
+  return { message: "Photo saved." };
+});
+
+export const removePhotoAction = tenantAction("viewer", z.object({}), async (ctx) => {
+  await removeProfilePhoto(ctx);
+  revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
+  return { message: "Photo removed." };
+});
 
 export const changePasswordAction = tenantAction(
   "viewer",

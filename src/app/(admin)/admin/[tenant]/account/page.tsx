@@ -2,8 +2,16 @@ import type { Metadata } from "next";
 import { Card, PageHeader } from "@/components/ui";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
 import { requireTenant } from "@/lib/auth/guard";
+import { ownAvatarVersion } from "@/lib/db/queries/avatars";
 import { NameForm, PasswordForm, SignOutEverywhereForm } from "./AccountForms";
-import { changePasswordAction, signOutEverywhereAction, updateNameAction } from "./actions";
+import {
+  changePasswordAction,
+  removePhotoAction,
+  signOutEverywhereAction,
+  updateNameAction,
+  updatePhotoAction,
+} from "./actions";
+import { PhotoForms } from "./PhotoForms";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -11,6 +19,7 @@ export default async function AccountPage({ params }: { params: Promise<{ tenant
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const s = ctx.tenant.slug;
+  const photo = await ownAvatarVersion(ctx.db.platform, ctx.user.id);
   return (
     <div className="max-w-2xl space-y-6">
       <PageHeader title="Account" description={`Signed in as ${ctx.user.email}.`} />
@@ -27,6 +36,18 @@ export default async function AccountPage({ params }: { params: Promise<{ tenant
       </Card>
       <Card id="profile" title="Name">
         <NameForm action={updateNameAction.bind(null, s)} name={ctx.user.name} />
+      </Card>
+      <Card
+        id="photo"
+        title="Photo"
+        description="Visitors see it beside your name when you join their chat, and your team sees it in Live chat. It is deleted with your account."
+      >
+        <PhotoForms
+          upload={updatePhotoAction.bind(null, s)}
+          remove={removePhotoAction.bind(null, s)}
+          name={ctx.user.name || ctx.user.email}
+          src={photo ? `/api/admin/${s}/avatars/${ctx.user.id}?v=${photo}` : null}
+        />
       </Card>
       <Card
         id="sessions"

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { TranscriptMessage } from "@/components/transcript/TranscriptMessage";
 import { TranscriptView } from "@/components/transcript/TranscriptView";
 import { Card, PageHeader } from "@/components/ui";
+import { MemberAvatar } from "@/components/ui/MemberAvatar";
 import { When } from "@/components/ui/When";
 import type { PlainActionFn, TenantActionFn } from "@/lib/auth/action";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
@@ -76,6 +77,11 @@ export default async function LiveConsolePage({
   const item = t ? data.queue.find((q) => q.id === t.conversation.id) : undefined;
   const state = t?.conversation.liveState ?? "bot";
   const mine = t?.conversation.liveAgentId === ctx.user.id;
+  // Who has a conversation, with their photo when they set one (the URL names its version).
+  const photo = (q: { liveAgentId: string | null; agentAvatar: string | null }) =>
+    q.liveAgentId && q.agentAvatar
+      ? `/api/admin/${ctx.tenant.slug}/avatars/${q.liveAgentId}?v=${q.agentAvatar}`
+      : null;
 
   return (
     <div className="max-w-6xl space-y-6">
@@ -125,7 +131,13 @@ export default async function LiveConsolePage({
                         </>
                       ) : null}
                       {q.locale ? ` · ${languageName(q.locale)}` : ""}
-                      {q.agentName ? ` · ${q.agentName}` : " · nobody has it yet"}
+                      {q.agentName ? " · " : " · nobody has it yet"}
+                      {q.agentName ? (
+                        <span className="inline-flex items-center gap-1 align-middle" data-agent="">
+                          <MemberAvatar name={q.agentName} src={photo(q)} size={16} />
+                          {q.agentName}
+                        </span>
+                      ) : null}
                     </span>
                   </Link>
                 </li>
@@ -136,9 +148,15 @@ export default async function LiveConsolePage({
 
         {t ? (
           <section aria-labelledby="live-title" className="space-y-4">
-            <h2 id="live-title" className="text-lg font-semibold">
+            <h2 id="live-title" className="flex items-center gap-2 text-lg font-semibold">
               {state === "waiting" || state === "person" ? STATE_TEXT[state] : "With the bot"}
-              {item?.agentName ? `: ${item.agentName}` : ""}
+              {item?.agentName ? (
+                <>
+                  {": "}
+                  <MemberAvatar name={item.agentName} src={photo(item)} size={28} />
+                  {item.agentName}
+                </>
+              ) : null}
             </h2>
             <p className="text-sm muted" data-channel={t.conversation.channel}>
               {t.conversation.channel === "web"
