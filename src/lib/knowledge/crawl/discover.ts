@@ -1,6 +1,6 @@
 import "server-only";
-import type { PageFetcher } from "@/lib/security/fetch-text";
 import { isToolWorldError, ToolWorldError } from "@/lib/errors";
+import type { PageFetcher } from "@/lib/security/fetch-text";
 import { parseRobots, type RobotsRules, robotsUrlOf } from "./robots";
 import { parseSitemap } from "./sitemap";
 import { normalizePageUrl } from "./urls";
