@@ -23,9 +23,13 @@ export type KnowledgeInstance = {
 export async function startKnowledgeInstance(
   db: DbHandle,
   site: Pick<FixtureSite, "host" | "caPem">,
-  opts: { worker?: boolean } = {},
+  opts: { worker?: boolean; alsoSites?: Pick<FixtureSite, "host" | "caPem">[] } = {},
 ): Promise<KnowledgeInstance> {
-  const fetcher = createPageFetcher({ allowHosts: [site.host], extraCaPem: site.caPem, timeoutMs: 10_000 });
+  // A second fixture site stands for the business's other host (example.com redirecting to www.example.com).
+  const sites = [site, ...(opts.alsoSites ?? [])];
+  const allowHosts = sites.map((s) => s.host);
+  const extraCaPem = sites.map((s) => s.caPem).join("\n");
+  const fetcher = createPageFetcher({ allowHosts, extraCaPem, timeoutMs: 10_000 });
   const pool = opts.worker ? createExtractPool() : null;
   const sleeps: number[] = [];
   let deps!: KnowledgeDeps;
@@ -41,7 +45,7 @@ export async function startKnowledgeInstance(
     extract: pool ? pool.extract : (input) => extractDocument(input),
     chunk: (sections) => chunkSections(sections),
     searchText,
-    allowHosts: [site.host],
+    allowHosts,
     sleep: async (ms) => {
       sleeps.push(ms);
     },

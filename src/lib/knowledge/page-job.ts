@@ -121,11 +121,13 @@ async function storeContent(
 ): Promise<PagePatch> {
   const { doc } = o;
   const base: PagePatch = { etag: o.etag, lastModified: o.lastModified, missingCount: 0, httpStatus: 200 };
-  // Links first: a noindex or duplicate page still leads to others.
+  // Links first: a noindex or duplicate page still leads to others. They resolve against the address the page
+  // really came from (example.com redirecting to www.example.com), so the crawl follows that host: each hop of
+  // the redirect was checked, and every link is checked again against the business's domains.
   if (job.follow && job.depth < MAX_DEPTH) {
     const links = doc.links
       .map((l) => normalizePageUrl(l))
-      .filter((l): l is string => !!l && sameHost(l, job.url));
+      .filter((l): l is string => !!l && sameHost(l, o.url) && onSite(new URL(l)));
     await enqueuePages(
       tx,
       deps.queue,
@@ -140,7 +142,13 @@ async function storeContent(
     await deletePageChunks(tx, page.id);
     return { ...base, status: "skipped", reason: "noindex", contentHash: null };
   }
-  if (canonical && canonical !== job.url && onSite(new URL(canonical))) {
+  // A canonical naming the address the redirect led to is this same page, not a duplicate of another.
+  if (
+    canonical &&
+    canonical !== job.url &&
+    canonical !== normalizePageUrl(o.url) &&
+    onSite(new URL(canonical))
+  ) {
     await deletePageChunks(tx, page.id);
     await enqueuePages(tx, deps.queue, source, job.runId, [{ url: canonical, depth: job.depth }], job.follow);
     return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: canonical, contentHash: null };

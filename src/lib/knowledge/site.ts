@@ -14,7 +14,7 @@ export function siteChecker(siteDomains: readonly string[], allowHosts: readonly
   };
 }
 
-/** Links the breadth-first crawl follows: the start URL's own host (and port) only. */
+/** Links the breadth-first crawl follows: the host (and port) the page was served from, after its redirects. */
 export function sameHost(a: string, b: string): boolean {
   return new URL(a).host === new URL(b).host;
 }

@@ -1,6 +1,7 @@
 import "server-only";
+import { isToolWorldError, ToolWorldError } from "@/lib/errors";
 import type { PageFetcher } from "@/lib/security/fetch-text";
-import { DISALLOW_ALL, parseRobots, type RobotsRules, robotsUrlOf } from "./robots";
+import { parseRobots, type RobotsRules, robotsUrlOf } from "./robots";
 import { parseSitemap } from "./sitemap";
 import { normalizePageUrl } from "./urls";
 
@@ -21,16 +22,45 @@ export type Discovery = {
 const MAX_SITEMAPS = 50;
 const SITEMAP_MAX_BYTES = 20 * 1024 * 1024;
 
-export async function readRobots(fetcher: PageFetcher, anyUrl: string, onSite: (u: URL) => boolean) {
-  const res = await fetcher.fetchPage(robotsUrlOf(anyUrl), {
-    accept: "text/plain",
-    onSite,
-    maxBytes: 512 * 1024,
-  });
+/**
+ * robots.txt's text, or "" when the site has none (any 4xx but 429: RFC 9309 §2.3.1.3, "unavailable", crawl
+ * freely). A server error, 429, a timeout or a refusal throws instead: RFC 9309 §2.3.1.4 says to crawl nothing
+ * then, and Google keeps what it indexed and its last good robots.txt until the file answers again
+ * (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#http-status-codes). Storing
+ * a "disallow everything" here would make every page job drop its passages, emptying the live index because
+ * the site had a bad minute; throwing lets the sync job retry, then end the run with the reason, touching nothing.
+ */
+export async function readRobots(
+  fetcher: PageFetcher,
+  anyUrl: string,
+  onSite: (u: URL) => boolean,
+): Promise<string> {
+  const unread = (why: string) =>
+    new ToolWorldError(
+      `The sync did not run: the site's robots.txt ${why}, so no page was fetched this time. ` +
+        "The pages indexed before stay searchable; the next sync tries again.",
+    );
+  let res: Awaited<ReturnType<PageFetcher["fetchPage"]>>;
+  try {
+    res = await fetcher.fetchPage(robotsUrlOf(anyUrl), {
+      accept: "text/plain",
+      onSite,
+      maxBytes: 512 * 1024,
+    });
+  } catch (err) {
+    throw unread(
+      isToolWorldError(err) ? `could not be read (${err.message.toLowerCase()})` : "could not be read",
+    );
+  }
   if (res.kind === "ok") return res.body.toString("utf8");
-  // 4xx: no rules, crawl freely. 5xx or a refusal: the site may be down; crawl nothing this time.
-  if (res.kind === "http" && res.status >= 400 && res.status < 500) return "";
-  return DISALLOW_ALL;
+  if (res.kind === "http" && res.status >= 400 && res.status < 500 && res.status !== 429) return "";
+  if (res.kind === "http")
+    throw unread(
+      res.status === 429
+        ? "answered HTTP 429 (too many requests)"
+        : `answered HTTP ${res.status}${res.status >= 500 ? " (a server error)" : ""}`,
+    );
+  throw unread(res.kind === "refused" ? `could not be read (${res.message})` : "could not be read");
 }
 
 export async function discover(

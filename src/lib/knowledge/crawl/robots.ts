@@ -3,12 +3,9 @@ import robotsParser from "robots-parser";
 
 // robots.txt as the crawler obeys it (RFC 9309, through robots-parser): the rules of the group for our user
 // agent (`michi-chat`), else `*`. A missing robots.txt (4xx) allows everything; a server error while reading it
-// is treated as "disallow everything" for this run, as the RFC asks.
+// means nothing is fetched this run and the rules of the last good read stay (crawl/discover.ts `readRobots`).
 
 export const CRAWLER_AGENT = "michi-chat";
-
-/** The text stored for "robots.txt could not be read": a full disallow. */
-export const DISALLOW_ALL = "User-agent: *\nDisallow: /\n";
 
 export type RobotsRules = {
   allowed(url: string): boolean;

@@ -23,14 +23,32 @@ export function normalizePageUrl(input: string, base?: string): string | null {
   return u.toString();
 }
 
-/** A path pattern: `*` is any run of characters; a pattern without `*` matches that path and below it. */
+/**
+ * A path pattern as the Tools page's help describes it: `*` is any run of characters (`/help/*` is every page
+ * below /help); a pattern without `*` is that path and everything below it, on a segment boundary: `/blog`
+ * takes /blog, /blog/post and /blog?page=2 but not /blogroll, which a plain prefix test used to take (and an
+ * exclude of /blog used to drop). A trailing slash names the same section; `/` is the whole site.
+ */
 export function pathPatternMatches(pattern: string, path: string): boolean {
-  const p = pattern.trim();
+  const p = encodedPath(pattern.trim());
   if (!p) return false;
-  if (!p.includes("*"))
-    return path === p || path.startsWith(p.endsWith("/") ? p : `${p}/`) || path.startsWith(p);
+  if (!p.includes("*")) {
+    const base = p.replace(/\/+$/, "");
+    if (base === "") return true;
+    return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
+  }
   const re = new RegExp(`^${p.split("*").map(escapeRe).join(".*")}$`);
   return re.test(path);
+}
+
+/** The pattern spelled as URL paths are (an accent percent-encoded), so `/café` meets `/caf%C3%A9`. */
+function encodedPath(p: string): string {
+  if (!p.startsWith("/")) return p;
+  try {
+    return new URL(p, "https://pattern.invalid").pathname;
+  } catch {
+    return p;
+  }
 }
 
 function escapeRe(s: string): string {
