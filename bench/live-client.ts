@@ -70,6 +70,20 @@ export function memory(host: Host): Promise<{ rss: number; heap: number }> {
   });
 }
 
+/** The host's counters (bench/live-host.ts): statements sent to Postgres so far. */
+export function counters(host: Host): Promise<{ queries: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${host.url}/bench/counters`, { agent }, (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (raw += c));
+        res.on("end", () => resolve(JSON.parse(raw)));
+      })
+      .on("error", reject);
+  });
+}
+
 export function post(url: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     const raw = JSON.stringify(body);

@@ -58,5 +58,18 @@ export function liveRows(live: LiveResult): string[][] {
         `holding the streams idle; a bot turn: ` +
         `${fmt(live.cpuMsPerBotTurn.before, " ms", 2)} before, ${fmt(live.cpuMsPerBotTurn.after, " ms", 2)} after`,
     ],
+    [
+      "live.queriesPerLiveMessage",
+      fmt(live.queriesPerLiveMessage, "", 2),
+      `statements instance A sent per message (the append's transaction, the streams' reads), beside ` +
+        `${fmt(live.queriesPerSecondHeld, "/s")} for the held streams idle; a bot turn: ${fmt(live.queriesPerBotTurn, "", 2)}`,
+    ],
+    [
+      "live.transportOnly",
+      fmt(live.transportOnly.cpuMsPerMessage, " ms", 2),
+      `appends on B, streams on A: A's CPU per message (wake-up, read, SSE writes) and ` +
+        `${fmt(live.transportOnly.queriesPerMessage, "", 2)} statements; B's per append ` +
+        `${fmt(live.transportOnly.appendCpuMsPerMessage, " ms", 2)}; ${once(live.transportOnly.delivery)}`,
+    ],
   ];
 }

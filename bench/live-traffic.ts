@@ -3,6 +3,10 @@
 // visitor's stream has it), each to a random conversation; and the bookkeeping that checks every one arrived
 // once and in seq order.
 import { randomUUID } from "node:crypto";
+import type { Db } from "../src/lib/db/client";
+import { createTenant } from "../src/lib/db/queries/tenants";
+import { conversations } from "../src/lib/db/schema";
+import { signVisitorToken } from "../src/lib/security/visitor-token";
 import { sleep } from "./lib/procs";
 import { type Summary, summarize } from "./lib/stats";
 import { type Host, post } from "./live-client";
@@ -91,4 +95,34 @@ export function liveTraffic(convs: Conv[], opts: { seconds: number; perSecond: n
   };
 
   return { arrive, run };
+}
+
+/** `businesses` tenants with n / businesses conversations each, and a visitor token for every conversation. */
+export async function seedLive(
+  platform: Db,
+  opts: { n: number; businesses: number; secret: string },
+): Promise<{ convs: Conv[]; consoles: string[] }> {
+  const convs: Conv[] = [];
+  const consoles: string[] = [];
+  for (let b = 0; b < opts.businesses; b++) {
+    const t = await createTenant(platform, { slug: `live-${b}`, name: `Live ${b}`, siteDomains: [] });
+    consoles.push(t.id);
+    const rows = await platform
+      .insert(conversations)
+      .values(
+        Array.from({ length: opts.n / opts.businesses }, (_, i) => ({
+          tenantId: t.id,
+          visitorId: `bench_live_visitor_${b}_${i}`,
+        })),
+      )
+      .returning();
+    for (const r of rows)
+      convs.push({
+        tenantId: t.id,
+        key: t.widgetKey,
+        id: r.id,
+        token: signVisitorToken(opts.secret, { tenantId: t.id, visitorId: r.visitorId }).token,
+      });
+  }
+  return { convs, consoles };
 }

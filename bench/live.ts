@@ -5,9 +5,6 @@
 // same instance without and while the live load runs. Instances: bench/live-host.ts (see there for what it
 // is and is not); the client side: bench/live-client.ts. Runs from bench/run.ts (`npm run bench -- --only=live`).
 import { randomBytes } from "node:crypto";
-import { createTenant } from "../src/lib/db/queries/tenants";
-import { conversations } from "../src/lib/db/schema";
-import { signVisitorToken } from "../src/lib/security/visitor-token";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
@@ -19,6 +16,7 @@ import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
 import { round } from "./lib/stats";
 import {
   botTurns,
+  counters,
   type Host,
   hold,
   memory,
@@ -27,7 +25,7 @@ import {
   openLoopTurns,
   startHost,
 } from "./live-client";
-import { type Conv, type Delivery, liveTraffic } from "./live-traffic";
+import { type Conv, type Delivery, liveTraffic, seedLive } from "./live-traffic";
 
 export type LiveResult = {
   conversations: number;
@@ -48,6 +46,23 @@ export type LiveResult = {
   messagesPerSec: number;
   /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
   cpuMsPerLiveMessage: number;
+  /**
+   * Statements instance A sent to Postgres per live message (the append's transaction and the streams'
+   * reads), with the held streams' own (queriesPerSecondHeld) taken out; and per bot turn. Counted: no noise.
+   */
+  queriesPerLiveMessage: number;
+  queriesPerSecondHeld: number;
+  queriesPerBotTurn: number;
+  /**
+   * Appends on instance B, all streams on A: A's CPU and statements per message are the transport's own
+   * (wake-up, read, SSE writes); B's CPU per message is the appends' (the bench's stand-in for a use case).
+   */
+  transportOnly: {
+    cpuMsPerMessage: number;
+    queriesPerMessage: number;
+    appendCpuMsPerMessage: number;
+    delivery: Delivery;
+  };
   /** Instance A's CPU per second with every stream held and no traffic (heartbeats, re-reads). */
   cpuMsPerSecondHeld: number;
   /** Instance A's CPU per bot turn without the live load, before and after it. */
@@ -83,33 +98,10 @@ export async function benchLive(opts: {
   if (db.kind !== "pg") throw new Error("the live bench needs Postgres");
   await seedBench(db, opts.world.fixtureOrigin);
   const handle = await openDb(db);
-  const convs: Conv[] = [];
-  const consoles: string[] = [];
+  let convs: Conv[];
+  let consoles: string[];
   try {
-    for (let b = 0; b < businesses; b++) {
-      const t = await createTenant(handle.platform, {
-        slug: `live-${b}`,
-        name: `Live ${b}`,
-        siteDomains: [],
-      });
-      consoles.push(t.id);
-      const rows = await handle.platform
-        .insert(conversations)
-        .values(
-          Array.from({ length: n / businesses }, (_, i) => ({
-            tenantId: t.id,
-            visitorId: `bench_live_visitor_${b}_${i}`,
-          })),
-        )
-        .returning();
-      for (const r of rows)
-        convs.push({
-          tenantId: t.id,
-          key: t.widgetKey,
-          id: r.id,
-          token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token,
-        });
-    }
+    ({ convs, consoles } = await seedLive(handle.platform, { n, businesses, secret }));
   } finally {
     await handle.close();
   }
@@ -148,7 +140,9 @@ export async function benchLive(opts: {
     };
     const cpuOf = <T>(fn: () => Promise<T>) => measureCpu(groups, fn);
     const closedLoop = () => botTurns(client, chatTokens, seconds * 1000);
+    const qBot = await counters(a);
     const [without, cpuBefore] = await cpuOf(closedLoop);
+    const queriesPerBotTurn = ((await counters(a)).queries - qBot.queries) / (without * seconds);
     opts.log(`  bot turns/s without live load: ${round(without, 1)} (closed loop, 10 visitors)`);
     // Open loop: well below what the machine serves, so the figure is what a visitor notices (latency), not
     // how the cores were shared out at saturation.
@@ -189,11 +183,27 @@ export async function benchLive(opts: {
     // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
     // What the held streams cost with no traffic at all (heartbeats, re-reads), so a message's CPU is its own.
     const idleMs = 5000;
+    const q0 = await counters(a);
     const [, cpuHeld] = await cpuOf(() => sleep(idleMs));
+    const q1 = await counters(a);
+    const t1 = performance.now();
     const [oneInstance, cpuAlone] = await cpuOf(() => traffic(a, a));
+    const heldQueries = ((q1.queries - q0.queries) * (performance.now() - t1)) / idleMs;
+    const queriesPerLiveMessage = ((await counters(a)).queries - q1.queries - heldQueries) / oneInstance.sent;
     const cpuPerMessage = (cpuAlone.instanceA - cpuHeld.instanceA) / perSecond;
     opts.log(
       `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
+    );
+    // Every append on B, every stream still on A: A's CPU is then the transport's alone (the wake-up, the
+    // read, the SSE writes), B's the appends' (the bench's stand-in for the use cases' transactions).
+    const qa = await counters(a);
+    const [split, cpuSplit] = await cpuOf(() => traffic(b, b));
+    const readsPerMessage = ((await counters(a)).queries - qa.queries - heldQueries) / split.sent;
+    const splitSecs = split.sent / perSecond;
+    const cpuMsPerDelivery = (cpuSplit.instanceA - cpuHeld.instanceA) / perSecond;
+    const cpuMsPerAppend = cpuSplit.instanceB / perSecond;
+    opts.log(
+      `  appends on B, streams on A: A ${round(cpuMsPerDelivery, 2)} ms and ${round(readsPerMessage, 2)} statements per message, B ${round(cpuMsPerAppend, 2)} ms (${splitSecs} s)`,
     );
     const [[underBotLoad, during], cpuDuring] = await cpuOf(() => Promise.all([traffic(a, a), closedLoop()]));
     opts.log(
@@ -239,6 +249,15 @@ export async function benchLive(opts: {
       },
       messagesPerSec: perSecond,
       cpuMsPerLiveMessage: round(cpuPerMessage, 2),
+      queriesPerLiveMessage: round(queriesPerLiveMessage, 2),
+      queriesPerSecondHeld: round((q1.queries - q0.queries) / (idleMs / 1000), 1),
+      queriesPerBotTurn: round(queriesPerBotTurn, 2),
+      transportOnly: {
+        cpuMsPerMessage: round(cpuMsPerDelivery, 2),
+        queriesPerMessage: round(readsPerMessage, 2),
+        appendCpuMsPerMessage: round(cpuMsPerAppend, 2),
+        delivery: split,
+      },
       cpuMsPerSecondHeld: cpuHeld.instanceA,
       cpuMsPerBotTurn: {
         before: round(cpuBefore.instanceA / without, 2),
