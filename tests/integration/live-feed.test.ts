@@ -128,4 +128,26 @@ describe("the tenant's live feed", () => {
     }
     await Promise.all(all.map((s) => s.close()));
   });
+
+  it("re-reads on the slow timer once for the tenant's held streams, not once per stream", async () => {
+    const tenant = await w.tenant();
+    const ids = await Promise.all(Array.from({ length: 8 }, () => conversation(tenant)));
+    const resyncMs = 200;
+    const streams = ids.map((id) =>
+      readLive(
+        new Response(liveEventStream({ db, tenantId: tenant.id, conversationId: id, after: 0, resyncMs })),
+      ),
+    );
+    await Promise.all(streams.map((s) => s.until((m) => readyCount(m) === 1)));
+    reads = 0;
+    const windowMs = 1200;
+    await new Promise((r) => setTimeout(r, windowMs));
+    const perStream = windowMs / resyncMs;
+    // Each stream's own timer would have read about 8 × 6 = 48 times; the feed reads at most every
+    // resyncMs × 0.75 / 2 (the shortest timer's half), whoever's timer fires.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(Math.ceil(windowMs / ((resyncMs * 0.75) / 2)) + 1);
+    expect(reads).toBeLessThan(streams.length * perStream * 0.5);
+    await Promise.all(streams.map((s) => s.close()));
+  });
 });
