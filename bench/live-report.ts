@@ -41,7 +41,7 @@ export function liveRows(live: LiveResult): string[][] {
     [
       "live.drop",
       `${fmt(d.turnsLost, "")} lost`,
-      `the live load took ${fmt(d.liveCpuMsPerSec.total, " ms/s")} of CPU during the bot turns ` +
+      `the live load alone takes ${fmt(d.liveCpuMsPerSec.total, " ms/s")} of CPU ` +
         `(platform ${fmt(d.share.platform * 100, "%")}, bench client ${fmt(d.share.benchClient * 100, "%")}); ` +
         `at ${fmt(d.cpuMsPerBotTurn.total, " ms", 2)} per bot turn that is ${fmt(d.turnsDisplaced, "")} turns/s`,
     ],

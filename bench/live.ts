@@ -276,7 +276,8 @@ export async function benchLive(opts: {
       },
       drop: attributeDrop({
         before: { cpu: cpuBefore, turnsPerSec: without },
-        during: { cpu: cpuDuring, turnsPerSec: during },
+        liveAlone: cpuAlone,
+        during: { turnsPerSec: during },
         after: { cpu: cpuAfter, turnsPerSec: after },
       }),
       openLoop: { before: openBefore, during: openDuring, after: openAfter, live: underOpenLoop },

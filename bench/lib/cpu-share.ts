@@ -120,15 +120,17 @@ type Ours = (typeof OURS)[number];
 export type ByGroup = Record<Ours | "total", number>;
 
 /**
- * How much of the bot turns' drop during the live load each process explains. Per bot turn, each group's CPU
- * (from the phases before and after, bot turns alone); during, what the bot turns served would have cost is
- * taken out of each group's CPU, and what is left is the live load's. At saturation, each ms/s the live load
- * takes is a ms/s the bot turns cannot have: `turnsDisplaced` = the live load's CPU / a bot turn's CPU, to be
- * read beside the turns actually lost (the difference is the machine's other users moving).
+ * How much of the bot turns' drop during the live load each process explains. The live load's CPU by process
+ * is measured alone (held streams and traffic, no bot turns: `liveAlone`), and each process's CPU per bot turn
+ * from the phases with bot turns alone (before, after). At saturation of cores that are ours alone, each ms/s
+ * the live load takes is a ms/s the bot turns cannot have: `turnsDisplaced` = the live load's CPU / a bot
+ * turn's CPU, to be read beside the turns actually lost. (Subtracting the bot turns' expected CPU from the
+ * combined phase instead is unreliable: at a higher rate a turn costs less, as more work shares each wake-up.)
  */
 export function attributeDrop(phases: {
   before: { cpu: CpuShare; turnsPerSec: number };
-  during: { cpu: CpuShare; turnsPerSec: number };
+  liveAlone: CpuShare;
+  during: { turnsPerSec: number };
   after: { cpu: CpuShare; turnsPerSec: number };
 }) {
   const r1 = (v: number) => Math.round(v * 10) / 10;
@@ -140,7 +142,7 @@ export function attributeDrop(phases: {
     const b = (phases.before.cpu[g] ?? 0) / phases.before.turnsPerSec;
     const a = (phases.after.cpu[g] ?? 0) / phases.after.turnsPerSec;
     perTurn[g] = (a + b) / 2;
-    live[g] = (phases.during.cpu[g] ?? 0) - phases.during.turnsPerSec * perTurn[g];
+    live[g] = phases.liveAlone[g] ?? 0;
     perTurn.total += perTurn[g];
     live.total += live[g];
   }
@@ -151,7 +153,7 @@ export function attributeDrop(phases: {
     cpuMsPerBotTurn: Object.fromEntries(
       Object.entries(perTurn).map(([k, v]) => [k, Math.round(v * 100) / 100]),
     ),
-    /** ms/s of CPU the live load took during the bot turns, by process. */
+    /** ms/s of CPU the live load takes alone, by process. */
     liveCpuMsPerSec: Object.fromEntries(Object.entries(live).map(([k, v]) => [k, r1(v)])),
     /** Bot turns/s that CPU would have served. */
     turnsDisplaced: r1(live.total / perTurn.total),
