@@ -80,6 +80,8 @@ async function pump(f: Feed): Promise<void> {
   try {
     do {
       f.again = false;
+      // This read covers every wake-up so far, the ones no joined stream needed too.
+      f.stale = false;
       f.lastReadAt = performance.now();
       const rows = await readLiveEvents(f.db, f.tenantId, { after: f.position, limit: PAGE });
       const out = new Map<FeedStream, { text: string; last: number }>();
