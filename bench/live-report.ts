@@ -17,7 +17,8 @@ export function liveRows(live: LiveResult): string[][] {
   const p99 = (d: typeof live.oneInstance) =>
     `visitor→agent ${fmt(d.visitorToAgent.p99, " ms")}, agent→visitor ${fmt(d.agentToVisitor.p99, " ms")}`;
   const once = (d: typeof live.oneInstance) =>
-    `${d.sent} sent, ${d.lost} lost, ${d.duplicates} twice, ${d.outOfOrder} out of order`;
+    `${d.sent} sent, ${d.lost} lost${d.refused ? ` (${d.refused} appends refused)` : ""}, ${d.duplicates} twice, ` +
+    `${d.outOfOrder} out of order`;
   const d = live.drop;
   return [
     ["live.oneInstance p99", p99(live.oneInstance), `target 250 ms; ${once(live.oneInstance)}`],

@@ -17,6 +17,8 @@ export type Delivery = {
   agentToVisitor: Summary;
   sent: number;
   lost: number;
+  /** Appends the instance refused (an overloaded pool times out): counted among the lost, never a crash. */
+  refused: number;
   duplicates: number;
   outOfOrder: number;
 };
@@ -51,6 +53,7 @@ export function liveTraffic(convs: Conv[], opts: { seconds: number; perSecond: n
     lat.a2v.length = 0;
     outOfOrder = 0;
     const sends: Promise<void>[] = [];
+    let refused = 0;
     const total = opts.seconds * opts.perSecond;
     const start = performance.now();
     for (let i = 0; i < total; i++) {
@@ -61,7 +64,7 @@ export function liveTraffic(convs: Conv[], opts: { seconds: number; perSecond: n
       const dir = i % 2 === 0 ? "v2a" : "a2v";
       sentAt.set(messageId, { t: performance.now(), dir });
       sends.push(
-        dir === "v2a"
+        (dir === "v2a"
           ? post(`${visitorHost.url}/bench/append`, {
               tenantId: c.tenantId,
               conversationId: c.id,
@@ -77,7 +80,10 @@ export function liveTraffic(convs: Conv[], opts: { seconds: number; perSecond: n
                 text: "Yes, Ana here. How can I help?",
                 agent: { id: "bench-agent", name: "Ana" },
               },
-            }),
+            })
+        ).catch(() => {
+          refused++;
+        }),
       );
     }
     await Promise.all(sends);
@@ -89,6 +95,7 @@ export function liveTraffic(convs: Conv[], opts: { seconds: number; perSecond: n
       agentToVisitor: summarize(lat.a2v),
       sent: total,
       lost: total - arrivals.size,
+      refused,
       duplicates: dup,
       outOfOrder,
     };
