@@ -3,8 +3,9 @@
 import http from "node:http";
 import { createParser } from "eventsource-parser";
 import type { Client } from "./lib/client";
-import { readyMessage, spawnTracked, stopChild } from "./lib/procs";
+import { readyMessage, sleep, spawnTracked, stopChild } from "./lib/procs";
 import { KEYS } from "./lib/seed";
+import { type Summary, summarize } from "./lib/stats";
 
 /** The instances' MICHI_PUBLIC_URL, sent as every request's Origin. */
 export const ORIGIN = "http://bench-live.test";
@@ -69,6 +70,20 @@ export function memory(host: Host): Promise<{ rss: number; heap: number }> {
   });
 }
 
+/** The host's counters (bench/live-host.ts): statements sent to Postgres so far. */
+export function counters(host: Host): Promise<{ queries: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${host.url}/bench/counters`, { agent }, (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (raw += c));
+        res.on("end", () => resolve(JSON.parse(raw)));
+      })
+      .on("error", reject);
+  });
+}
+
 export function post(url: string, body: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     const raw = JSON.stringify(body);
@@ -108,4 +123,58 @@ export async function botTurns(client: Client, tokens: string[], ms: number): Pr
     }),
   );
   return n / (ms / 1000);
+}
+
+export type OpenLoop = {
+  offeredPerSec: number;
+  /** Turns answered (a `done` event) of those offered in the window, per second of the window. */
+  servedPerSec: number;
+  offered: number;
+  failed: number;
+  /** From each turn's scheduled start (not its actual send, so a stalled sender cannot hide a queue) to done. */
+  latencyMs: Summary;
+};
+
+/**
+ * Open-loop bot turns: one turn offered every 1/perSecond s for `ms`, whether or not earlier ones have ended,
+ * as visitors arrive on a site. Below capacity the served rate equals the offered rate and what a visitor
+ * notices is the latency; a rate that falls behind, or a latency that grows, means the machine ran out.
+ */
+export async function openLoopTurns(
+  client: Client,
+  tokens: string[],
+  perSecond: number,
+  ms: number,
+): Promise<OpenLoop> {
+  const total = Math.round((perSecond * ms) / 1000);
+  const start = performance.now();
+  const latencies: number[] = [];
+  let failed = 0;
+  const turns: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const token = tokens[i % tokens.length]!;
+    turns.push(
+      client
+        .chat(
+          `/api/widget/${KEYS.chat}/chat`,
+          { message: `bench-turn: anything on? (open-${i})` },
+          { authorization: `Bearer ${token}` },
+        )
+        .then((r) => {
+          if (r.done) latencies.push(performance.now() - due);
+          else failed++;
+        }),
+    );
+  }
+  await Promise.all(turns);
+  return {
+    offeredPerSec: perSecond,
+    servedPerSec: latencies.length / (ms / 1000),
+    offered: total,
+    failed,
+    latencyMs: summarize(latencies),
+  };
 }

@@ -4,6 +4,7 @@
 // server: no Next pipeline and no admin session in front of the console's stream (the bench measures the
 // transport). POST /bench/append stands in for a use case: one tenant transaction that appends, then wakeLive.
 import http from "node:http";
+import pg from "pg";
 import { getDb } from "../src/lib/db";
 import { appendLiveEvent } from "../src/lib/db/queries/live-events";
 import type { tenants } from "../src/lib/db/schema";
@@ -39,9 +40,22 @@ async function send(res: http.ServerResponse, out: Response, gone: AbortSignal) 
   res.end();
 }
 
+// Statements this process sent to Postgres (every pg client: the pool's, LISTEN's), for GET /bench/counters:
+// a count that a busy machine cannot move, unlike CPU time.
+let queries = 0;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+(pg.Client.prototype as { query: unknown }).query = function (this: unknown, ...args: unknown[]) {
+  queries++;
+  return query.apply(this, args);
+};
+
 const server = http.createServer(async (req, res) => {
   const ac = new AbortController();
-  res.on("close", () => ac.abort());
+  // Only a client gone before the end aborts (as scripts/direct-routes.mjs does): an abort builds a
+  // DOMException with a stack, which on every finished request was the bench's cost, not the platform's.
+  res.on("close", () => {
+    if (!res.writableFinished) ac.abort();
+  });
   const url = new URL(req.url ?? "/", "http://bench.invalid");
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
@@ -71,6 +85,10 @@ const server = http.createServer(async (req, res) => {
         new Response(stream, { headers: { "content-type": "text/event-stream" } }),
         ac.signal,
       );
+    }
+    if (url.pathname === "/bench/counters") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ queries }));
     }
     if (url.pathname === "/bench/memory") {
       // Started with --expose-gc: the live heap after a full collection, steadier than RSS alone.

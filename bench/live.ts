@@ -4,29 +4,28 @@
 // whether every event arrived once and in order, memory per held conversation, and bot chat turns/s on the
 // same instance without and while the live load runs. Instances: bench/live-host.ts (see there for what it
 // is and is not); the client side: bench/live-client.ts. Runs from bench/run.ts (`npm run bench -- --only=live`).
-import { randomBytes, randomUUID } from "node:crypto";
-import { createTenant } from "../src/lib/db/queries/tenants";
-import { conversations } from "../src/lib/db/schema";
-import { signVisitorToken } from "../src/lib/security/visitor-token";
+import { randomBytes } from "node:crypto";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
+import { attributeDrop, type CpuShare, measureCpu } from "./lib/cpu-share";
 import { mapLimit } from "./lib/load";
-import { cpuMs, sleep } from "./lib/procs";
+import { sleep } from "./lib/procs";
 import { KEYS, openDb, seedBench } from "./lib/seed";
 import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
-import { round, type Summary, summarize } from "./lib/stats";
-import { botTurns, type Host, hold, memory, ORIGIN, post, startHost } from "./live-client";
-
-type Conv = { tenantId: string; key: string; id: string; token: string };
-type Delivery = {
-  visitorToAgent: Summary;
-  agentToVisitor: Summary;
-  sent: number;
-  lost: number;
-  duplicates: number;
-  outOfOrder: number;
-};
+import { round } from "./lib/stats";
+import {
+  botTurns,
+  counters,
+  type Host,
+  hold,
+  memory,
+  type OpenLoop,
+  ORIGIN,
+  openLoopTurns,
+  startHost,
+} from "./live-client";
+import { type Conv, type Delivery, liveTraffic, seedLive } from "./live-traffic";
 
 export type LiveResult = {
   conversations: number;
@@ -47,18 +46,47 @@ export type LiveResult = {
   messagesPerSec: number;
   /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
   cpuMsPerLiveMessage: number;
+  /**
+   * Statements instance A sent to Postgres per live message (the append's transaction and the streams'
+   * reads), with the held streams' own (queriesPerSecondHeld) taken out; and per bot turn. Counted: no noise.
+   */
+  queriesPerLiveMessage: number;
+  queriesPerSecondHeld: number;
+  queriesPerBotTurn: number;
+  /**
+   * Appends on instance B, all streams on A: A's CPU and statements per message are the transport's own
+   * (wake-up, read, SSE writes); B's CPU per message is the appends' (the bench's stand-in for a use case).
+   */
+  transportOnly: {
+    cpuMsPerMessage: number;
+    queriesPerMessage: number;
+    appendCpuMsPerMessage: number;
+    delivery: Delivery;
+  };
   /** Instance A's CPU per second with every stream held and no traffic (heartbeats, re-reads). */
   cpuMsPerSecondHeld: number;
   /** Instance A's CPU per bot turn without the live load, before and after it. */
   cpuMsPerBotTurn: { before: number; after: number };
   /** Instance A's CPU over the phase with both bot turns and live traffic. */
   cpuMsDuring: number;
+  /** CPU ms per second of each process (instances, Postgres backends, bench client, world, rest) per phase. */
+  cpuShare: Record<string, CpuShare>;
+  /** What the live load's CPU explains of the closed-loop drop, by process. */
+  drop: ReturnType<typeof attributeDrop>;
+  /** Bot turns offered at a fixed rate below capacity, before, during (with the live traffic) and after. */
+  openLoop: { before: OpenLoop; during: OpenLoop; after: OpenLoop; live: Delivery };
 };
+
+function describeOpen(o: OpenLoop): string {
+  return `${round(o.servedPerSec, 1)}/${o.offeredPerSec} turns/s served, p50 ${round(o.latencyMs.p50)} ms, p99 ${round(o.latencyMs.p99)} ms, ${o.failed} failed`;
+}
 
 export async function benchLive(opts: {
   world: World;
   serverUrl: string;
   quick: boolean;
+  /** Open-loop bot turns/s; default 40% of the closed-loop figure before the live load. */
+  openLoopPerSec?: number;
   log: (s: string) => void;
 }): Promise<LiveResult> {
   const n = opts.quick ? 100 : 500;
@@ -70,33 +98,10 @@ export async function benchLive(opts: {
   if (db.kind !== "pg") throw new Error("the live bench needs Postgres");
   await seedBench(db, opts.world.fixtureOrigin);
   const handle = await openDb(db);
-  const convs: Conv[] = [];
-  const consoles: string[] = [];
+  let convs: Conv[];
+  let consoles: string[];
   try {
-    for (let b = 0; b < businesses; b++) {
-      const t = await createTenant(handle.platform, {
-        slug: `live-${b}`,
-        name: `Live ${b}`,
-        siteDomains: [],
-      });
-      consoles.push(t.id);
-      const rows = await handle.platform
-        .insert(conversations)
-        .values(
-          Array.from({ length: n / businesses }, (_, i) => ({
-            tenantId: t.id,
-            visitorId: `bench_live_visitor_${b}_${i}`,
-          })),
-        )
-        .returning();
-      for (const r of rows)
-        convs.push({
-          tenantId: t.id,
-          key: t.widgetKey,
-          id: r.id,
-          token: signVisitorToken(secret, { tenantId: t.id, visitorId: r.visitorId }).token,
-        });
-    }
+    ({ convs, consoles } = await seedLive(handle.platform, { n, businesses, secret }));
   } finally {
     await handle.close();
   }
@@ -127,35 +132,28 @@ export async function benchLive(opts: {
     const chatTokens = await mapLimit(Array.from({ length: 10 }), 10, () => client.session(KEYS.chat));
     // Warm-up: V8 settles the turn's code first, so "before" is not measured on half-optimised code.
     await botTurns(client, chatTokens, opts.quick ? 3000 : 15_000);
-    // CPU time of instance A per bot turn and per live message: less noisy than rates on a shared machine
-    // (another engineer's load delays a turn but does not make it cost more CPU).
-    const cpuOf = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
-      const c0 = cpuMs(a.pid) ?? 0;
-      const out = await fn();
-      return [out, (cpuMs(a.pid) ?? 0) - c0];
+    // CPU per process over each phase (bench/lib/cpu-share.ts): less noisy than rates on a shared machine
+    // (another engineer's load delays a turn but does not make it cost more CPU), and it says whose it is.
+    const groups = {
+      pids: { instanceA: a.pid, instanceB: b.pid, world: opts.world.child.pid },
+      database: new URL(db.url).pathname.slice(1),
     };
-    const [without, cpuWithout] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
-    opts.log(`  bot turns/s without live load: ${round(without, 1)}`);
+    const cpuOf = <T>(fn: () => Promise<T>) => measureCpu(groups, fn);
+    const closedLoop = () => botTurns(client, chatTokens, seconds * 1000);
+    const qBot = await counters(a);
+    const [without, cpuBefore] = await cpuOf(closedLoop);
+    const queriesPerBotTurn = ((await counters(a)).queries - qBot.queries) / (without * seconds);
+    opts.log(`  bot turns/s without live load: ${round(without, 1)} (closed loop, 10 visitors)`);
+    // Open loop: well below what the machine serves, so the figure is what a visitor notices (latency), not
+    // how the cores were shared out at saturation.
+    const offered = opts.openLoopPerSec ?? Math.max(5, Math.round(without * 0.4));
+    const openTokens = await mapLimit(Array.from({ length: 40 }), 10, () => client.session(KEYS.chat));
+    const openLoop = () => openLoopTurns(client, openTokens, offered, seconds * 1000);
+    const [openBefore, cpuOpenBefore] = await cpuOf(openLoop);
+    opts.log(`  open loop before: ${describeOpen(openBefore)}`);
     const idle = await memory(a);
 
-    // Delivery bookkeeping: by messageId, the send time and how often it arrived; seq order per stream.
-    const sentAt = new Map<string, { t: number; dir: "v2a" | "a2v" }>();
-    const arrivals = new Map<string, number>();
-    const lat = { v2a: [] as number[], a2v: [] as number[] };
-    let outOfOrder = 0;
-    const arrive = (kind: "visitor_message" | "agent_message") => {
-      let last = 0;
-      return (e: { seq: number; kind: string; data: { messageId?: string } }) => {
-        if (e.seq <= last) outOfOrder++;
-        last = e.seq;
-        const id = e.data.messageId;
-        const s = id ? sentAt.get(id) : undefined;
-        if (!s || e.kind !== kind) return;
-        const count = (arrivals.get(id!) ?? 0) + 1;
-        arrivals.set(id!, count);
-        if (count === 1) lat[s.dir].push(performance.now() - s.t);
-      };
-    };
+    const { arrive, run: traffic } = liveTraffic(convs, { seconds, perSecond });
 
     const opened = performance.now();
     await mapLimit(convs, 50, async (c) => {
@@ -182,72 +180,40 @@ export async function benchLive(opts: {
       `  ${n} live conversations held on one instance, ${businesses} consoles; opened in ${round(openSeconds, 1)} s`,
     );
 
-    const traffic = async (visitorHost: Host, agentHost: Host): Promise<Delivery> => {
-      sentAt.clear();
-      arrivals.clear();
-      lat.v2a.length = 0;
-      lat.a2v.length = 0;
-      outOfOrder = 0;
-      const sends: Promise<void>[] = [];
-      const total = seconds * perSecond;
-      const start = performance.now();
-      for (let i = 0; i < total; i++) {
-        const wait = start + (i * 1000) / perSecond - performance.now();
-        if (wait > 0) await sleep(wait);
-        const c = convs[Math.floor(Math.random() * convs.length)]!;
-        const messageId = randomUUID();
-        const dir = i % 2 === 0 ? "v2a" : "a2v";
-        sentAt.set(messageId, { t: performance.now(), dir });
-        sends.push(
-          dir === "v2a"
-            ? post(`${visitorHost.url}/bench/append`, {
-                tenantId: c.tenantId,
-                conversationId: c.id,
-                kind: "visitor_message",
-                data: { messageId, text: "Is anyone there?" },
-              })
-            : post(`${agentHost.url}/bench/append`, {
-                tenantId: c.tenantId,
-                conversationId: c.id,
-                kind: "agent_message",
-                data: {
-                  messageId,
-                  text: "Yes, Ana here. How can I help?",
-                  agent: { id: "bench-agent", name: "Ana" },
-                },
-              }),
-        );
-      }
-      await Promise.all(sends);
-      const settle = performance.now() + 5000;
-      while (arrivals.size < total && performance.now() < settle) await sleep(50);
-      const dup = [...arrivals.values()].filter((x) => x > 1).length;
-      return {
-        visitorToAgent: summarize(lat.v2a),
-        agentToVisitor: summarize(lat.a2v),
-        sent: total,
-        lost: total - arrivals.size,
-        duplicates: dup,
-        outOfOrder,
-      };
-    };
-
     // One instance alone, then with bot turns on it at the same time, then the consoles move to B.
     // What the held streams cost with no traffic at all (heartbeats, re-reads), so a message's CPU is its own.
     const idleMs = 5000;
-    const [, cpuIdle] = await cpuOf(() => sleep(idleMs));
-    const started = performance.now();
-    const [oneInstance, cpuTraffic] = await cpuOf(() => traffic(a, a));
-    const trafficMs = performance.now() - started;
-    const cpuPerMessage = (cpuTraffic - (cpuIdle * trafficMs) / idleMs) / oneInstance.sent;
+    const q0 = await counters(a);
+    const [, cpuHeld] = await cpuOf(() => sleep(idleMs));
+    const q1 = await counters(a);
+    const t1 = performance.now();
+    const [oneInstance, cpuAlone] = await cpuOf(() => traffic(a, a));
+    const heldQueries = ((q1.queries - q0.queries) * (performance.now() - t1)) / idleMs;
+    const queriesPerLiveMessage = ((await counters(a)).queries - q1.queries - heldQueries) / oneInstance.sent;
+    const cpuPerMessage = (cpuAlone.instanceA - cpuHeld.instanceA) / perSecond;
     opts.log(
       `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
     );
-    const [[underBotLoad, during], cpuDuring] = await cpuOf(() =>
-      Promise.all([traffic(a, a), botTurns(client, chatTokens, seconds * 1000)]),
+    // Every append on B, every stream still on A: A's CPU is then the transport's alone (the wake-up, the
+    // read, the SSE writes), B's the appends' (the bench's stand-in for the use cases' transactions).
+    const qa = await counters(a);
+    const [split, cpuSplit] = await cpuOf(() => traffic(b, b));
+    const readsPerMessage = ((await counters(a)).queries - qa.queries - heldQueries) / split.sent;
+    const splitSecs = split.sent / perSecond;
+    const cpuMsPerDelivery = (cpuSplit.instanceA - cpuHeld.instanceA) / perSecond;
+    const cpuMsPerAppend = cpuSplit.instanceB / perSecond;
+    opts.log(
+      `  appends on B, streams on A: A ${round(cpuMsPerDelivery, 2)} ms and ${round(readsPerMessage, 2)} statements per message, B ${round(cpuMsPerAppend, 2)} ms (${splitSecs} s)`,
     );
+    const [[underBotLoad, during], cpuDuring] = await cpuOf(() => Promise.all([traffic(a, a), closedLoop()]));
     opts.log(
       `  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`,
+    );
+    const [[underOpenLoop, openDuring], cpuOpenDuring] = await cpuOf(() =>
+      Promise.all([traffic(a, a), openLoop()]),
+    );
+    opts.log(
+      `  open loop during: ${describeOpen(openDuring)}; live p99 ${round(underOpenLoop.agentToVisitor.p99)} ms`,
     );
     for (const s of consoleStreams) s.close();
     consoleStreams = await openConsoles(b);
@@ -258,8 +224,10 @@ export async function benchLive(opts: {
     for (const s of consoleStreams) s.close();
     for (const s of held.splice(0)) s.close();
     // Again without: the machine is shared, so the figure beside "during" is the mean of before and after.
-    const [after, cpuAfter] = await cpuOf(() => botTurns(client, chatTokens, seconds * 1000));
+    const [after, cpuAfter] = await cpuOf(closedLoop);
     opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
+    const [openAfter, cpuOpenAfter] = await cpuOf(openLoop);
+    opts.log(`  open loop after: ${describeOpen(openAfter)}`);
     client.close();
     const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
     return {
@@ -281,12 +249,38 @@ export async function benchLive(opts: {
       },
       messagesPerSec: perSecond,
       cpuMsPerLiveMessage: round(cpuPerMessage, 2),
-      cpuMsPerSecondHeld: round(cpuIdle / (idleMs / 1000), 1),
-      cpuMsPerBotTurn: {
-        before: round(cpuWithout / (without * seconds), 2),
-        after: round(cpuAfter / (after * seconds), 2),
+      queriesPerLiveMessage: round(queriesPerLiveMessage, 2),
+      queriesPerSecondHeld: round((q1.queries - q0.queries) / (idleMs / 1000), 1),
+      queriesPerBotTurn: round(queriesPerBotTurn, 2),
+      transportOnly: {
+        cpuMsPerMessage: round(cpuMsPerDelivery, 2),
+        queriesPerMessage: round(readsPerMessage, 2),
+        appendCpuMsPerMessage: round(cpuMsPerAppend, 2),
+        delivery: split,
       },
-      cpuMsDuring: round(cpuDuring),
+      cpuMsPerSecondHeld: cpuHeld.instanceA,
+      cpuMsPerBotTurn: {
+        before: round(cpuBefore.instanceA / without, 2),
+        after: round(cpuAfter.instanceA / after, 2),
+      },
+      cpuMsDuring: round(cpuDuring.instanceA * seconds),
+      cpuShare: {
+        before: cpuBefore,
+        heldIdle: cpuHeld,
+        liveAlone: cpuAlone,
+        during: cpuDuring,
+        after: cpuAfter,
+        openBefore: cpuOpenBefore,
+        openDuring: cpuOpenDuring,
+        openAfter: cpuOpenAfter,
+      },
+      drop: attributeDrop({
+        before: { cpu: cpuBefore, turnsPerSec: without },
+        liveAlone: cpuAlone,
+        during: { turnsPerSec: during },
+        after: { cpu: cpuAfter, turnsPerSec: after },
+      }),
+      openLoop: { before: openBefore, during: openDuring, after: openAfter, live: underOpenLoop },
     };
   } finally {
     for (const s of held) s.close();

@@ -1,5 +1,6 @@
 import type { Measured } from "./chat-overhead";
 import { fmt, formatTable, kb } from "./lib/table";
+import { liveRows } from "./live-report";
 import type { Results } from "./run";
 import { PEERS } from "./widget";
 
@@ -74,35 +75,7 @@ export function printSummary(r: Results): void {
       s.errors ? "at the first step not held" : "every step held",
     ]);
   }
-  const live = r.live;
-  if (live) {
-    const p99 = (d: typeof live.oneInstance) =>
-      `visitor→agent ${fmt(d.visitorToAgent.p99, " ms")}, agent→visitor ${fmt(d.agentToVisitor.p99, " ms")}`;
-    const once = (d: typeof live.oneInstance) =>
-      `${d.sent} sent, ${d.lost} lost, ${d.duplicates} twice, ${d.outOfOrder} out of order`;
-    rows.push(["live.oneInstance p99", p99(live.oneInstance), `target 250 ms; ${once(live.oneInstance)}`]);
-    rows.push(["live.twoInstances p99", p99(live.twoInstances), `target 500 ms; ${once(live.twoInstances)}`]);
-    rows.push([
-      "live.kbPerConversation",
-      fmt(live.kbPerConversation, " KB"),
-      `heap after GC; ${live.conversations} held, ${live.consoles} consoles; RSS ${fmt(live.rssIdleMb, " MB")} → ` +
-        `${fmt(live.rssHeldMb, " MB")} (${fmt(live.rssKbPerConversation, " KB")} each)`,
-    ]);
-    rows.push([
-      "live.chatTurnsRatio",
-      fmt(live.chatTurnsPerSec.ratio, "", 2),
-      `bot turns/s ${fmt(live.chatTurnsPerSec.during)} during vs ${fmt(live.chatTurnsPerSec.before)} before, ` +
-        `${fmt(live.chatTurnsPerSec.after)} after; ` +
-        `delivery p99 then ${p99(live.underBotLoad)}`,
-    ]);
-    rows.push([
-      "live.cpuMsPerLiveMessage",
-      fmt(live.cpuMsPerLiveMessage, " ms", 2),
-      `instance CPU per message (append, both deliveries), beside ${fmt(live.cpuMsPerSecondHeld, " ms")}/s for ` +
-        `holding the streams idle; a bot turn: ` +
-        `${fmt(live.cpuMsPerBotTurn.before, " ms", 2)} before, ${fmt(live.cpuMsPerBotTurn.after, " ms", 2)} after`,
-    ]);
-  }
+  if (r.live) rows.push(...liveRows(r.live));
   const t = r.tokens;
   if (t) {
     rows.push([

@@ -7,6 +7,8 @@
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
 //   npm run bench -- --only=knowledge --knowledge-db=pg   the knowledge part on a fresh Postgres database
+//   npm run bench -- --only=live --live-open-rate=60       the live part's open-loop bot turns at 60/s (default:
+//                                         40% of the closed-loop rate before the live load)
 // Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -67,8 +69,10 @@ function parseArgs(argv: string[]) {
   if (argv.includes("--faults")) chosen.add("faults");
   const standalone = argv.find((a) => a.startsWith("--standalone="))?.slice("--standalone=".length);
   const knowledgeDb = argv.find((a) => a.startsWith("--knowledge-db="))?.slice("--knowledge-db=".length);
+  const openRate = argv.find((a) => a.startsWith("--live-open-rate="))?.slice("--live-open-rate=".length);
   return {
     knowledgeDb,
+    liveOpenRate: openRate ? Number(openRate) : undefined,
     quick: argv.includes("--quick"),
     build: argv.includes("--build"),
     standalone,
@@ -224,7 +228,13 @@ async function main() {
     // The platform's live handlers in bare instances (bench/live-host.ts), two of them on one Postgres.
     if (serverUrl && world) {
       section("live takeover transport");
-      results.live = await benchLive({ world, serverUrl, quick: args.quick, log });
+      results.live = await benchLive({
+        world,
+        serverUrl,
+        quick: args.quick,
+        openLoopPerSec: args.liveOpenRate,
+        log,
+      });
     } else results.skipped.push("live: needs Postgres (two instances share one database)");
   }
 

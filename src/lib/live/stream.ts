@@ -3,7 +3,7 @@ import type { LiveEvent, LiveKind } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { readLiveEvents } from "../db/queries/live-events";
 import { processSlot } from "../process-slot";
-import { onLiveWake } from "./bus";
+import { joinLiveFeed, liveEncode } from "./feed";
 
 // One held live stream: Server-Sent Events read from the log (drizzle/0027) after a cursor. A wake-up
 // (src/lib/live/bus.ts) only says "read again"; the rows, their order and the cursor come from the log, so a
@@ -42,9 +42,7 @@ const RESYNC_MS = 30_000;
  * newline, so one data line is enough. `ready` (with the cursor as its id) follows the first read: the client
  * has caught up.
  */
-export function encodeLiveEvent(e: LiveEvent): string {
-  return `id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify(e)}\n\n`;
-}
+export const encodeLiveEvent: (e: LiveEvent) => string = liveEncode;
 
 // Every held stream of the process, so a shutdown can end them at once (scripts/serve.mjs calls
 // globalThis.__michiLiveDrain): held streams never finish by themselves, and their clients resume on another
@@ -62,7 +60,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
   let reading = false;
   let again = false;
   let ready = false;
-  let unsubscribe = () => {};
+  let joined = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let resync: NodeJS.Timeout | undefined;
   let lifetime: NodeJS.Timeout | undefined;
@@ -72,7 +70,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     if (closed) return;
     closed = true;
     held.get()?.delete(close);
-    unsubscribe();
+    feed.leave();
     clearInterval(heartbeat);
     clearInterval(resync);
     clearTimeout(lifetime);
@@ -94,9 +92,11 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     }
   };
 
-  // One read at a time; a wake-up during a read asks for one more. A full page reads on at once.
+  // Until it joins the tenant's feed (src/lib/live/feed.ts), the stream catches up with reads of its own,
+  // one at a time (a wake-up during a read asks for one more; a full page reads on at once). Then the feed
+  // hands it its rows, and this reads no more.
   const pump = async () => {
-    if (reading) {
+    if (reading || joined) {
       again = true;
       return;
     }
@@ -104,6 +104,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     try {
       do {
         again = false;
+        const seenAt = await feed.position();
         const rows = await readLiveEvents(db, tenantId, {
           after: cursor,
           conversationId,
@@ -123,13 +124,25 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
         }
         if (chunk) write(chunk);
         if (rows.length === PAGE) again = true;
-      } while (again && !closed);
+        else if (feed.join(seenAt)) joined = true;
+        else again = true;
+      } while (again && !closed && !joined);
     } catch {
       // The database is away: the stream stays open and the next wake-up or re-read tries again.
     } finally {
       reading = false;
     }
   };
+  const feed = joinLiveFeed(db, tenantId, {
+    conversationId,
+    kinds: kinds ? new Set(kinds) : undefined,
+    cursor: () => cursor,
+    deliver(text, last) {
+      cursor = last;
+      write(text);
+    },
+    woken: () => void pump(),
+  });
 
   return new ReadableStream<Uint8Array>({
     start(c) {
@@ -137,12 +150,10 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
       if (input.signal?.aborted) return close();
       input.signal?.addEventListener("abort", onAbort, { once: true });
       held.use(() => new Set()).add(close);
-      unsubscribe = onLiveWake(db, tenantId, (woken) => {
-        if (woken === null || !conversationId || woken === conversationId) void pump();
-      });
       heartbeat = setInterval(() => write(": keep-alive\n\n"), input.heartbeatMs ?? HEARTBEAT_MS);
       // Spread the re-reads of many held streams, so they do not all land on the database at once.
-      resync = setInterval(() => void pump(), (input.resyncMs ?? RESYNC_MS) * (0.75 + Math.random() / 2));
+      const every = (input.resyncMs ?? RESYNC_MS) * (0.75 + Math.random() / 2);
+      resync = setInterval(() => (joined ? feed.resync(every) : void pump()), every);
       heartbeat.unref();
       resync.unref();
       if (input.maxMs !== undefined) lifetime = setTimeout(close, Math.max(0, input.maxMs));
