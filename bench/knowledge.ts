@@ -104,7 +104,7 @@ function mulberry32(seed: number) {
  * every query word is somewhere in that order, so some queries meet a common word (thousands of matches) and
  * others a rare one, like queries on a large real site. See bench/README.md.
  */
-async function padChunks(
+export async function padChunks(
   db: DbHandle,
   tenantId: string,
   target: number,
@@ -270,12 +270,12 @@ export async function benchKnowledge(opts: {
     opts.log("knowledge: embedded; timing hybrid retrieval");
     if (process.env.BENCH_EXPLAIN) {
       const { nearestSql } = await import("../src/lib/db/queries/knowledge-vectors");
-      const { bitString } = await import("../src/lib/knowledge/vectors");
+      const { simhash } = await import("../src/lib/knowledge/vectors");
       const { embeddingModelId, embedTexts } = await import("../src/lib/knowledge/embeddings");
       const v = (await embedTexts(client, ["how do I reset my password"], { kind: "query" })).vectors[0]!;
-      const q = { model: embeddingModelId(client.config), dim: v.length, bits: bitString(v) };
+      const q = { model: embeddingModelId(client.config), dim: v.length, code: simhash(v) };
       await db.forTenant(tenantId, async (tx) => {
-        const plan = await rowsOf<Record<string, string>>(tx, sql`explain analyze ${nearestSql(q, 200)}`);
+        const plan = await rowsOf<Record<string, string>>(tx, sql`explain analyze ${nearestSql(q, 64)}`);
         opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
       });
     }
