@@ -68,7 +68,14 @@ export async function runEmbedJob(
   await db.forTenant(tenantId, async (tx) => {
     for (const [i, c] of todo.entries()) {
       const v = result.vectors[i]!;
-      await storeEmbedding(tx, { id: c.id, hash: c.hash, bytes: toBytea(v), code: simhash(v), model, dim: v.length });
+      await storeEmbedding(tx, {
+        id: c.id,
+        hash: c.hash,
+        bytes: toBytea(v),
+        code: simhash(v),
+        model,
+        dim: v.length,
+      });
     }
     if (todo.length === PER_JOB) await queue.sendIn(tx, EMBED_QUEUE, { tenantId } satisfies EmbedJob);
   });
@@ -110,9 +117,20 @@ export async function vectorHits(
     log().warn({ err: { message: (err as Error).message } }, "query embedding failed; full text only");
     return [];
   }
-  const model = embeddingModelId(client.config);
-  // The 64 nearest codes are reranked by exact cosine. 64, not the 200 of before: on PGlite every returned
-  // vector crosses its socket (200 cost more than the search itself); see CANDIDATES.
+  return nearestVectors(db, tenantId, embeddingModelId(client.config), q);
+}
+
+/**
+ * The tenant's chunks nearest a query vector of `model`, best first: the nearest 64 codes reranked by exact
+ * cosine, 40 kept. 64, not the 200 of before: on PGlite every returned vector crosses its socket (200 cost
+ * more than the search itself); see CANDIDATES.
+ */
+export async function nearestVectors(
+  db: DbHandle,
+  tenantId: string,
+  model: string,
+  q: Float32Array,
+): Promise<TextHit[]> {
   const candidates = await db.forTenant(tenantId, (tx) =>
     nearestByCode(tx, { model, dim: q.length, code: simhash(q) }, CANDIDATES),
   );
