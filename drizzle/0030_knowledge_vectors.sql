@@ -3,10 +3,10 @@
 -- words, tsvector, vector), and the embed job rewrote those wide rows: on PGlite, which never vacuums, every
 -- re-embed left a dead copy of each chunk that the full-text scans then visited too.
 --
--- Vectors move to a narrow table of their own: per chunk the float32 bytes, stored out of line, and in the row
--- itself a 256-bit SimHash code (the signs of fixed random projections, src/lib/knowledge/vectors.ts). A query
--- sorts the codes by Hamming distance (about 130 bytes a row: ~170 pages at 10,000 chunks, where the chunk
--- rows were ~3,500) and reads only the nearest ones' vectors for the cosine rerank in the application.
+-- Vectors move to a table of their own: per chunk the float32 bytes and a 256-bit SimHash code (the signs of
+-- fixed random projections, src/lib/knowledge/vectors.ts). A query sorts the codes by Hamming distance on
+-- these rows, without the chunks' text, words and tsvector, and reads only the nearest ones' vectors for the
+-- cosine rerank in the application. Vectors of 512 dimensions and more (2 KB and up) are stored out of line.
 --
 -- Tried and not kept: bucket keys (16 bands of 10 code bits, multi-probe, GIN-indexed) to avoid sorting every
 -- code. At 10,000 chunks the buckets missed most of the exact nearest neighbours (recall@10 0.25 against
@@ -21,9 +21,9 @@ CREATE TABLE IF NOT EXISTS "knowledge_vectors" (
 	"vector" bytea NOT NULL,
 	-- NULL until the embed job has coded a vector carried over from knowledge_chunks (no new embedding call).
 	"code" bit varying
-) WITH (toast_tuple_target = 128);
+);
 --> statement-breakpoint
--- Out of line and uncompressed (float32 bytes do not compress): the scan of the codes never reads them.
+-- Uncompressed (float32 bytes do not compress): out of line when a row passes 2 KB, never tried for compression.
 ALTER TABLE "knowledge_vectors" ALTER COLUMN "vector" SET STORAGE EXTERNAL;
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "knowledge_vectors_tenant_idx" ON "knowledge_vectors" ("tenant_id", "model", "dim");

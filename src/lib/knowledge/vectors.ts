@@ -1,9 +1,9 @@
 import "server-only";
 
 // Vectors in a form plain Postgres and PGlite can store and search without pgvector: the full vector as
-// float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and its sign bits as a `bit(n)`
-// column for a Hamming prefilter in SQL (`bit_count(code # $1::bit(n))`, Postgres 14 and later, PGlite
-// included). The prefilter's few hundred nearest codes are then reranked here by exact cosine similarity.
+// float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and a 256-bit code (simhash, below)
+// as a `bit varying` column for a Hamming sort in SQL (`bit_count(code # $1::varbit)`, Postgres 14 and
+// later, PGlite included). The nearest codes' vectors are then reranked here by exact cosine similarity.
 
 export type Vector = Float32Array;
 
