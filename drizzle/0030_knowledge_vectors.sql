@@ -10,8 +10,8 @@
 --
 -- Tried and not kept: bucket keys (16 bands of 10 code bits, multi-probe, GIN-indexed) to avoid sorting every
 -- code. At 10,000 chunks the buckets missed most of the exact nearest neighbours (recall@10 0.25 against
--- 0.67 for the full sort of the codes; bench/README.md), because retrieval neighbours are far apart in angle
--- (cosine 0.3-0.6) and buckets only catch close ones.
+-- 0.67 for the nearest 64 codes of the full sort, on the bench's vectors; bench/README.md): retrieval
+-- neighbours are far apart in angle (cosine 0.3-0.6) and buckets only catch close ones.
 CREATE TABLE IF NOT EXISTS "knowledge_vectors" (
 	"chunk_id" uuid PRIMARY KEY REFERENCES "knowledge_chunks"("id") ON DELETE cascade,
 	"tenant_id" uuid NOT NULL REFERENCES "tenants"("id") ON DELETE cascade,

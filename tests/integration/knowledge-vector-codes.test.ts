@@ -15,9 +15,8 @@ import { type FakeEmbeddings, startFakeEmbeddings } from "../support/fake-embedd
 // The vector search of drizzle/0030: the nearest SimHash codes, sorted in the database, then reranked by exact
 // cosine. Checked against brute force on generated vectors shaped like a real model's retrieval: 40 topics,
 // each chunk at cosine 0.55-0.9 from its topic's direction, a query at 0.75-0.9 from one topic, so its right
-// chunks sit at cosine ~0.4-0.8 from it and the others near 0. (Far harder, where every neighbour is at cosine
-// 0.2-0.5, the nearest 64 codes held 77% of the exact 10 and the bench's sparse fake vectors 67%: see
-// bench/README.md.) And the tenant boundary: two tenants hold the very same vectors, and each search sees
+// chunks sit at cosine ~0.4-0.8 from it and the others near 0. (Harder cases are measured in bench/README.md:
+// where every neighbour is at cosine 0.3-0.4, and the bench's sparse fake vectors.) And the tenant boundary: two tenants hold the very same vectors, and each search sees
 // only its own chunks.
 // On PGlite by default, on the Postgres server when DATABASE_URL is set.
 
