@@ -88,11 +88,11 @@ describe("vector search", () => {
   it("embeds every chunk with its model and dimension, and fuses vector hits with full text", async () => {
     const client = embeddingsClient(config("nomic-embed-text", null));
     await runEmbedJob(t.handle, queue, client, { ...job, data: { tenantId } });
-    const rows = await rowsOf<{ embedding_model: string; embedding_dim: number }>(
+    const rows = await rowsOf<{ model: string; dim: number; n: number }>(
       t.handle.platform,
-      sql`select distinct embedding_model, embedding_dim from knowledge_chunks`,
+      sql`select model, dim, count(*)::int as n from knowledge_vectors group by model, dim`,
     );
-    expect(rows).toEqual([{ embedding_model: "nomic-embed-text", embedding_dim: 64 }]);
+    expect(rows).toEqual([{ model: "nomic-embed-text", dim: 64, n: texts.length }]);
     const vec = await vectorHits(t.handle, client, tenantId, "where do guests park the car");
     expect(vec[0]?.text).toContain("garage");
     const fused = await searchKnowledge(t.handle, tenantId, "where do guests park the car", {
@@ -115,7 +115,7 @@ describe("vector search", () => {
     expect(again[0]?.text).toContain("garage");
     const dims = await rowsOf<{ d: number }>(
       t.handle.platform,
-      sql`select distinct embedding_dim as d from knowledge_chunks`,
+      sql`select distinct dim as d from knowledge_vectors`,
     );
     expect(dims).toEqual([{ d: 32 }]);
   });

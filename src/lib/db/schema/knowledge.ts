@@ -109,10 +109,20 @@ export const knowledgeChunks = pgTable("knowledge_chunks", {
   hash: text("hash").notNull(),
   lang: text("lang").notNull().default("en"),
   words: text("words").notNull(),
-  embedding: bytea("embedding"),
-  embeddingModel: text("embedding_model"),
-  embeddingDim: integer("embedding_dim"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A chunk's embedding (drizzle/0030); its code and bucket keys are written by plain SQL (knowledge-vectors). */
+export const knowledgeVectors = pgTable("knowledge_vectors", {
+  chunkId: uuid("chunk_id")
+    .primaryKey()
+    .references(() => knowledgeChunks.id, { onDelete: "cascade" }),
+  tenantId: uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  model: text("model").notNull(),
+  dim: integer("dim").notNull(),
+  vector: bytea("vector").notNull(),
 });
 
 export const knowledgeFiles = pgTable("knowledge_files", {
