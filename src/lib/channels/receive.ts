@@ -8,7 +8,8 @@ import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
 import { channelVisitorId, openChannelSecret } from "./identity";
-import { CHANNEL_INBOUND_QUEUE, type InboundJob, STARTER_ID } from "./jobs";
+import { queueAfterAck } from "./enqueue";
+import { STARTER_ID } from "./jobs";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
 import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
@@ -17,7 +18,8 @@ import { verifyWhatsAppHandshake, verifyWhatsAppSignature } from "./whatsapp/ver
 // The channels' webhooks. The connection's random key in the URL is the only thing that chooses the
 // business; the request is verified (Meta's signature over the raw bytes, Telegram's secret header) before a
 // byte of it is parsed, and a request that fails is 401 with nothing stored. A verified request is stored
-// (each message once: retries insert nothing) and queued in one transaction, then answered 200 at once; the
+// (each message once: retries insert nothing) in a transaction of its own and answered 200 at once; its job
+// is queued just after the commit (enqueue.ts, with a sweep for a process that died in between), and the
 // turn runs in the job (answer.ts).
 
 const BODY_MAX_BYTES = 1024 * 1024;
@@ -82,14 +84,12 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   const queue = processQueue();
   if (!queue) return plain(503, "Unavailable"); // the provider retries; better than a message never answered
   const q = await queue;
-  await db.forTenant(c.tenantId, async (tx) => {
-    const contacts = await insertInbound(tx, inbound);
+  const contacts = await db.forTenant(c.tenantId, async (tx) => {
     for (const s of statuses) await applyStatus(tx, c.id, s);
-    for (const contact of contacts) {
-      const job: InboundJob = { tenantId: c.tenantId, connectionId: c.id, contact };
-      await q.sendIn(tx, CHANNEL_INBOUND_QUEUE, job);
-    }
+    return insertInbound(tx, inbound);
   });
+  // Stored: from here on nothing is lost, even if the process dies before the job is queued (the sweep).
+  queueAfterAck(db, q, c.tenantId, c.id, contacts);
   // Apart from the transaction above, and at most every ten seconds per process: every delivery of a
   // connection would touch this one row (see touchConnection).
   const now = Date.now();
