@@ -132,13 +132,31 @@ async function ackAtRate(c: ChannelWorld, perSecond: number, seconds: number) {
   return { perSecond, seconds, n, p50: round(s.p50, 1), p99: round(s.p99, 1), max: round(s.max, 1) };
 }
 
+/** The channel world on PGlite, or on a fresh database of the Postgres server at `databaseUrl`. */
+async function startWorld(databaseUrl: string | undefined): Promise<ChannelWorld> {
+  const saved = process.env.DATABASE_URL;
+  // The test world chooses its database by DATABASE_URL (tests/support/db.ts): set or cleared for the start.
+  if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
+  else delete process.env.DATABASE_URL;
+  try {
+    return await startChannelWorld({ bot: { language: "en" } });
+  } finally {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+  }
+}
+
 export async function benchChannels(opts: {
   quick: boolean;
   log: (s: string) => void;
+  /** Postgres (a server URL: the world makes a fresh database on it and drops it after); PGlite without. */
+  databaseUrl?: string;
 }): Promise<ChannelsResult> {
   const loadAvg = round(os.loadavg()[0] ?? 0, 2);
-  const c = await startChannelWorld({ bot: { language: "en" } });
-  opts.log(`  channels: load average ${loadAvg} on ${os.cpus().length} cores at the start`);
+  const c = await startWorld(opts.databaseUrl);
+  opts.log(
+    `  channels on ${c.w.dbUrl ? "Postgres" : "PGlite"}: load average ${loadAvg} on ${os.cpus().length} cores at the start`,
+  );
   try {
     c.w.fake.setRules([
       { match: "", steps: [{ type: "text", text: "Thanks for writing! We open at **nine**." }] },
@@ -169,7 +187,12 @@ export async function benchChannels(opts: {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const r = await benchChannels({ quick: process.argv.includes("--quick"), log: (s) => console.log(s) });
+  const pg = process.argv.includes("--channels-db=pg");
+  const r = await benchChannels({
+    quick: process.argv.includes("--quick"),
+    log: (s) => console.log(s),
+    databaseUrl: pg ? (process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : undefined,
+  });
   console.log(JSON.stringify(r, null, 2));
   process.exit(0);
 }

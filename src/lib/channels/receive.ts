@@ -1,14 +1,15 @@
 import "server-only";
 import type { DbHandle } from "../db";
 import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
-import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
+import { applyStatus } from "../db/queries/channels-messages";
+import { type NewInbound, storeInbound } from "../db/queries/channels-queue";
 import { CHANNELS, type Channel } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
-import { channelVisitorId, openChannelSecret } from "./identity";
 import { queueAfterAck } from "./enqueue";
+import { channelVisitorId, openChannelSecret } from "./identity";
 import { STARTER_ID } from "./jobs";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
@@ -84,10 +85,13 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   const queue = processQueue();
   if (!queue) return plain(503, "Unavailable"); // the provider retries; better than a message never answered
   const q = await queue;
-  const contacts = await db.forTenant(c.tenantId, async (tx) => {
-    for (const s of statuses) await applyStatus(tx, c.id, s);
-    return insertInbound(tx, inbound);
-  });
+  if (statuses.length > 0) {
+    await db.forTenant(c.tenantId, async (tx) => {
+      for (const s of statuses) await applyStatus(tx, c.id, s);
+    });
+  }
+  // One statement, its own transaction; the tenant comes from the connection the key chose.
+  const contacts = await storeInbound(db, c.tenantId, inbound);
   // Stored: from here on nothing is lost, even if the process dies before the job is queued (the sweep).
   queueAfterAck(db, q, c.tenantId, c.id, contacts);
   // Apart from the transaction above, and at most every ten seconds per process: every delivery of a

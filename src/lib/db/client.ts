@@ -18,7 +18,8 @@ export type TenantFunction =
   | "michi_open_turn"
   | "michi_open_turn_as_seen"
   | "michi_finish_turn"
-  | "michi_read_live_events";
+  | "michi_read_live_events"
+  | "michi_store_inbound";
 
 /** Rows of a raw SQL statement. */
 export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
