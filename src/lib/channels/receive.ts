@@ -36,7 +36,8 @@ const plain = (status: number, text: string) =>
 
 async function connectionFor(db: DbHandle, channel: string, key: string) {
   if (!(CHANNELS as readonly string[]).includes(channel) || !KEY_RE.test(key)) return null;
-  return findConnectionByKey(db.platform, channel as Channel, key);
+  // The urgent pool: providers time the acknowledgement, and the answering workers must not hold it up.
+  return findConnectionByKey(db.urgent.platform, channel as Channel, key);
 }
 
 /** GET: WhatsApp's verification handshake (no signature is sent with it, so none is expected). */

@@ -34,7 +34,9 @@ export async function storeInbound(db: DbHandle, tenantId: string, rows: NewInbo
     body: r.body,
     sent_at: r.sentAt.toISOString(),
   }));
-  return (await db.tenantCall<string[]>("michi_store_inbound", tenantId, [JSON.stringify(json)])) ?? [];
+  return (
+    (await db.urgent.tenantCall<string[]>("michi_store_inbound", tenantId, [JSON.stringify(json)])) ?? []
+  );
 }
 
 /** Marks the contacts' unqueued messages queued: a job for a contact answers all of its pending messages. */
