@@ -176,6 +176,13 @@ export function printSummary(r: Results): void {
       fmt(ch.ack.p99, " ms"),
       `WhatsApp webhook acknowledged (verify, store; queued after) at ${ch.ack.concurrency} in flight, p50 ${fmt(ch.ack.p50, " ms")}, ${ch.database} (target ≤ ${ch.ack.targetP99Ms} ms)`,
     ]);
+    if (ch.ackStatements !== undefined) {
+      rows.push([
+        "channels.ackStatements",
+        String(ch.ackStatements),
+        "database statements one acknowledgement waits for (counted; the job is queued after the answer)",
+      ]);
+    }
     const steady = ch.ackAtRates?.find((a) => a.perSecond === 10);
     if (steady) {
       rows.push([
