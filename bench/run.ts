@@ -9,6 +9,7 @@
 //   npm run bench -- --only=knowledge --knowledge-db=pg   the knowledge part on a fresh Postgres database
 //   npm run bench -- --only=live --live-open-rate=60       the live part's open-loop bot turns at 60/s (default:
 //                                         40% of the closed-loop rate before the live load)
+//   npm run bench -- --only=channels --channels-db=pg     the channels part on a fresh Postgres database
 // Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -70,8 +71,10 @@ function parseArgs(argv: string[]) {
   const standalone = argv.find((a) => a.startsWith("--standalone="))?.slice("--standalone=".length);
   const knowledgeDb = argv.find((a) => a.startsWith("--knowledge-db="))?.slice("--knowledge-db=".length);
   const openRate = argv.find((a) => a.startsWith("--live-open-rate="))?.slice("--live-open-rate=".length);
+  const channelsDb = argv.find((a) => a.startsWith("--channels-db="))?.slice("--channels-db=".length);
   return {
     knowledgeDb,
+    channelsDb,
     liveOpenRate: openRate ? Number(openRate) : undefined,
     quick: argv.includes("--quick"),
     build: argv.includes("--build"),
@@ -265,7 +268,14 @@ async function main() {
   if (has("channels")) {
     // In this process, last: the channel world sets its own environment and restores it when it closes.
     section("channels");
-    results.channels = await benchChannels({ quick: args.quick, log });
+    if (args.channelsDb === "pg" && !serverUrl)
+      throw new Error("--channels-db=pg needs Postgres (DATABASE_URL)");
+    results.channels = await benchChannels({
+      quick: args.quick,
+      log,
+      // PGlite (the default deployment) unless asked; the world makes and drops its own database.
+      databaseUrl: args.channelsDb === "pg" ? (serverUrl ?? undefined) : undefined,
+    });
   }
 
   results.seconds = Math.round((performance.now() - started) / 1000);

@@ -47,6 +47,9 @@ async function run(): Promise<void> {
     startKnowledge(db, queue);
     const { registerQuietSweep } = await import("./webhooks/quiet");
     registerQuietSweep(db);
+    // A channel message stored by a webhook whose process died before queueing its job.
+    const { registerInboundSweep } = await import("./channels/enqueue");
+    registerInboundSweep(db);
     const { registerHealthNotices } = await import("./health/notices");
     registerHealthNotices(db);
     const { startBackgroundJobs } = await import("./jobs");

@@ -1,14 +1,15 @@
 import "server-only";
 import type { DbHandle } from "../db";
 import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
-import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
+import { applyStatus } from "../db/queries/channels-messages";
+import { type NewInbound, storeInbound } from "../db/queries/channels-queue";
 import { CHANNELS, type Channel } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
+import { queueAfterAck } from "./enqueue";
 import { channelVisitorId, openChannelSecret } from "./identity";
-import { CHANNEL_INBOUND_QUEUE, type InboundJob } from "./jobs";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
 import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
@@ -17,7 +18,8 @@ import { verifyWhatsAppHandshake, verifyWhatsAppSignature } from "./whatsapp/ver
 // The channels' webhooks. The connection's random key in the URL is the only thing that chooses the
 // business; the request is verified (Meta's signature over the raw bytes, Telegram's secret header) before a
 // byte of it is parsed, and a request that fails is 401 with nothing stored. A verified request is stored
-// (each message once: retries insert nothing) and queued in one transaction, then answered 200 at once; the
+// (each message once: retries insert nothing) in a transaction of its own and answered 200 at once; its job
+// is queued just after the commit (enqueue.ts, with a sweep for a process that died in between), and the
 // turn runs in the job (answer.ts).
 
 const BODY_MAX_BYTES = 1024 * 1024;
@@ -33,7 +35,8 @@ const plain = (status: number, text: string) =>
 
 async function connectionFor(db: DbHandle, channel: string, key: string) {
   if (!(CHANNELS as readonly string[]).includes(channel) || !KEY_RE.test(key)) return null;
-  return findConnectionByKey(db.platform, channel as Channel, key);
+  // The urgent pool: providers time the acknowledgement, and the answering workers must not hold it up.
+  return findConnectionByKey(db.urgent.platform, channel as Channel, key);
 }
 
 /** GET: WhatsApp's verification handshake (no signature is sent with it, so none is expected). */
@@ -82,21 +85,27 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   const queue = processQueue();
   if (!queue) return plain(503, "Unavailable"); // the provider retries; better than a message never answered
   const q = await queue;
-  await db.forTenant(c.tenantId, async (tx) => {
-    const contacts = await insertInbound(tx, inbound);
-    for (const s of statuses) await applyStatus(tx, c.id, s);
-    for (const contact of contacts) {
-      const job: InboundJob = { tenantId: c.tenantId, connectionId: c.id, contact };
-      await q.sendIn(tx, CHANNEL_INBOUND_QUEUE, job);
-    }
-  });
-  // Apart from the transaction above, and at most every ten seconds per process: every delivery of a
-  // connection would touch this one row (see touchConnection).
+  if (statuses.length > 0) {
+    await db.forTenant(c.tenantId, async (tx) => {
+      for (const s of statuses) await applyStatus(tx, c.id, s);
+    });
+  }
+  // One statement, its own transaction; the tenant comes from the connection the key chose.
+  const contacts = await storeInbound(db, c.tenantId, inbound);
+  // Stored: from here on nothing is lost, even if the process dies before the job is queued (the sweep).
+  queueAfterAck(db, q, c.tenantId, c.id, contacts);
+  // Apart from the store, and at most every ten seconds per process: every delivery of a connection would
+  // touch this one row (see touchConnection). Not awaited: it is for the Channels page, and awaited it was
+  // the slowest acknowledgement of every ten seconds (a transaction of four statements).
   const now = Date.now();
   const seen = lastTouched.use(() => new Map());
   if (inbound.length > 0 && now - (seen.get(c.id) ?? 0) > TOUCH_EVERY_MS) {
     seen.set(c.id, now);
-    await db.forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"));
+    void db
+      .forTenant(c.tenantId, (tx) => touchConnection(tx, c.id, "inbound"))
+      .catch((err) =>
+        log().warn({ err: { message: (err as Error).message }, connectionId: c.id }, "channel touch failed"),
+      );
   }
   return plain(200, "OK");
 }

@@ -18,7 +18,8 @@ export type TenantFunction =
   | "michi_open_turn"
   | "michi_open_turn_as_seen"
   | "michi_finish_turn"
-  | "michi_read_live_events";
+  | "michi_read_live_events"
+  | "michi_store_inbound";
 
 /** Rows of a raw SQL statement. */
 export async function rowsOf<T>(db: Db | Tx, query: SQL): Promise<T[]> {
@@ -41,6 +42,13 @@ export interface DbHandle {
    * RLS bounds every statement inside it, and it is its own transaction (src/lib/db/sql/turn-functions.sql).
    */
   tenantCall<T>(fn: TenantFunction, tenantId: string, args: readonly unknown[]): Promise<T>;
+  /**
+   * A small pool of its own for statements a provider is timing (the channels' webhook acknowledgements:
+   * Meta and Telegram retry what they do not see answered quickly). They never queue for a connection behind
+   * the answering workers' transactions, and on the embedded database the bridge runs them first whenever the
+   * backend is free (pglite-worker.mjs). One statement each, no transactions: platform reads and tenantCall.
+   */
+  urgent: { platform: Db; tenantCall: DbHandle["tenantCall"] };
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
   /** Raw client for the migrator and tests; `kind` says which database answers through it. */
@@ -59,6 +67,9 @@ export type DbOptions = { url: string; poolMax?: number } | { dataDir: string | 
  * main thread's pool queue, which is only served when the busy event loop comes round.
  */
 export const EMBEDDED_POOL_MAX = 4;
+/** Connections of the urgent pool (DbHandle.urgent); its name is how the embedded bridge knows them. */
+const URGENT_POOL_MAX = 2;
+const URGENT_APPLICATION_NAME = "michi-urgent";
 
 function forTenantOf(db: Db) {
   return <T>(tenantId: string, fn: (tx: TenantTx) => Promise<T>): Promise<T> => {
@@ -102,25 +113,39 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const kind: DbKind = "url" in opts ? "pg" : "pglite";
   const embedded = "url" in opts ? null : await (await import("./embedded")).startEmbedded(opts.dataDir);
-  const pool = new pg.default.Pool({
-    ...(embedded
-      ? { host: embedded.host, port: embedded.port, user: "postgres", database: "postgres" }
-      : { connectionString: (opts as { url: string }).url }),
-    max: opts.poolMax ?? (embedded ? EMBEDDED_POOL_MAX : 10),
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
+  const poolOf = (max: number, extra: { application_name?: string; idleTimeoutMillis?: number } = {}) => {
+    const p = new pg.default.Pool({
+      ...(embedded
+        ? { host: embedded.host, port: embedded.port, user: "postgres", database: "postgres" }
+        : { connectionString: (opts as { url: string }).url }),
+      max,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      ...extra,
+    });
+    // An idle client losing its server must not crash the process; the next query reports the fault.
+    p.on("error", () => {});
+    // A client checked out for a transaction has no pool listener: losing its server mid-query (an outage at
+    // the end of a chat turn) would be an uncaught 'error' event. The running query fails with it anyway.
+    p.on("connect", (client) => client.on("error", () => {}));
+    return p;
+  };
+  const pool = poolOf(opts.poolMax ?? (embedded ? EMBEDDED_POOL_MAX : 10));
+  // Its connections stay open (no idle timeout): a new one would first wait its turn to start up.
+  const urgentPool = poolOf(URGENT_POOL_MAX, {
+    application_name: URGENT_APPLICATION_NAME,
+    idleTimeoutMillis: 0,
   });
-  // An idle client losing its server must not crash the process; the next query reports the fault.
-  pool.on("error", () => {});
-  // A client checked out for a transaction has no pool listener: losing its server mid-query (an outage at
-  // the end of a chat turn) would be an uncaught 'error' event. The running query fails with it anyway.
-  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     kind,
     platform: db,
     forTenant: forTenantOf(db),
     tenantCall: tenantCaller(pool, kind === "pg"),
+    urgent: {
+      platform: drizzle(urgentPool, { schema }) as unknown as Db,
+      tenantCall: tenantCaller(urgentPool, kind === "pg"),
+    },
     raw: { kind, pool },
     async ping(timeoutMs = 2000) {
       const client = await pool.connect();
@@ -135,7 +160,7 @@ export async function createDb(opts: DbOptions): Promise<DbHandle> {
       }
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), urgentPool.end()]);
       await embedded?.stop();
     },
   };

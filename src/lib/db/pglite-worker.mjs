@@ -10,7 +10,10 @@
 //    Bind (they would share the unnamed statement);
 //  - while a connection holds the backend (inside a transaction, or before the ReadyForQuery that ends its
 //    extended-protocol sequence), only that connection's units run; the others wait in arrival order;
-//  - a connection that goes away while it holds the backend is rolled back, so it cannot block the others.
+//  - a connection that goes away while it holds the backend is rolled back, so it cannot block the others;
+//  - when the backend is free, a unit of an urgent connection (application_name michi-urgent: the webhooks'
+//    acknowledgements a provider is timing, DbHandle.urgent in client.ts) runs before the others waiting. Its
+//    statements are single and short, so it can delay the others by little and never starve them.
 // Session state is shared: a plain SET by one connection is seen by all (the app only uses SET LOCAL /
 // set_config(..., true)), and LISTEN notifications are not routed (the app does not use them).
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -39,6 +42,8 @@ const UNIT_END = new Set([
 const TERMINATE = 0x58;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+// URGENT_APPLICATION_NAME of client.ts, as it appears in a startup message.
+const URGENT_PARAMETER = Buffer.from("application_name\0michi-urgent\0");
 
 // PGlite's 9 MB of WebAssembly is compiled by V8's baseline compiler (Liftoff) at start, then V8 recompiles
 // the functions that run often with its optimising compiler (TurboFan) in the background. That second copy
@@ -67,7 +72,7 @@ if (mode === "init") {
 }
 
 /**
- * @typedef {{ socket: net.Socket; buf: Buffer; started: boolean; pending: Buffer[]; closed: boolean }} Conn
+ * @typedef {{ socket: net.Socket; buf: Buffer; started: boolean; pending: Buffer[]; closed: boolean; urgent?: boolean }} Conn
  * @typedef {{ conn: Conn; bytes: Buffer; startup?: boolean; cleanup?: boolean }} Unit
  */
 
@@ -93,7 +98,7 @@ async function drain() {
   // Starts on a later microtask, so `running` is set before the loop can end.
   await null;
   for (;;) {
-    const i = owner ? queue.findIndex((u) => u.conn === owner) : queue.length ? 0 : -1;
+    const i = owner ? queue.findIndex((u) => u.conn === owner) : nextUnit();
     if (i < 0) return;
     const [unit] = queue.splice(i, 1);
     if (!owner && statements.stale) await dropStatements();
@@ -101,6 +106,12 @@ async function drain() {
     else if (!unit.conn.closed) await run(unit);
     if (unit.conn.closed && owner === unit.conn) await release(unit.conn);
   }
+}
+
+/** With the backend free: the first urgent unit waiting, else the first of all (-1: none). */
+function nextUnit() {
+  const urgent = queue.findIndex((u) => u.conn.urgent);
+  return urgent >= 0 ? urgent : queue.length ? 0 : -1;
 }
 
 /** @param {Unit} unit */
@@ -176,7 +187,10 @@ function onData(conn, chunk) {
         conn.socket.end(); // nothing runs long enough to cancel here
       else {
         conn.started = true;
-        queue.push({ conn, bytes: Buffer.from(b.subarray(0, len)), startup: true });
+        const startup = Buffer.from(b.subarray(0, len));
+        // The startup message's parameters are NUL-separated names and values.
+        conn.urgent = startup.includes(URGENT_PARAMETER);
+        queue.push({ conn, bytes: startup, startup: true });
         queued = true;
       }
       continue;

@@ -7,7 +7,6 @@ import {
   channelInbound,
   channelOutbound,
   conversations,
-  type InboundBody,
   type InboundStatus,
   type OutboundBody,
   type OutboundStatus,
@@ -19,28 +18,6 @@ import {
 export type ContactRow = typeof channelContacts.$inferSelect;
 export type InboundRow = typeof channelInbound.$inferSelect;
 export type OutboundRow = typeof channelOutbound.$inferSelect;
-
-export type NewInbound = {
-  tenantId: string;
-  connectionId: string;
-  externalId: string;
-  contact: string;
-  address: string;
-  kind: string;
-  body: InboundBody;
-  sentAt: Date;
-};
-
-/** Inserts the messages not seen before; answers the contacts that got a new one (a retry inserts nothing). */
-export async function insertInbound(tx: TenantTx, rows: NewInbound[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const inserted = await tx
-    .insert(channelInbound)
-    .values(rows)
-    .onConflictDoNothing({ target: [channelInbound.connectionId, channelInbound.externalId] })
-    .returning({ contact: channelInbound.contact });
-  return [...new Set(inserted.map((r) => r.contact))];
-}
 
 /** The contact's oldest message still to answer, by the time the person sent it. */
 export async function nextPendingInbound(

@@ -107,6 +107,8 @@ export const channelInbound = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
     status: text("status").$type<InboundStatus>().notNull().default("pending"),
     processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** When its job was queued (after the row's own commit); null until then, which the sweep looks for. */
+    queuedAt: timestamp("queued_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("channel_inbound_external").on(t.connectionId, t.externalId)],
 );

@@ -2,7 +2,7 @@ import { handleChannelGet, handleChannelPost } from "@/lib/channels/receive";
 import { getDb } from "@/lib/db";
 
 // The WhatsApp and Telegram webhooks (docs/channels.md). The key in the URL names the connection; the
-// request is verified before it is read, stored and queued, and answered at once.
+// request is verified before it is read, stored, and answered at once; its job is queued just after.
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
