@@ -143,7 +143,8 @@ describe("the knowledge schedule", () => {
       .toBe("idle");
     const done = await source(sourceId);
     expect(done.run_id).toBe(taken.run_id);
-    expect(done.after_last).toBeCloseTo(DAY, 0);
+    // Set from the end of the run (the clocks of the app and the database may differ by a little).
+    expect(Math.abs(done.after_last! - DAY)).toBeLessThan(60);
     const fetched = site.requests.slice(from).map((r) => r.path);
     expect(fetched.filter((p) => p === "/sitemap.xml")).toHaveLength(1);
     expect(fetched.filter((p) => p === "/hours")).toHaveLength(1);
@@ -159,7 +160,7 @@ describe("the knowledge schedule", () => {
     await expect
       .poll(async () => (await source(sourceId)).sync_state, { timeout: 60_000, interval: 250 })
       .toBe("idle");
-    expect((await source(sourceId)).after_last).toBeCloseTo(7 * DAY, 0);
+    expect(Math.abs((await source(sourceId)).after_last! - 7 * DAY)).toBeLessThan(60);
   });
 
   it("a run that fails to start leaves the source due, and the next sweep starts it", async () => {
