@@ -3,8 +3,8 @@ import type { KnowledgeDeps } from "@/lib/knowledge/deps";
 import { chunkSections, extractDocument, searchText } from "@/lib/knowledge/extract";
 import { createExtractPool } from "@/lib/knowledge/extract-pool";
 import { knowledgeWorkers } from "@/lib/knowledge/worker";
-import { type JobQueue, startQueue } from "@/lib/queue";
-import { createPageFetcher } from "@/lib/security/fetch-text";
+import { type JobQueue, type QueueWorker, startQueue } from "@/lib/queue";
+import { createPageFetcher, type PageFetcher } from "@/lib/security/fetch-text";
 import type { FixtureSite } from "./fixture-site";
 
 // The knowledge jobs for integration tests: the real pg-boss workers on the test database polling twice a
@@ -17,26 +17,80 @@ export type KnowledgeInstance = {
   queue: JobQueue;
   deps: KnowledgeDeps;
   sleeps: number[];
+  /** Page fetches held back by `hold` right now (their jobs are active, nothing reached the site yet). */
+  held(): number;
+  /** Lets the held fetches, and every later one, go to the site. */
+  release(): void;
+  /**
+   * Plays the process dying: its running jobs never finish, fail or write again, so pg-boss keeps them
+   * active until they expire, and its held fetches never reach the site. Only `stop` (teardown) lays them to
+   * rest, as failures pg-boss ignores for jobs another instance completed.
+   */
+  crash(): void;
   stop(): Promise<void>;
 };
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 
 export async function startKnowledgeInstance(
   db: DbHandle,
   site: Pick<FixtureSite, "host" | "caPem">,
-  opts: { worker?: boolean; alsoSites?: Pick<FixtureSite, "host" | "caPem">[] } = {},
+  /** `hold`: the page URLs whose fetch waits for `release()` (robots.txt and sitemaps are never held). */
+  opts: {
+    worker?: boolean;
+    hold?: (url: string) => boolean;
+    alsoSites?: Pick<FixtureSite, "host" | "caPem">[];
+  } = {},
 ): Promise<KnowledgeInstance> {
   // A second fixture site stands for the business's other host (example.com redirecting to www.example.com).
   const sites = [site, ...(opts.alsoSites ?? [])];
   const allowHosts = sites.map((s) => s.host);
   const extraCaPem = sites.map((s) => s.caPem).join("\n");
-  const fetcher = createPageFetcher({ allowHosts, extraCaPem, timeoutMs: 10_000 });
+  const real = createPageFetcher({ allowHosts, extraCaPem, timeoutMs: 10_000 });
+  let gate = opts.hold ? deferred() : null;
+  let held = 0;
+  let dead = false;
+  const crashed = deferred();
+  const buried = deferred();
+  const fetcher: PageFetcher = {
+    async fetchPage(url, o) {
+      if (gate && opts.hold?.(url)) {
+        held += 1;
+        await gate.promise;
+        held -= 1;
+      }
+      if (dead) throw new Error("this instance crashed");
+      return real.fetchPage(url, o);
+    },
+    close: () => real.close(),
+  };
   const pool = opts.worker ? createExtractPool() : null;
   const sleeps: number[] = [];
   let deps!: KnowledgeDeps;
+  // Each handler races the crash: once crashed, pg-boss never hears back from it until teardown.
+  const workers: QueueWorker[] = knowledgeWorkers(async () => deps).map((w) => ({
+    ...w,
+    handler: async (job) => {
+      const run = w.handler(job);
+      run.catch(() => {});
+      await Promise.race([run, crashed.promise]);
+      if (dead) {
+        await buried.promise;
+        throw new Error("this instance crashed");
+      }
+      return run;
+    },
+  }));
   const queue = await startQueue(db, {
     pollingIntervalSeconds: 0.5,
     policies: { "knowledge.sync": TEST_KNOWLEDGE_POLICY, "knowledge.page": TEST_KNOWLEDGE_POLICY },
-    workers: knowledgeWorkers(async () => deps),
+    workers,
   });
   deps = {
     db,
@@ -56,7 +110,20 @@ export async function startKnowledgeInstance(
     queue,
     deps,
     sleeps,
+    held: () => held,
+    release() {
+      gate?.resolve();
+      gate = null;
+    },
+    crash() {
+      dead = true;
+      crashed.resolve();
+    },
     async stop() {
+      if (dead) {
+        gate?.resolve();
+        buried.resolve();
+      }
       await queue.stop();
       await fetcher.close();
       await pool?.close();

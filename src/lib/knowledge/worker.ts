@@ -1,6 +1,6 @@
 import "server-only";
 import type { DbHandle } from "@/lib/db/client";
-import { takeDueSources } from "@/lib/db/queries/knowledge-sources";
+import { listDueSources, takeDueSource } from "@/lib/db/queries/knowledge-sources";
 import { log } from "@/lib/log";
 import type { JobQueue, QueuePolicy, QueueWorker } from "@/lib/queue";
 import {
@@ -13,7 +13,8 @@ import {
   type UploadJob,
 } from "./deps";
 import { runPageJob } from "./page-job";
-import { startSync } from "./sync";
+import { nextSyncAt } from "./site";
+import { startSyncIn } from "./sync";
 import { runUploadJob } from "./upload-job";
 
 // The knowledge jobs on the platform's durable queue. A page job that fails for a passing reason (a timeout,
@@ -50,18 +51,36 @@ export function knowledgeWorkers(deps: () => Promise<KnowledgeDeps>): QueueWorke
   return [sync as QueueWorker, page as QueueWorker, upload as QueueWorker];
 }
 
-/** The schedule (daily, weekly): due sources get a run; each is taken by one instance only. */
+/**
+ * Starts one due source's scheduled run: taking it (next sync moved on by the schedule) and starting its run are
+ * one tenant transaction, so a start that fails, or a process that dies half-way, leaves it due as it was,
+ * and two instances that both saw it due start it once. Answers whether this call started it.
+ */
+export async function startDueSync(
+  db: DbHandle,
+  queue: JobQueue,
+  s: { tenantId: string; id: string },
+): Promise<boolean> {
+  return db.forTenant(s.tenantId, async (tx) => {
+    const taken = await takeDueSource(tx, s.id, (schedule) => nextSyncAt(schedule));
+    if (!taken) return false;
+    await startSyncIn(tx, queue, { tenantId: s.tenantId, sourceId: s.id, actor: null, reason: "schedule" });
+    return true;
+  });
+}
+
+/** The schedule's sweep (daily, weekly): every due source gets one run across all instances. */
 export async function startDueSyncs(db: DbHandle, queue: JobQueue): Promise<number> {
-  const due = await takeDueSources(db.platform);
-  for (const s of due) {
+  let started = 0;
+  for (const s of await listDueSources(db.platform)) {
     try {
-      await startSync(db, queue, { tenantId: s.tenantId, sourceId: s.id, actor: null, reason: "schedule" });
+      if (await startDueSync(db, queue, s)) started += 1;
     } catch (err) {
       log().warn(
         { err: { message: (err as Error).message }, source: s.id },
-        "scheduled knowledge sync failed to start",
+        "scheduled knowledge sync failed to start; it stays due for the next sweep",
       );
     }
   }
-  return due.length;
+  return started;
 }

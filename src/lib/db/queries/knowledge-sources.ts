@@ -147,16 +147,51 @@ export async function reserveFetchSlot(tx: TenantTx, id: string, intervalMs: num
   return rows[0]?.wait_ms ?? 0;
 }
 
-/** Platform work: the sources whose scheduled sync is due, each taken by one instance only. */
-export async function takeDueSources(db: Db, limit = 20): Promise<{ tenantId: string; id: string }[]> {
+// When a source's scheduled sync is due: a website on a schedule whose time has come, of an active business
+// whose knowledge pack is on, and with no run going (a run that started over a day ago counts as abandoned, so
+// a lost run cannot hold the schedule forever). The run that is going sets the next time when it ends.
+const DUE = sql`s.kind = 'website' and s.schedule <> 'off' and s.next_sync_at <= now()
+  and (s.sync_state = 'idle' or s.run_started_at is null or s.run_started_at < now() - interval '1 day')`;
+
+/**
+ * Platform work: the candidates for the schedule's sweep, oldest due first. Nothing is taken here: each one
+ * is taken (`takeDueSource`) in the transaction that starts its run, so a run that fails to start leaves the
+ * source due for the next sweep.
+ */
+export async function listDueSources(db: Db, limit = 20): Promise<{ tenantId: string; id: string }[]> {
   return rowsOf<{ tenantId: string; id: string }>(
     db,
-    sql`update knowledge_sources set next_sync_at = null
-        where id in (select id from knowledge_sources
-                     where schedule <> 'off' and next_sync_at <= now()
-                     order by next_sync_at limit ${limit} for update skip locked)
-        returning tenant_id as "tenantId", id`,
+    sql`select s.tenant_id as "tenantId", s.id from knowledge_sources s
+        join tenants t on t.id = s.tenant_id and t.status = 'active'
+        join pack_configs p on p.tenant_id = s.tenant_id and p.pack_id = 'search_knowledge' and p.enabled
+        where ${DUE}
+        order by s.next_sync_at limit ${limit}`,
   );
+}
+
+/**
+ * In the tenant transaction that starts the run: locks the source if it is still due and no other instance
+ * holds it (skip locked), and moves its next sync on by the schedule. Null when another instance took it
+ * first: its transaction either still holds the row or has already moved next_sync_at past now.
+ */
+export async function takeDueSource(
+  tx: TenantTx,
+  id: string,
+  next: (schedule: SyncSchedule) => Date | null,
+): Promise<SourceRow | null> {
+  const rows = await rowsOf<{ id: string }>(
+    tx,
+    sql`select s.id from knowledge_sources s where s.id = ${id} and ${DUE} for update skip locked`,
+  );
+  if (rows.length === 0) return null;
+  const row = await getSource(tx, id);
+  if (!row) return null;
+  const [taken] = await tx
+    .update(knowledgeSources)
+    .set({ nextSyncAt: next(row.schedule) })
+    .where(eq(knowledgeSources.id, id))
+    .returning();
+  return taken ?? null;
 }
 
 /**
