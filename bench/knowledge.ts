@@ -8,7 +8,7 @@ import { saveWebsiteSource } from "../src/lib/db/queries/knowledge-sources";
 import { createTenant } from "../src/lib/db/queries/tenants";
 import { runEmbedJob, vectorHits } from "../src/lib/knowledge/embed";
 import { embeddingsClient } from "../src/lib/knowledge/embeddings";
-import { searchText } from "../src/lib/knowledge/extract";
+import { questionText } from "../src/lib/knowledge/extract";
 import { searchKnowledge } from "../src/lib/knowledge/search";
 import { startSync } from "../src/lib/knowledge/sync";
 import type { JobQueue } from "../src/lib/queue";
@@ -240,7 +240,7 @@ export async function benchKnowledge(opts: {
       );
     }
     const recall = await measureRecall(async (query) => {
-      const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => searchText(t), limit: 10 });
+      const r = await searchKnowledge(db, tenantId, query, { searchText: (t) => questionText(t), limit: 10 });
       return r.passages.map((p) => ({ url: p.url }));
     });
     opts.log(`knowledge: recall@5 ${round(recall.recall, 3)} over ${recall.answerable} answerable questions`);
@@ -257,14 +257,14 @@ export async function benchKnowledge(opts: {
         await db.forTenant(tenantId, async (tx) => {
           const plan = await rowsOf<Record<string, string>>(
             tx,
-            sql`explain (analyze, buffers) ${fullTextSql(searchText(q), 40)}`,
+            sql`explain (analyze, buffers) ${fullTextSql(questionText(q), 40)}`,
           );
           opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
         });
       }
     }
     const fullText = await timeQueries(opts.quick ? 20 : 100, (q) =>
-      searchKnowledge(db, tenantId, q, { searchText: (t) => searchText(t) }),
+      searchKnowledge(db, tenantId, q, { searchText: (t) => questionText(t) }),
     );
     const client = embeddingsClient({
       model: "bench-embed",
@@ -295,7 +295,7 @@ export async function benchKnowledge(opts: {
     }
     const hybrid = await timeQueries(opts.quick ? 20 : 100, (q) =>
       searchKnowledge(db, tenantId, q, {
-        searchText: (t) => searchText(t),
+        searchText: (t) => questionText(t),
         vectorHits: (d, id, text) => vectorHits(d, client, id, text),
       }),
     );

@@ -4,6 +4,7 @@ import {
   type ChunkOptions,
   chunkHash,
   chunkSections,
+  questionText,
   type Section,
   searchText,
 } from "@/lib/knowledge/extract";
@@ -73,5 +74,20 @@ describe("searchText", () => {
     const indexed = searchText("アカウントを削除する方法", "ja").split(" ");
     const query = searchText("アカウント削除", "ja").split(" ");
     for (const word of query) expect(indexed).toContain(word);
+  });
+});
+
+describe("questionText", () => {
+  it("leaves Japanese particles and polite endings out of a question, and keeps the words asked about", () => {
+    expect(questionText("営業時間を教えてください", "ja")).toBe("営業 時間 教え");
+    expect(questionText("駐車場はありますか", "ja")).toBe("駐車 場");
+    // A longer hiragana word is content ("おにぎり"), kept; page text keeps every word.
+    expect(questionText("おにぎりの値段", "ja")).toBe("おにぎり 値段");
+    expect(searchText("営業時間を教えてください", "ja")).toBe("営業 時間 を 教え て くだ さい");
+  });
+
+  it("keeps a question made of function words only, and leaves other languages as they are", () => {
+    expect(questionText("どこですか", "ja").length).toBeGreaterThan(0);
+    expect(questionText("Where do I park?", "en")).toBe("Where do I park?");
   });
 });

@@ -10,7 +10,7 @@ import { installKnowledgeSearcher, type KnowledgeSearcher } from "@/lib/tools/kn
 import type { KnowledgeDeps } from "./deps";
 import { embedWorker, enqueueMissingEmbeddings, vectorHits } from "./embed";
 import { type EmbeddingsClient, embeddingsClient, embeddingsConfig } from "./embeddings";
-import { chunkSections, searchText } from "./extract";
+import { chunkSections, questionText, searchText } from "./extract";
 import { createExtractPool } from "./extract-pool";
 import { type SearchOptions, searchKnowledge } from "./search";
 import { knowledgeWorkers, startDueSyncs } from "./worker";
@@ -65,7 +65,7 @@ export function processKnowledgeWorkers(db: DbHandle, queue: () => Promise<JobQu
 export function knowledgeSearchOptions(signal?: AbortSignal): SearchOptions {
   const client = embeddingsFor();
   return {
-    searchText: (t) => searchText(t),
+    searchText: (t) => questionText(t),
     ...(client ? { vectorHits: (d, t, q) => vectorHits(d, client, t, q, signal) } : {}),
   };
 }

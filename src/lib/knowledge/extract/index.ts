@@ -23,7 +23,7 @@ import {
 // that serves chats (the caller's worker is also the hard stop for a parser stuck inside one step).
 
 export { type Chunk, type ChunkOptions, chunkHash, chunkSections } from "./chunk";
-export { searchText } from "./search-text";
+export { questionText, searchText } from "./search-text";
 export {
   DEFAULT_LIMITS,
   type ExtractedDocument,

@@ -34,16 +34,42 @@ function localeFor(run: string, lang: string | null | undefined): string {
   return KANA.test(run) ? "ja" : "zh";
 }
 
-/** Text with spaces between the words of scripts written without them; other text unchanged. */
-export function searchText(text: string, lang?: string | null): string {
+// In a question, Japanese function words written in hiragana alone (particles を は が の, the pieces of
+// です, ます, ください that the segmenter cuts apart) are not what it asks about; counted as question words
+// they sank the relevance bar (営業時間を教えてください matched 2 of 7 words and was turned away). Short
+// hiragana words and a few longer function words are left out of a question; page text keeps them all, and a
+// question made only of such words keeps them too.
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+// The longer ones as ICU's segmenter actually cuts them (駐車場はありますか → 駐車 場 は ありま すか).
+const LONGER_FUNCTION_WORDS = new Set(
+  "ください ありま あります について でしょう ましょう ですか ますか ですが ません でした ました".split(" "),
+);
+const functionWord = (w: string) => HIRAGANA_ONLY.test(w) && (w.length <= 2 || LONGER_FUNCTION_WORDS.has(w));
+
+function spaced(text: string, lang: string | null | undefined, question: boolean): string {
   return text.replace(NO_SPACE_RUN, (run, offset: number, whole: string) => {
-    const words: string[] = [];
-    for (const part of segmenter(localeFor(run, lang)).segment(run)) {
+    const locale = localeFor(run, lang);
+    let words: string[] = [];
+    for (const part of segmenter(locale).segment(run)) {
       if (part.isWordLike) words.push(part.segment);
+    }
+    if (question && locale === "ja") {
+      const content = words.filter((w) => !functionWord(w));
+      if (content.length > 0) words = content;
     }
     const before = offset > 0 && !/\s/.test(whole[offset - 1] ?? "") ? " " : "";
     const after =
       offset + run.length < whole.length && !/\s/.test(whole[offset + run.length] ?? "") ? " " : "";
     return before + words.join(" ") + after;
   });
+}
+
+/** Text with spaces between the words of scripts written without them; other text unchanged. */
+export function searchText(text: string, lang?: string | null): string {
+  return spaced(text, lang, false);
+}
+
+/** A visitor's question split as page text is, without Japanese function words (see above). */
+export function questionText(text: string, lang?: string | null): string {
+  return spaced(text, lang, true);
 }
