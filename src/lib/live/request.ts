@@ -4,9 +4,10 @@ import type { DbHandle } from "../db";
 import { forTenantAudited } from "../db/queries/audit";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
-import { markAssigned, onlineAgents, readLiveSettings } from "../db/queries/live-presence";
+import { onlineAgents, readLiveSettings } from "../db/queries/live-presence";
 import { conversationGone } from "./agent";
-import { PRESENCE_TTL_MS, pickAgent, withinHours } from "./availability";
+import { assignWaiting, wakeAssigned } from "./assign-next";
+import { PRESENCE_TTL_MS, withinHours } from "./availability";
 import { wakeLive } from "./bus";
 import { scheduleEscalation } from "./escalation";
 
@@ -24,6 +25,7 @@ export async function requestPerson(
   input: { tenantId: string; visitorId: string; conversationId: string },
   now: Date = new Date(),
 ): Promise<LiveRequestOutcome> {
+  let assigned: string[] = [];
   const outcome = await forTenantAudited(db, input.tenantId, null, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     // Someone else's conversation looks exactly like a missing one.
@@ -35,27 +37,17 @@ export async function requestPerson(
     if (!withinHours(settings.hours, now)) return { live: false, reason: "closed" } as const;
     const agents = await onlineAgents(tx, input.tenantId, new Date(now.getTime() - PRESENCE_TTL_MS));
     if (agents.length === 0) return { live: false, reason: "nobody_online" } as const;
-    const picked = pickAgent(agents, settings.maxPerAgent);
+    // In line unassigned; the round-robin then serves the queue oldest first, this visitor included.
     await setLiveState(tx, c.id, {
       state: "waiting",
-      agentId: picked?.id ?? null,
+      agentId: null,
       requestedAt: now,
       endedAt: null,
       firstResponseAt: null,
     });
-    await record("live.requested", {
-      target: c.id,
-      details: { by: "visitor", assigned: picked?.id ?? null },
-    });
+    await record("live.requested", { target: c.id, details: { by: "visitor" } });
     await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "waiting" } });
-    if (picked) {
-      await markAssigned(tx, input.tenantId, picked.id);
-      await appendLiveEvent(tx, {
-        conversationId: c.id,
-        kind: "assigned",
-        data: { agent: { id: picked.id, name: picked.name } },
-      });
-    }
+    assigned = await assignWaiting(tx, input.tenantId, record, now);
     await scheduleEscalation(tx, {
       tenantId: input.tenantId,
       conversationId: c.id,
@@ -65,5 +57,6 @@ export async function requestPerson(
     return { live: true, state: "waiting" } as const;
   });
   if (outcome.live) wakeLive(input.tenantId, input.conversationId);
+  wakeAssigned(input.tenantId, assigned);
   return outcome;
 }
