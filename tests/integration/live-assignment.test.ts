@@ -1,11 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Role, TenantContext } from "@/lib/auth/access";
+import type { TenantTx } from "@/lib/db/client";
+import { forTenantAudited, type RecordAudit } from "@/lib/db/queries/audit";
+import { setLiveState } from "@/lib/db/queries/live-conversations";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { writeLiveSettings } from "@/lib/db/queries/live-presence";
 import { auditLog, conversations, livePresence, type tenants } from "@/lib/db/schema";
+import { assignWaiting } from "@/lib/live/assign-next";
 import { recordPresence } from "@/lib/live/presence";
 import { requestPerson } from "@/lib/live/request";
+import { updateLiveSettings } from "@/lib/live/settings";
 import {
   assignConversation,
   claimConversation,
@@ -258,33 +263,119 @@ describe("the waiting queue, oldest first, whenever room appears", () => {
     await recordPresence(ctx(ben), { away: "false" });
     expect(await agentOf(five!.id)).toEqual({ state: "waiting", agent: ben.id });
   });
+});
 
-  it("two slots freed at the same moment assign each waiting visitor once, within the limit", async () => {
+// Two assignments at once, with the order forced: the first is held open inside its transaction (it has
+// given a visitor to an agent, not yet committed) while the second runs. The second must wait for it and
+// then count what it did; were it to read the loads before the first commits, it would hand out the same
+// free slot twice. PGlite runs one transaction at a time, so only Postgres can race.
+describe.skipIf(!process.env.DATABASE_URL)("two assignments at the same moment", () => {
+  /** Runs `second` while `first` holds its transaction open; returns when both are done. */
+  async function whileHeld(
+    first: (tx: TenantTx, record: RecordAudit) => Promise<void>,
+    second: () => Promise<void>,
+  ) {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let holding!: () => void;
+    const held = new Promise<void>((r) => {
+      holding = r;
+    });
+    const one = forTenantAudited(t.handle, shop.id, null, async (tx, record) => {
+      await first(tx, record);
+      holding();
+      await released;
+    });
+    await held;
+    const two = second();
+    // Let the second run until it either finishes or stands waiting for the first's lock.
+    const done = two.then(() => "done" as const);
+    while ((await Promise.race([done, blockedOnAssignLock()])) === false) {}
+    release();
+    await Promise.all([one, two]);
+  }
+
+  async function blockedOnAssignLock(): Promise<boolean> {
+    await new Promise((r) => setTimeout(r, 20));
+    const rows = await t.handle.platform.execute(
+      sql`select 1 from pg_locks where locktype = 'advisory' and not granted and objsubid = 2`,
+    );
+    return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+  }
+
+  it("two slots freed at once give each waiting visitor once, oldest first", async () => {
     await limit(1);
     await recordPresence(ctx(ana), {});
     await recordPresence(ctx(ben), {});
     const [one, two, three, four, five] = await askInTurn(5);
-    const anaHasOne = (await agentOf(one!.id)).agent === ana.id;
-    await Promise.all([
-      closeLiveConversation(ctx(ana), { conversationId: (anaHasOne ? one : two)!.id }),
-      closeLiveConversation(ctx(ben), { conversationId: (anaHasOne ? two : one)!.id }),
-    ]);
-    const after = [await agentOf(three!.id), await agentOf(four!.id), await agentOf(five!.id)];
-    expect(new Set(after.slice(0, 2).map((a) => a.agent))).toEqual(new Set([ana.id, ben.id]));
-    expect(after[2]).toEqual({ state: "waiting", agent: null });
-    for (const c of [three!, four!, five!]) {
-      expect((await assignedEvents(c.id)).length).toBe(c === five ? 0 : 1);
-    }
+    const anas = (await agentOf(one!.id)).agent === ana.id ? one! : two!;
+    const bens = anas === one ? two! : one!;
+    await whileHeld(
+      async (tx, record) => {
+        await setLiveState(tx, anas.id, { state: "closed", agentId: null });
+        expect(await assignWaiting(tx, shop.id, record)).toEqual([three!.id]);
+      },
+      () => closeLiveConversation(ctx(ben), { conversationId: bens.id }),
+    );
+    expect(await agentOf(three!.id)).toEqual({ state: "waiting", agent: ana.id });
+    expect(await agentOf(four!.id)).toEqual({ state: "waiting", agent: ben.id });
+    expect(await agentOf(five!.id)).toEqual({ state: "waiting", agent: null });
+    expect([await assignedEvents(three!.id), await assignedEvents(four!.id)]).toEqual([[ana.id], [ben.id]]);
   });
 
-  it("visitors asking at the same moment never put an agent over the limit", async () => {
+  /** Visitors left in line while an agent has room (as when a row was busy the moment a slot freed). */
+  async function leftInLine(count: number) {
+    const left: { id: string; visitorId: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      const c = await conversation();
+      clock += 1000;
+      await t.handle.platform
+        .update(conversations)
+        .set({ liveState: "waiting", liveAgentId: null, liveRequestedAt: new Date(clock) })
+        .where(eq(conversations.id, c.id));
+      left.push(c);
+    }
+    return left;
+  }
+
+  it("a visitor asking while a free slot is being filled waits instead of going over the limit", async () => {
     await limit(1);
     await recordPresence(ctx(ana), {});
-    const visitors = await Promise.all(Array.from({ length: 4 }, () => conversation()));
-    await Promise.all(visitors.map((c) => ask(c)));
-    const agents = await Promise.all(visitors.map((c) => agentOf(c.id)));
-    expect(agents.filter((a) => a.agent === ana.id)).toHaveLength(1);
-    expect(agents.every((a) => a.state === "waiting")).toBe(true);
+    const [two] = await leftInLine(1);
+    const three = await conversation();
+    await whileHeld(
+      async (tx, record) => {
+        expect(await assignWaiting(tx, shop.id, record)).toEqual([two!.id]);
+      },
+      () => ask(three, new Date(clock + 1000)).then(() => {}),
+    );
+    expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: ana.id });
+    expect(await agentOf(three.id)).toEqual({ state: "waiting", agent: null });
+  });
+
+  it("a second look at the queue while the first is filling a slot counts that slot as taken", async () => {
+    await limit(1);
+    await recordPresence(ctx(ana), {});
+    const [one, two] = await leftInLine(2);
+    await whileHeld(
+      async (tx, record) => {
+        expect(await assignWaiting(tx, shop.id, record)).toEqual([one!.id]);
+      },
+      // Saving the live settings looks at the queue too (a higher limit is room).
+      () =>
+        updateLiveSettings(ctx(ana), {
+          maxPerAgent: 1,
+          escalateAfterMin: 5,
+          timeZone: "",
+          open: "",
+          close: "",
+          savedReplies: "",
+        }),
+    );
+    expect(await agentOf(one!.id)).toEqual({ state: "waiting", agent: ana.id });
+    expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: null });
   });
 });
 

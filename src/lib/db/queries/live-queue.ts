@@ -5,17 +5,21 @@ import { rowsOf, type TenantTx } from "../client";
 // The queue of visitors waiting for a person with nobody assigned yet (issue #28), and the lock that makes
 // handing them out one decision at a time per business. Tenant path only.
 
-// The two-key form of pg_advisory_xact_lock has a key space of its own, apart from the one-key locks of the
-// migrator and the purge. The first key names this lock; the second is the tenant.
-const ASSIGN_LOCK_CLASS = 4_242_028;
+// The lock is the live log's own per-tenant append lock (drizzle/0027, michi_append_live_event): every
+// state change appends to the log, so it already holds this lock when it serves the queue, and taking one
+// lock, never two, leaves no order in which two transactions could wait for each other.
+const LIVE_LOG_LOCK = 4_242_027;
 
 /**
- * Until `tx` ends, nobody else hands out this business's waiting visitors. Every decision that reads the
- * agents' load and then gives one a conversation holds it, or two of them at once (two instances, or two
- * agents freeing a slot in the same instant) could both count the same free slot.
+ * Until `tx` ends, nobody else hands out this business's waiting visitors (nor appends to its live log).
+ * Every decision that reads the agents' load and then gives one a conversation holds it, or two of them at
+ * once (two instances, or two agents freeing a slot in the same instant) could both count the same free
+ * slot. Whoever holds it must not wait for a row: others wait for it while holding theirs.
  */
 export async function lockAssignments(tx: TenantTx, tenantId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK_CLASS}::int, hashtext(${tenantId}))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${LIVE_LOG_LOCK}::int, hashtext(${tenantId}::uuid::text))`,
+  );
 }
 
 /** Whether any visitor waits with nobody assigned: the cheap look before taking the lock. */
@@ -44,4 +48,19 @@ export async function lockOldestUnassigned(tx: TenantTx, tenantId: string, limit
       for update skip locked`,
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Round-robin under the lock: the agent just given a conversation goes to the back of the line, unless their
+ * presence row is being written this instant (their own heartbeat or claim, which may be waiting for this
+ * transaction's lock). Then the line is left as it is rather than waited for: only the order of the next
+ * turn is at stake, never the load, which is counted from the conversations.
+ */
+export async function markAssignedUnlessBusy(tx: TenantTx, tenantId: string, userId: string): Promise<void> {
+  await tx.execute(
+    sql`update live_presence p set last_assigned_at = clock_timestamp()
+      from (select tenant_id, user_id from live_presence
+        where tenant_id = ${tenantId} and user_id = ${userId} for update skip locked) r
+      where p.tenant_id = r.tenant_id and p.user_id = r.user_id`,
+  );
 }
