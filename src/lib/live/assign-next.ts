@@ -3,8 +3,13 @@ import type { TenantTx } from "../db/client";
 import type { RecordAudit } from "../db/queries/audit";
 import { setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
-import { markAssigned, onlineAgents, readLiveSettings } from "../db/queries/live-presence";
-import { anyoneUnassigned, lockAssignments, lockOldestUnassigned } from "../db/queries/live-queue";
+import { onlineAgents, readLiveSettings } from "../db/queries/live-presence";
+import {
+  anyoneUnassigned,
+  lockAssignments,
+  lockOldestUnassigned,
+  markAssignedUnlessBusy,
+} from "../db/queries/live-queue";
 import { PRESENCE_TTL_MS, pickAgent } from "./availability";
 import { wakeLive } from "./bus";
 
@@ -12,8 +17,9 @@ import { wakeLive } from "./bus";
 // moment of asking alone would leave them there for ever, so every change that can make room (a visitor
 // asking, a hand back, a close, a transfer or a takeover, an agent online or back from away, a higher
 // limit) calls assignWaiting inside its own transaction: the oldest waiting visitors go, one by one, to the
-// online agent next in the round-robin with room, each audited and in the live log. The tenant's assignment
-// lock makes it one decision at a time, so two events at once never count the same free slot twice.
+// online agent next in the round-robin with room, each audited and in the live log. The tenant's live-log
+// lock makes it one decision at a time, so two events at once never count the same free slot twice; while
+// holding it nothing here waits for a row (skip locked), since others wait for it while holding rows.
 
 /**
  * Gives the oldest unassigned waiting conversations to online agents with room. Returns the ids assigned, to
@@ -39,8 +45,8 @@ export async function assignWaiting(
     const agent = pickAgent(agents, settings.maxPerAgent);
     if (!agent) break;
     await setLiveState(tx, conversationId, { state: "waiting", agentId: agent.id });
-    await markAssigned(tx, tenantId, agent.id);
-    // The same move markAssigned makes in the table: to the back of the line, one more conversation held.
+    await markAssignedUnlessBusy(tx, tenantId, agent.id);
+    // As in the table: to the back of the line, one more conversation held.
     agent.load += 1;
     agent.lastAssignedAt = new Date(
       Math.max(now.getTime(), ...agents.map((a) => a.lastAssignedAt?.getTime() ?? 0)) + 1,
