@@ -9,9 +9,10 @@ import {
   setLiveState,
 } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
-import { markAssigned, onlineAgents, readLiveSettings } from "../db/queries/live-presence";
+import { onlineAgents, readLiveSettings } from "../db/queries/live-presence";
 import { conversationGone } from "./agent";
-import { PRESENCE_TTL_MS, pickAgent, withinHours } from "./availability";
+import { assignWaiting, wakeAssigned } from "./assign-next";
+import { PRESENCE_TTL_MS, withinHours } from "./availability";
 import { wakeLive } from "./bus";
 import { scheduleEscalation } from "./escalation";
 
@@ -36,6 +37,7 @@ export async function requestPerson(
   ),
   now: Date = new Date(),
 ): Promise<LiveRequestOutcome> {
+  let assigned: string[] = [];
   const outcome = await forTenantAudited(db, input.tenantId, null, async (tx, record) => {
     let c: Pick<LiveRow, "id" | "liveState"> | null = null;
     if (input.conversationId !== undefined) {
@@ -60,27 +62,17 @@ export async function requestPerson(
       c = { id, liveState: "bot" };
     }
     if (!c) throw conversationGone();
-    const picked = pickAgent(agents, settings.maxPerAgent);
+    // In line unassigned; the round-robin then serves the queue oldest first, this visitor included.
     await setLiveState(tx, c.id, {
       state: "waiting",
-      agentId: picked?.id ?? null,
+      agentId: null,
       requestedAt: now,
       endedAt: null,
       firstResponseAt: null,
     });
-    await record("live.requested", {
-      target: c.id,
-      details: { by: "visitor", assigned: picked?.id ?? null },
-    });
+    await record("live.requested", { target: c.id, details: { by: "visitor" } });
     await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "waiting" } });
-    if (picked) {
-      await markAssigned(tx, input.tenantId, picked.id);
-      await appendLiveEvent(tx, {
-        conversationId: c.id,
-        kind: "assigned",
-        data: { agent: { id: picked.id, name: picked.name } },
-      });
-    }
+    assigned = await assignWaiting(tx, input.tenantId, record, now);
     await scheduleEscalation(tx, {
       tenantId: input.tenantId,
       conversationId: c.id,
@@ -90,5 +82,6 @@ export async function requestPerson(
     return { live: true, state: "waiting", conversationId: c.id } as const;
   });
   if (outcome.live) wakeLive(input.tenantId, outcome.conversationId);
+  wakeAssigned(input.tenantId, assigned);
   return outcome;
 }

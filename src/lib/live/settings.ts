@@ -4,6 +4,7 @@ import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { writeLiveSettings } from "../db/queries/live-presence";
 import type { LiveHours, SavedReply } from "../db/schema";
 import { AppError } from "../errors";
+import { assignWaiting, wakeAssigned } from "./assign-next";
 
 // The business's live chat settings (Inbox → Live chat → Settings): how many conversations one agent holds
 // at most, after how many minutes an unclaimed visitor is escalated, the opening hours and the saved replies.
@@ -71,7 +72,7 @@ export async function updateLiveSettings(
   assertRole(ctx, "admin");
   const hours = parseHours(input);
   const savedReplies = parseSaved(input.savedReplies);
-  await auditedTx(ctx, async (tx, record) => {
+  const assigned = await auditedTx(ctx, async (tx, record) => {
     await writeLiveSettings(tx, ctx.tenant.id, {
       maxPerAgent: input.maxPerAgent,
       escalateAfterMin: input.escalateAfterMin,
@@ -85,5 +86,8 @@ export async function updateLiveSettings(
         hours: hours !== null,
       },
     });
+    // A higher per-agent limit is room for visitors waiting unassigned.
+    return assignWaiting(tx, ctx.tenant.id, record);
   });
+  wakeAssigned(ctx.tenant.id, assigned);
 }

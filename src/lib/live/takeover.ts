@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { assertRole, auditedTx, type TenantContext } from "../auth/access";
+import { assertRole, auditedTx, roleAtLeast, type TenantContext } from "../auth/access";
 import { queueToChannel } from "../channels/live";
 import { liveWords } from "../channels/live-words";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
@@ -9,6 +9,7 @@ import { isAgentMember, markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
+import { assignWaiting, wakeAssigned } from "./assign-next";
 import { wakeLive } from "./bus";
 
 // The business's side of a live conversation's state: claim (a person takes it), assign or transfer to a
@@ -16,25 +17,42 @@ import { wakeLive } from "./bus";
 // bot answer still streaming is not kept, see michi_finish_turn), is audited with who and when, and is
 // appended to the live log before the streams are woken. Admins and owners act; viewers only watch. When the
 // person's part ends on a WhatsApp or Telegram conversation, the person there reads what the widget shows.
+// Who may take which: as Chatwoot's "Manage all conversations" versus "Manage unassigned & own
+// conversations" permissions (chatwoot.com/hc/user-guide/articles/1741923706), an owner may take over or
+// move any conversation, a teammate's too; an admin claims or moves only an unassigned one or their own,
+// and asks the teammate who has one to transfer it. A change that frees an agent's slot serves the
+// waiting queue (assign-next.ts) in the same transaction.
+
+/** Whether the caller may take or move a conversation that `agentId` (someone, or nobody) has. */
+function mayTake(ctx: TenantContext, agentId: string | null): boolean {
+  return agentId === null || agentId === ctx.user.id || roleAtLeast(ctx.role, "owner");
+}
 
 export const liveTargetSchema = z.object({ conversationId: z.uuid("Not a conversation id.") });
 export const assignSchema = liveTargetSchema.extend({ agentId: z.uuid("Not a teammate.") });
 
-/** A person takes a waiting conversation (or one assigned to them): the bot steps back. */
+/**
+ * A person takes a conversation: unassigned, or assigned to them (an owner also one a teammate has, which
+ * frees the teammate's slot). The bot steps back.
+ */
 export async function claimConversation(
   ctx: TenantContext,
   input: z.infer<typeof liveTargetSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  await auditedTx(ctx, async (tx, record) => {
+  const assigned = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
-    if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return;
+    if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return [];
     const agent = await callerAgent(tx, ctx.user);
-    if (c.liveState === "person") {
+    // An agent id left on a conversation the bot has again means nothing: hand back and close clear it.
+    const holder = c.liveState === "waiting" || c.liveState === "person" ? c.liveAgentId : null;
+    if (!mayTake(ctx, holder)) {
       throw new AppError(
         "conflict",
-        "A teammate already has this conversation. Ask them to transfer it to you.",
+        c.liveState === "person"
+          ? "A teammate already has this conversation. Ask them (or an owner) to transfer it to you."
+          : "This conversation is assigned to a teammate. Ask them (or an owner) to transfer it to you.",
       );
     }
     await setLiveState(tx, c.id, {
@@ -43,28 +61,40 @@ export async function claimConversation(
       requestedAt: c.liveRequestedAt ?? new Date(),
     });
     await markAssigned(tx, ctx.tenant.id, agent.id);
-    await record("live.claimed", { target: c.id, details: { from: c.liveState } });
+    await record("live.claimed", {
+      target: c.id,
+      details: { from: c.liveState, ...(holder && holder !== agent.id ? { takenFrom: holder } : {}) },
+    });
     await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "person", agent } });
+    return holder && holder !== agent.id ? assignWaiting(tx, ctx.tenant.id, record) : [];
   });
   wakeLive(ctx.tenant.id, input.conversationId);
+  wakeAssigned(ctx.tenant.id, assigned);
 }
 
 /**
  * Gives a waiting conversation to a teammate, or transfers one a person has: the teammate must be an admin or
- * owner of the business. A conversation with a person stays with a person, now the teammate.
+ * owner of the business. A conversation with a person stays with a person, now the teammate. Whoever had it
+ * has a slot free again, which the waiting queue takes.
  */
 export async function assignConversation(
   ctx: TenantContext,
   input: z.infer<typeof assignSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  await auditedTx(ctx, async (tx, record) => {
+  const assigned = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState !== "waiting" && c.liveState !== "person") {
       throw new AppError(
         "conflict",
         "Only a conversation waiting for a person or with a person can be assigned.",
+      );
+    }
+    if (!mayTake(ctx, c.liveAgentId)) {
+      throw new AppError(
+        "conflict",
+        "A teammate has this conversation. Only they (or an owner) can give it to someone else.",
       );
     }
     if (!(await isAgentMember(tx, ctx.tenant.id, input.agentId))) {
@@ -83,8 +113,10 @@ export async function assignConversation(
         ? { conversationId: c.id, kind: "state", data: { state: "person", agent } }
         : { conversationId: c.id, kind: "assigned", data: { agent } },
     );
+    return c.liveAgentId && c.liveAgentId !== agent.id ? assignWaiting(tx, ctx.tenant.id, record) : [];
   });
   wakeLive(ctx.tenant.id, input.conversationId);
+  wakeAssigned(ctx.tenant.id, assigned);
 }
 
 /** The person's part ends: back to the bot, which answers the visitor's next message again. */
@@ -106,7 +138,7 @@ export async function closeLiveConversation(
 async function endLive(ctx: TenantContext, conversationId: string, state: "bot" | "closed"): Promise<void> {
   assertRole(ctx, "admin");
   const queue = await processQueue();
-  await auditedTx(ctx, async (tx, record) => {
+  const assigned = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, conversationId);
     if (!c) throw conversationGone();
     if (c.liveState !== "waiting" && c.liveState !== "person") {
@@ -128,6 +160,8 @@ async function endLive(ctx: TenantContext, conversationId: string, state: "bot" 
       conversationId: c.id,
       markdown: state === "bot" ? words.backToBot : words.closed,
     });
+    return c.liveAgentId ? assignWaiting(tx, ctx.tenant.id, record) : [];
   });
   wakeLive(ctx.tenant.id, conversationId);
+  wakeAssigned(ctx.tenant.id, assigned);
 }

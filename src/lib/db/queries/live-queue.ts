@@ -1,0 +1,66 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { rowsOf, type TenantTx } from "../client";
+
+// The queue of visitors waiting for a person with nobody assigned yet (issue #28), and the lock that makes
+// handing them out one decision at a time per business. Tenant path only.
+
+// The lock is the live log's own per-tenant append lock (drizzle/0027, michi_append_live_event): every
+// state change appends to the log, so it already holds this lock when it serves the queue, and taking one
+// lock, never two, leaves no order in which two transactions could wait for each other.
+const LIVE_LOG_LOCK = 4_242_027;
+
+/**
+ * Until `tx` ends, nobody else hands out this business's waiting visitors (nor appends to its live log).
+ * Every decision that reads the agents' load and then gives one a conversation holds it, or two of them at
+ * once (two instances, or two agents freeing a slot in the same instant) could both count the same free
+ * slot. Whoever holds it must not wait for a row: others wait for it while holding theirs.
+ */
+export async function lockAssignments(tx: TenantTx, tenantId: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${LIVE_LOG_LOCK}::int, hashtext(${tenantId}::uuid::text))`,
+  );
+}
+
+/** Whether any visitor waits with nobody assigned: the cheap look before taking the lock. */
+export async function anyoneUnassigned(tx: TenantTx, tenantId: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(
+    tx,
+    sql`select 1 as one from conversations
+      where tenant_id = ${tenantId} and live_state = 'waiting' and live_agent_id is null limit 1`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The oldest waiting, unassigned conversations, locked for the rest of `tx`. A row locked by someone else
+ * right now (its visitor's message being stored, or a teammate acting on it) is skipped rather than waited
+ * for: that someone may be waiting for the assignment lock this transaction holds, and the next moment a
+ * slot frees (or the next console heartbeat) looks again.
+ */
+export async function lockOldestUnassigned(tx: TenantTx, tenantId: string, limit: number): Promise<string[]> {
+  const rows = await rowsOf<{ id: string }>(
+    tx,
+    sql`select id from conversations
+      where tenant_id = ${tenantId} and live_state = 'waiting' and live_agent_id is null
+      order by live_requested_at asc nulls last, id asc
+      limit ${limit}
+      for update skip locked`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Round-robin under the lock: the agent just given a conversation goes to the back of the line, unless their
+ * presence row is being written this instant (their own heartbeat or claim, which may be waiting for this
+ * transaction's lock). Then the line is left as it is rather than waited for: only the order of the next
+ * turn is at stake, never the load, which is counted from the conversations.
+ */
+export async function markAssignedUnlessBusy(tx: TenantTx, tenantId: string, userId: string): Promise<void> {
+  await tx.execute(
+    sql`update live_presence p set last_assigned_at = clock_timestamp()
+      from (select tenant_id, user_id from live_presence
+        where tenant_id = ${tenantId} and user_id = ${userId} for update skip locked) r
+      where p.tenant_id = r.tenant_id and p.user_id = r.user_id`,
+  );
+}
