@@ -2,13 +2,14 @@ import "server-only";
 import type { DbHandle } from "../db";
 import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
 import { applyStatus, insertInbound, type NewInbound } from "../db/queries/channels-messages";
-import { CHANNELS, type Channel } from "../db/schema";
+import { CHANNELS, type Channel, type RefusalReason } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
 import { channelVisitorId, openChannelSecret } from "./identity";
 import { CHANNEL_INBOUND_QUEUE, type InboundJob } from "./jobs";
+import { noteAccepted, noteRefused } from "./refusals";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
 import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
@@ -60,14 +61,14 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   } catch {
     return plain(413, "Too large");
   }
-  if (!verified(req, c, raw)) {
-    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way).
-    log().warn(
-      { connectionId: c.id, channel: c.channel },
-      "channel webhook refused: the signature did not match",
-    );
+  const refused = refusal(req, c, raw);
+  if (refused) {
+    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way): the
+    // connection keeps why, rate-limited and without anything of the body (refusals.ts).
+    await noteRefused(db, c, refused);
     return plain(401, "Unauthorized");
   }
+  await noteAccepted(db, c);
   // Verified from here on. A switched-off connection, business or platform still answers 200, so the
   // provider does not retry for days a message that will not be answered; nothing is stored.
   if (!platformOn || !c.enabled || tenant.status !== "active") return plain(200, "OK");
@@ -101,21 +102,28 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   return plain(200, "OK");
 }
 
-function verified(req: Request, c: ConnectionRow, raw: Uint8Array): boolean {
+/** Why the delivery is refused, or null when it passed its check. */
+function refusal(req: Request, c: ConnectionRow, raw: Uint8Array): RefusalReason | null {
   try {
     if (c.channel === "whatsapp") {
+      const header = req.headers.get("x-hub-signature-256");
+      if (!header) return "missing_signature";
       const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "appSecret");
-      return !!secret && verifyWhatsAppSignature(raw, req.headers.get("x-hub-signature-256"), secret);
+      if (!secret) return "secret_unreadable";
+      return verifyWhatsAppSignature(raw, header, secret) ? null : "bad_signature";
     }
+    const header = req.headers.get("x-telegram-bot-api-secret-token");
+    if (!header) return "missing_secret_token";
     const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "webhookSecret");
-    return !!secret && verifyTelegramSecret(req.headers.get("x-telegram-bot-api-secret-token"), secret);
+    if (!secret) return "secret_unreadable";
+    return verifyTelegramSecret(header, secret) ? null : "wrong_secret_token";
   } catch (err) {
     // A secret that no longer opens (the key was rotated away): refuse, and say so where operators look.
     log().warn(
       { err: { message: (err as Error).message }, connectionId: c.id },
       "channel secret does not open",
     );
-    return false;
+    return "secret_unreadable";
   }
 }
 
