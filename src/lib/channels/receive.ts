@@ -65,6 +65,7 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   if (refused) {
     // A wrong app secret on the Channels page shows up here first (every delivery fails the same way): the
     // connection keeps why, rate-limited and without anything of the body (refusals.ts).
+    log().warn({ connectionId: c.id, channel: c.channel, reason: refused }, "channel webhook refused");
     await noteRefused(db, c, refused);
     return plain(401, "Unauthorized");
   }

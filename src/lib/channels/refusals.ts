@@ -27,8 +27,6 @@ export async function noteRefused(db: DbHandle, c: ConnectionRow, reason: Refusa
   const count = p.count;
   p.wroteAt = now;
   p.count = 0;
-  // Logged with the write, not per request: a flood of forged requests is one line a minute.
-  log().warn({ connectionId: c.id, channel: c.channel, reason, count }, "channel webhook deliveries refused");
   // The provider (or a forger) gets its 401 whatever happens to this bookkeeping.
   await db
     .forTenant(c.tenantId, (tx) => recordRefusal(tx, c.id, reason, count, new Date(now)))
