@@ -181,7 +181,13 @@ function readTelegram(c: ConnectionRow, json: unknown): Read {
     u.kind === "text"
       ? { text: u.text }
       : u.kind === "callback"
-        ? { text: u.label ?? u.data ?? "", callbackId: u.callbackId, ...(u.data ? { button: u.data } : {}) }
+        ? {
+            text: u.label ?? u.data ?? "",
+            callbackId: u.callbackId,
+            ...(u.data ? { button: u.data } : {}),
+            // The bot's message the keyboard is on (not when Telegram no longer lets the bot see it: date 0).
+            ...(u.messageId && u.date > 0 ? { tapped: u.messageId } : {}),
+          }
         : { kind: u.kind === "media" ? u.media : u.type };
   return {
     inbound: [
