@@ -198,8 +198,56 @@ describe("Telegram", () => {
     const calls = c.telegram.requests.filter(
       (r) => r.body.callback_query_id === callbackId || String(r.body.chat_id) === String(p.chatId),
     );
-    expect(calls.map((r) => r.apiMethod)).toEqual(["answerCallbackQuery", "sendMessage"]);
+    // The fixture's message was never sent by this fake bot: Telegram finds nothing to edit, and the tap is
+    // answered all the same.
+    expect(calls.map((r) => r.apiMethod)).toEqual([
+      "answerCallbackQuery",
+      "editMessageReplyMarkup",
+      "sendMessage",
+    ]);
     expect((await conversationOf(String(p.chatId))).said.map((m) => m.content)).toEqual([STARTERS[0]]);
+  });
+
+  it("removes the keyboard after a tap, so a second tap of it is not answered again", async () => {
+    const p = tg();
+    await c.postTelegram(textUpdate("hi", p));
+    await eventually(async () => expect(tgSent(p.chatId)).toHaveLength(1));
+    const first = tgSent(p.chatId)[0]!;
+    expect(c.telegram.markupOf(first.messageId)).toBeDefined();
+    // Two quick taps on the keyboard of the bot's answer: both reach us before the keyboard is gone.
+    const tap = (n: number, data: string, label: string) =>
+      callbackUpdate(data, {
+        ...p,
+        updateId: p.updateId + n,
+        messageId: first.messageId,
+        callbackId: `cb-${p.chatId}-${n}`,
+        label,
+      });
+    expect((await c.postTelegram(tap(1, `starter:${STARTERS[0]}`, STARTERS[0]!))).status).toBe(200);
+    expect((await c.postTelegram(tap(2, "live:person", "Talk to a person"))).status).toBe(200);
+    await eventually(async () => {
+      const taps = (await c.rows()).inbound.filter((i) =>
+        [String(p.updateId + 1), String(p.updateId + 2)].includes(i.externalId),
+      );
+      expect(taps.map((i) => i.status).sort()).toEqual(["done", "skipped"]);
+    });
+    // Answered once: the first tap's starter; the second tap opened no live request and ran no turn.
+    expect(tgSent(p.chatId).map((s) => s.html)).toEqual(["Hello.", "We open at nine."]);
+    const { conv, said } = await conversationOf(String(p.chatId));
+    expect(said.map((m) => m.content)).toEqual(["hi", STARTERS[0]]);
+    expect(conv.liveState).not.toBe("waiting");
+    // The keyboard is gone from the bot's message, removed once, on that chat's message.
+    expect(c.telegram.markupOf(first.messageId)).toBeUndefined();
+    expect(c.telegram.edits).toContainEqual({
+      chatId: String(p.chatId),
+      messageId: first.messageId,
+      replyMarkup: undefined,
+    });
+    expect(c.telegram.edits.filter((e) => e.messageId === first.messageId)).toHaveLength(1);
+    // Both spinners stopped.
+    expect(c.telegram.answeredCallbacks).toEqual(
+      expect.arrayContaining([`cb-${p.chatId}-1`, `cb-${p.chatId}-2`]),
+    );
   });
 
   it("opens the live request on a tap of Talk to a person", async () => {

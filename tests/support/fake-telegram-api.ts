@@ -50,6 +50,10 @@ export type FakeTelegramApi = {
   /** Chat actions sent (typing …), in order. */
   actions: { chatId: number | string; action: string }[];
   answeredCallbacks: string[];
+  /** editMessageReplyMarkup calls Telegram accepted, in order. */
+  edits: { chatId: number | string; messageId: number; replyMarkup: unknown }[];
+  /** The inline keyboard a sent message carries now (undefined once removed). */
+  markupOf(messageId: number): unknown;
   webhook: { url: string; secretToken: string | null; allowedUpdates: string[] | null } | null;
   /** The next `times` calls of `apiMethod` fail with `fault`. */
   failNext(apiMethod: string, fault: TelegramFault, times?: number): void;
@@ -67,6 +71,9 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
   const sent: TelegramSent[] = [];
   const actions: { chatId: number | string; action: string }[] = [];
   const answeredCallbacks: string[] = [];
+  const edits: FakeTelegramApi["edits"] = [];
+  // Each sent message's current keyboard, as editMessageReplyMarkup sees it.
+  const markups = new Map<number, unknown>();
   const faults = new Map<string, TelegramFault[]>();
   const waiters: { n: number; resolve: () => void }[] = [];
   let deliveryError: string | null = null;
@@ -105,6 +112,7 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
         if (markup) return fail(400, markup);
         const id = ++messageId;
         sent.push({ messageId: id, chatId, html: body.text, body });
+        markups.set(id, emptyToNone(body.reply_markup));
         for (const w of waiters.splice(0)) {
           if (sent.length >= w.n) w.resolve();
           else waiters.push(w);
@@ -136,6 +144,38 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
           );
         answeredCallbacks.push(body.callback_query_id);
         return ok(true);
+      case "editMessageReplyMarkup": {
+        // https://core.telegram.org/bots/api#editmessagereplymarkup: chat_id and message_id of a message the
+        // bot sent; without reply_markup the keyboard is removed. An edit that changes nothing is refused
+        // ("message is not modified"), as Telegram refuses it.
+        const { chat_id: chatId, message_id: mid } = body;
+        if (typeof chatId !== "number" && typeof chatId !== "string")
+          return fail(400, "Bad Request: chat_id is empty");
+        if (typeof mid !== "number") return fail(400, "Bad Request: message identifier is not specified");
+        const target = sent.find((m) => m.messageId === mid && String(m.chatId) === String(chatId));
+        if (!target) return fail(400, "Bad Request: message to edit not found");
+        const next = emptyToNone(body.reply_markup);
+        if (next !== undefined) {
+          const markup = checkReplyMarkup(next);
+          if (markup) return fail(400, markup);
+        }
+        if (JSON.stringify(next) === JSON.stringify(markups.get(mid)))
+          return fail(
+            400,
+            "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+          );
+        markups.set(mid, next);
+        edits.push({ chatId, messageId: mid, replyMarkup: next });
+        return ok({
+          message_id: mid,
+          from: { id: botId, is_bot: true, first_name: "Michi", username: "michi_test_bot" },
+          chat: { id: target.chatId, type: "private" },
+          date: Math.floor(Date.now() / 1000),
+          edit_date: Math.floor(Date.now() / 1000),
+          text: target.html,
+          ...(next === undefined ? {} : { reply_markup: next }),
+        });
+      }
       case "setWebhook": {
         const url = body.url;
         if (typeof url !== "string" || !url.startsWith("https://"))
@@ -214,6 +254,8 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
     sent,
     actions,
     answeredCallbacks,
+    edits,
+    markupOf: (messageId) => markups.get(messageId),
     get webhook() {
       return state.webhook;
     },
@@ -247,4 +289,12 @@ export async function startFakeTelegramApi(opts: { token?: string } = {}): Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/** A keyboard with no buttons shows nothing: Telegram treats it like no keyboard. */
+function emptyToNone(markup: unknown): unknown {
+  const rows = (markup as { inline_keyboard?: unknown[][] } | undefined)?.inline_keyboard;
+  return markup === undefined || markup === null || (Array.isArray(rows) && rows.flat().length === 0)
+    ? undefined
+    : markup;
 }

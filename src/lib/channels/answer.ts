@@ -24,11 +24,12 @@ import { log } from "../log";
 import { processQueue } from "../queue";
 import { askForPerson } from "./answer-live";
 import { inboundText } from "./buttons";
-import { type ChannelDeps, SEND_SAFETY_SECONDS, telegramClientFor } from "./deps";
+import { type ChannelDeps, SEND_SAFETY_SECONDS } from "./deps";
 import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
 import { isPersonRequest } from "./live-words";
 import { formatReply, typingIndicator } from "./reply-format";
 import { sendBatch } from "./send";
+import { takeTap } from "./taps";
 import { channelWords, isStartWord, isStopWord } from "./words";
 
 // The inbound job: one person's pending messages answered one at a time, oldest first (by the time they sent
@@ -132,13 +133,12 @@ async function answerOne(
   // A tapped button is read as what it stands for: a starter's text, or the words asking for a person.
   const text = inboundText(tenant.bot, inbound.body);
   const say = (t: string): OutboundBody[] => [{ text: t }];
-  if (inbound.body?.callbackId && conn.channel === "telegram") {
-    // Stops the spinner on the button the person tapped at once, not after the answer; the answer follows
-    // as a message. A failure only leaves the spinner to Telegram's own timeout.
-    await telegramClientFor(deps, conn).answerCallbackQuery(inbound.body.callbackId);
-  }
+  // A Telegram tap: the spinner stopped and the keyboard removed; a second tap of it is not answered.
+  const firstTap = await takeTap(deps, conn, contact, inbound);
   let outcome: Outcome;
-  if (inbound.kind === "text" && isStopWord(text)) {
+  if (!firstTap) {
+    outcome = { status: "skipped", reply: [] };
+  } else if (inbound.kind === "text" && isStopWord(text)) {
     outcome = contact.optedOutAt
       ? { status: "skipped", reply: [] }
       : { status: "done", reply: say(words.optedOut), optedOutAt: new Date() };

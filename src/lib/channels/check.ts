@@ -5,6 +5,7 @@ import type { Channel } from "../db/schema";
 import { AppError } from "../errors";
 import { webhookUrl } from "./connect";
 import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
+import { refusalWords } from "./refusals";
 
 // "Check connection" on the Channels page, like "Check model": asks the provider with the stored token and
 // says in words what is wrong. Reads only; nothing secret is in the answer.
@@ -21,6 +22,10 @@ export async function checkChannelConnection(
   if (!conn) throw new AppError("not_found", "This channel is not connected.");
   const lines: string[] = [];
   let ok = true;
+  // Deliveries that reached us but failed their check: every one is a message nobody answers.
+  const words = refusalWords(conn);
+  const refused =
+    words && conn.lastRefusedAt ? `${words} Last refused at ${conn.lastRefusedAt.toISOString()}.` : null;
   if (conn.channel === "whatsapp") {
     const r = await whatsappClientFor(opts, conn).checkConnection();
     if (r.ok) {
@@ -31,9 +36,15 @@ export async function checkChannelConnection(
       ok = false;
       lines.push(r.message);
     }
+    if (refused) {
+      ok = false;
+      lines.push(refused);
+    }
     lines.push(
       conn.lastInboundAt
-        ? `Meta last delivered a message at ${conn.lastInboundAt.toISOString()}.`
+        ? refused
+          ? `The last message from Meta that passed the check arrived at ${conn.lastInboundAt.toISOString()}.`
+          : `Meta last delivered a message at ${conn.lastInboundAt.toISOString()}.`
         : "No message from Meta has arrived yet. At Meta, check the callback URL and verify token, that the messages field is subscribed, and that the app secret here is the app's (a wrong one makes every delivery fail its signature).",
     );
   } else {
@@ -59,6 +70,13 @@ export async function checkChannelConnection(
       } else {
         lines.push("Telegram delivers this bot's messages here.");
       }
+    }
+  }
+  if (conn.channel === "telegram") {
+    // Telegram's own last error is about reaching us; a refusal is about what reached us.
+    if (refused) {
+      ok = false;
+      lines.push(refused);
     }
   }
   if (conn.lastError) lines.push(`Last problem: ${conn.lastError}`);

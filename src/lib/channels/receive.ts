@@ -3,13 +3,14 @@ import type { DbHandle } from "../db";
 import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
 import { applyStatus } from "../db/queries/channels-messages";
 import { type NewInbound, storeInbound } from "../db/queries/channels-queue";
-import { CHANNELS, type Channel } from "../db/schema";
+import { CHANNELS, type Channel, type RefusalReason } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
 import { queueAfterAck } from "./enqueue";
 import { channelVisitorId, openChannelSecret } from "./identity";
+import { noteAccepted, noteRefused } from "./refusals";
 import { parseTelegramUpdate } from "./telegram/parse";
 import { verifyTelegramSecret } from "./telegram/verify";
 import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
@@ -63,14 +64,15 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   } catch {
     return plain(413, "Too large");
   }
-  if (!verified(req, c, raw)) {
-    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way).
-    log().warn(
-      { connectionId: c.id, channel: c.channel },
-      "channel webhook refused: the signature did not match",
-    );
+  const refused = refusal(req, c, raw);
+  if (refused) {
+    // A wrong app secret on the Channels page shows up here first (every delivery fails the same way): the
+    // connection keeps why, rate-limited and without anything of the body (refusals.ts).
+    log().warn({ connectionId: c.id, channel: c.channel, reason: refused }, "channel webhook refused");
+    await noteRefused(db, c, refused);
     return plain(401, "Unauthorized");
   }
+  await noteAccepted(db, c);
   // Verified from here on. A switched-off connection, business or platform still answers 200, so the
   // provider does not retry for days a message that will not be answered; nothing is stored.
   if (!platformOn || !c.enabled || tenant.status !== "active") return plain(200, "OK");
@@ -110,21 +112,28 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   return plain(200, "OK");
 }
 
-function verified(req: Request, c: ConnectionRow, raw: Uint8Array): boolean {
+/** Why the delivery is refused, or null when it passed its check. */
+function refusal(req: Request, c: ConnectionRow, raw: Uint8Array): RefusalReason | null {
   try {
     if (c.channel === "whatsapp") {
+      const header = req.headers.get("x-hub-signature-256");
+      if (!header) return "missing_signature";
       const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "appSecret");
-      return !!secret && verifyWhatsAppSignature(raw, req.headers.get("x-hub-signature-256"), secret);
+      if (!secret) return "secret_unreadable";
+      return verifyWhatsAppSignature(raw, header, secret) ? null : "bad_signature";
     }
+    const header = req.headers.get("x-telegram-bot-api-secret-token");
+    if (!header) return "missing_secret_token";
     const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "webhookSecret");
-    return !!secret && verifyTelegramSecret(req.headers.get("x-telegram-bot-api-secret-token"), secret);
+    if (!secret) return "secret_unreadable";
+    return verifyTelegramSecret(header, secret) ? null : "wrong_secret_token";
   } catch (err) {
     // A secret that no longer opens (the key was rotated away): refuse, and say so where operators look.
     log().warn(
       { err: { message: (err as Error).message }, connectionId: c.id },
       "channel secret does not open",
     );
-    return false;
+    return "secret_unreadable";
   }
 }
 
@@ -181,7 +190,13 @@ function readTelegram(c: ConnectionRow, json: unknown): Read {
     u.kind === "text"
       ? { text: u.text }
       : u.kind === "callback"
-        ? { text: u.label ?? u.data ?? "", callbackId: u.callbackId, ...(u.data ? { button: u.data } : {}) }
+        ? {
+            text: u.label ?? u.data ?? "",
+            callbackId: u.callbackId,
+            ...(u.data ? { button: u.data } : {}),
+            // The bot's message the keyboard is on (not when Telegram no longer lets the bot see it: date 0).
+            ...(u.messageId && u.date > 0 ? { tapped: u.messageId } : {}),
+          }
         : { kind: u.kind === "media" ? u.media : u.type };
   return {
     inbound: [

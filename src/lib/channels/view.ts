@@ -1,9 +1,10 @@
 import "server-only";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
-import { channelsSwitchedOn, listConnections } from "../db/queries/channels";
+import { type ConnectionRow, channelsSwitchedOn, listConnections } from "../db/queries/channels";
 import { recentOutbound } from "../db/queries/channels-messages";
 import { CHANNELS, type Channel, type OutboundStatus } from "../db/schema";
 import { webhookUrl } from "./connect";
+import { refusalWords } from "./refusals";
 
 // What the Channels page shows: per channel, whether it is connected, the webhook URL to paste at Meta or
 // Telegram, which secrets are set (never their values), the last inbound and outbound, and the latest
@@ -21,6 +22,8 @@ export type ChannelView = {
   lastOutboundAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
+  /** Deliveries refused since the last good one, in words (no secret, nothing of the refused request). */
+  refused: { at: Date; count: number; words: string } | null;
   recent: { at: Date; status: OutboundStatus; errorCode: string | null; errorTitle: string | null }[];
 };
 
@@ -46,6 +49,7 @@ export async function listChannels(
           lastOutboundAt: c?.lastOutboundAt ?? null,
           lastError: c?.lastError ?? null,
           lastErrorAt: c?.lastErrorAt ?? null,
+          refused: refusedOf(c),
           recent: recent.map((o) => ({
             at: o.updatedAt,
             status: o.status,
@@ -57,4 +61,9 @@ export async function listChannels(
     );
   });
   return { platformOn, channels };
+}
+
+function refusedOf(c: ConnectionRow | undefined): ChannelView["refused"] {
+  const words = c ? refusalWords(c) : null;
+  return c?.lastRefusedAt && words ? { at: c.lastRefusedAt, count: c.refusedCount, words } : null;
 }

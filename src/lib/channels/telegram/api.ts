@@ -44,6 +44,11 @@ export type TelegramClient = {
   ): Promise<ChannelResult>;
   sendChatAction(chatId: number | string, action: "typing"): Promise<ChannelResult>;
   answerCallbackQuery(callbackQueryId: string): Promise<ChannelResult>;
+  /**
+   * Removes the inline keyboard of one of the bot's messages. A keyboard already gone fails with the code
+   * "not_modified" (Telegram's "message is not modified"), which is how a second tap is recognised.
+   */
+  removeKeyboard(chatId: number | string, messageId: number): Promise<ChannelResult>;
   setWebhook(url: string, secretToken: string): Promise<ChannelResult>;
   deleteWebhook(): Promise<ChannelResult>;
   getMe(): Promise<ChannelResult<{ username: string | null; firstName: string | null }>>;
@@ -117,6 +122,16 @@ export function createTelegramClient(opts: TelegramClientOptions): TelegramClien
     },
     sendChatAction: (chatId, action) => done("sendChatAction", { chat_id: chatId, action }),
     answerCallbackQuery: (id) => done("answerCallbackQuery", { callback_query_id: id }),
+    async removeKeyboard(chatId, messageId) {
+      // editMessageReplyMarkup without reply_markup leaves the message with no keyboard
+      // (https://core.telegram.org/bots/api#editmessagereplymarkup). Editing a message into what it already
+      // is fails with "Bad Request: message is not modified" (its wording as bot libraries meet it:
+      // https://github.com/eternnoir/pyTelegramBotAPI/issues/763, https://github.com/daniel-hauser/moneyman/pull/133).
+      const r = await done("editMessageReplyMarkup", { chat_id: chatId, message_id: messageId });
+      return !r.ok && r.code === "400" && /message is not modified/i.test(r.message)
+        ? { ...r, code: "not_modified" }
+        : r;
+    },
     setWebhook: (url, secretToken) =>
       done("setWebhook", {
         url,

@@ -48,6 +48,14 @@ export async function finishInbound(tx: TenantTx, id: string, status: InboundSta
     .where(eq(channelInbound.id, id));
 }
 
+/** Notes on a Telegram tap that its job removed the tapped keyboard, so a retry of the job still answers it. */
+export async function markKeyboardRemoved(tx: TenantTx, id: string): Promise<void> {
+  await tx
+    .update(channelInbound)
+    .set({ body: sql`coalesce(${channelInbound.body}, '{}'::jsonb) || '{"keyboardRemoved": true}'::jsonb` })
+    .where(eq(channelInbound.id, id));
+}
+
 /**
  * The contact for an address, made with its conversation on first contact. The transaction-scoped advisory
  * lock on the contact makes two workers meeting a new person create one conversation, not two.

@@ -6,6 +6,7 @@ import {
   type ChannelSettings,
   channelConnections,
   channelPlatform,
+  type RefusalReason,
   type SealedSecret,
   tenants,
 } from "../schema";
@@ -115,6 +116,43 @@ export async function touchConnection(tx: TenantTx, id: string, what: "inbound" 
     .where(
       and(eq(channelConnections.id, id), sql`(${col} is null or ${col} < now() - interval '10 seconds')`),
     );
+}
+
+/**
+ * Records refused deliveries: `count` more since the last write, the latest reason, at `at`. The condition
+ * keeps it to one write a minute per connection even across processes; a row it skips is not locked. Nothing
+ * of the refused request is written, only the fixed reason.
+ */
+export async function recordRefusal(
+  tx: TenantTx,
+  id: string,
+  reason: RefusalReason,
+  count: number,
+  at: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .update(channelConnections)
+    .set({
+      lastRefusedAt: at,
+      lastRefusedReason: reason,
+      refusedCount: sql`${channelConnections.refusedCount} + ${count}`,
+    })
+    .where(
+      and(
+        eq(channelConnections.id, id),
+        sql`(${channelConnections.lastRefusedAt} is null or ${channelConnections.lastRefusedAt} <= ${new Date(at.getTime() - 60_000)})`,
+      ),
+    )
+    .returning({ id: channelConnections.id });
+  return rows.length > 0;
+}
+
+/** A delivery passed its check: the refusals before it are no longer the connection's state. */
+export async function clearRefusals(tx: TenantTx, id: string): Promise<void> {
+  await tx
+    .update(channelConnections)
+    .set({ lastRefusedAt: null, lastRefusedReason: null, refusedCount: 0 })
+    .where(and(eq(channelConnections.id, id), sql`${channelConnections.lastRefusedAt} is not null`));
 }
 
 /** Platform path: whether the operator lets channels run at all. */

@@ -25,6 +25,14 @@ export type ConversationChannel = "web" | Channel;
 export type InboundStatus = "pending" | "done" | "skipped" | "failed";
 export type OutboundStatus = "queued" | "sent" | "delivered" | "read" | "failed" | "outside_window";
 
+/** Why a webhook delivery was refused; words for each are in src/lib/channels/refusals.ts. */
+export type RefusalReason =
+  | "missing_signature"
+  | "bad_signature"
+  | "missing_secret_token"
+  | "wrong_secret_token"
+  | "secret_unreadable";
+
 /** A channel's plain settings; everything secret is in `secrets`. */
 export type ChannelSettings = { phoneNumberId?: string; botUsername?: string };
 
@@ -44,6 +52,10 @@ export const channelConnections = pgTable(
     lastOutboundAt: timestamp("last_outbound_at", { withTimezone: true }),
     lastError: text("last_error"),
     lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+    /** The last refused webhook delivery (drizzle/0037): when, a fixed reason, and how many since a good one. */
+    lastRefusedAt: timestamp("last_refused_at", { withTimezone: true }),
+    lastRefusedReason: text("last_refused_reason").$type<RefusalReason>(),
+    refusedCount: integer("refused_count").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -85,7 +97,18 @@ export const channelContacts = pgTable(
  * `button`: the id (WhatsApp) or callback_data (Telegram) of the button the person tapped, with its label as
  * `text`; the answer reads what the button stands for (channels/buttons.ts).
  */
-export type InboundBody = { text?: string; kind?: string; callbackId?: string; button?: string };
+/**
+ * A Telegram tap also carries `tapped`, the message id of the bot's message whose keyboard was tapped, and
+ * `keyboardRemoved` once this tap's job removed that keyboard (so a retry of the job still answers it).
+ */
+export type InboundBody = {
+  text?: string;
+  kind?: string;
+  callbackId?: string;
+  button?: string;
+  tapped?: number;
+  keyboardRemoved?: boolean;
+};
 
 export const channelInbound = pgTable(
   "channel_inbound",

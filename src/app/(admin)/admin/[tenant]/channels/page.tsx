@@ -31,6 +31,11 @@ function Activity({ c, tz }: { c: ChannelView; tz: string }) {
         Last message in: {c.lastInboundAt ? <When at={c.lastInboundAt} tz={tz} /> : "none yet"} · Last reply
         out: {c.lastOutboundAt ? <When at={c.lastOutboundAt} tz={tz} /> : "none yet"}
       </p>
+      {c.refused ? (
+        <p role="note" className="field-error">
+          {c.refused.words} (last refused <When at={c.refused.at} tz={tz} />)
+        </p>
+      ) : null}
       {c.lastError ? (
         <p role="note" className="field-error">
           {c.lastError}
