@@ -13,8 +13,9 @@ import { round, type Summary, summarize } from "./lib/stats";
 // DATABASE_URL), the fake model, the fake Graph API on loopback over https through the guarded agent, the real
 // pg-boss workers, and Meta's signed deliveries handed to the webhook route's handler.
 // - `ack`: Meta retries a delivery it does not see acknowledged in time, so the route only verifies the
-//   signature, stores the message and queues the job. Measured with 50 deliveries in flight at once while the
-//   workers answer the earlier ones in the same process, as one server would. Target: p99 ≤ 50 ms.
+//   signature and stores the message (the job is queued after the answer). Measured with 50 deliveries in
+//   flight at once while the workers answer the earlier ones in the same process: a capacity figure (a closed
+//   loop sending hundreds a second), not the target's. The target (p99 ≤ 50 ms) is read from `ackAtRates`.
 // - `answered`: a burst of customers writing at once (one message each), from the first POST to the last
 //   answer the fake Graph API accepted: signature, storage, queue, the chat turn, formatting, the send.
 //   `latencyMs` is each customer's wait from their POST to their answer.
@@ -240,7 +241,7 @@ export async function benchChannels(opts: {
     const ack = await acknowledgements(c, opts.quick ? 500 : 2000);
     opts.log(
       `  channels webhook ack at ${ACK_CONCURRENCY} in flight: p50 ${round(ack.p50, 1)} ms, ` +
-        `p99 ${round(ack.p99, 1)} ms, max ${round(ack.max, 1)} ms (target p99 ≤ ${ACK_TARGET_P99_MS} ms)`,
+        `p99 ${round(ack.p99, 1)} ms, max ${round(ack.max, 1)} ms (capacity: a closed loop; the target is read at steady rates)`,
     );
     return { database: c.w.dbUrl ? "pg" : "pglite", ack, ackAtRates, ackStatements, loadAvg, answered };
   } finally {

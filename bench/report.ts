@@ -144,11 +144,20 @@ export function printSummary(r: Results): void {
   }
   const ch = r.channels;
   if (ch) {
-    rows.push([
-      "channels.ackP99Ms",
-      fmt(ch.ack.p99, " ms"),
-      `WhatsApp webhook acknowledged (verify, store; queued after) at ${ch.ack.concurrency} in flight, p50 ${fmt(ch.ack.p50, " ms")}, ${ch.database} (target ≤ ${ch.ack.targetP99Ms} ms)`,
-    ]);
+    // The target is for deliveries as Meta sends them (a steady rate, each timed from when it was due): the
+    // worst p99 of the steady rates. The closed loop of 50 in flight is how many the route takes at most.
+    const rates = ch.ackAtRates ?? [];
+    const worst = rates.reduce<(typeof rates)[number] | undefined>(
+      (w, a) => (!w || a.p99 > w.p99 ? a : w),
+      undefined,
+    );
+    if (worst) {
+      rows.push([
+        "channels.ackP99Ms",
+        fmt(worst.p99, " ms"),
+        `WhatsApp webhook acknowledged (verify, store; queued after), worst p99 of ${rates.map((a) => `${a.perSecond}/s`).join(", ")} (at ${worst.perSecond}/s, p50 ${fmt(worst.p50, " ms")}) while the workers answer, ${ch.database} (target ≤ ${ch.ack.targetP99Ms} ms)`,
+      ]);
+    }
     if (ch.ackStatements !== undefined) {
       rows.push([
         "channels.ackStatements",
@@ -156,14 +165,11 @@ export function printSummary(r: Results): void {
         "database statements one acknowledgement waits for (counted; the job is queued after the answer)",
       ]);
     }
-    const steady = ch.ackAtRates?.find((a) => a.perSecond === 10);
-    if (steady) {
-      rows.push([
-        "channels.ackP99At10PerSecondMs",
-        fmt(steady.p99, " ms"),
-        `deliveries arriving at 10/s while the workers answer, p50 ${fmt(steady.p50, " ms")}; event loop late by ${fmt(steady.loopDelayP99Ms, " ms")} at p99`,
-      ]);
-    }
+    rows.push([
+      "channels.ackP99At50InFlightMs",
+      fmt(ch.ack.p99, " ms"),
+      `${ch.ack.concurrency} deliveries in flight at once (a closed loop: capacity, queueing behind the other ${ch.ack.concurrency - 1}), p50 ${fmt(ch.ack.p50, " ms")}`,
+    ]);
     rows.push([
       "channels.answeredPerSecond",
       String(ch.answered.perSecond),
