@@ -4,7 +4,6 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { createDb, type DbHandle, rowsOf } from "../src/lib/db/client";
 import { migrate } from "../src/lib/db/migrate";
-import { saveWebsiteSource } from "../src/lib/db/queries/knowledge-sources";
 import { createTenant } from "../src/lib/db/queries/tenants";
 import { runEmbedJob, vectorHits } from "../src/lib/knowledge/embed";
 import { embeddingsClient } from "../src/lib/knowledge/embeddings";
@@ -13,7 +12,7 @@ import { searchKnowledge } from "../src/lib/knowledge/search";
 import { startSync } from "../src/lib/knowledge/sync";
 import type { JobQueue } from "../src/lib/queue";
 import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
-import { startKnowledgeInstance } from "../tests/support/knowledge";
+import { addSitemapSource, startKnowledgeInstance } from "../tests/support/knowledge";
 import { measureRecall } from "./knowledge/recall";
 import { serveStaticSiteOnThread } from "./lib/static-site-thread";
 import { percentile, round } from "./lib/stats";
@@ -180,21 +179,10 @@ export async function benchKnowledge(opts: {
   await migrate(db);
   const tenantId = (await createTenant(db.platform, { slug: `bench-kn-${Date.now()}`, name: "Login.gov" }))
     .id;
-  const sourceId = await db.forTenant(
-    tenantId,
-    async (tx) =>
-      (
-        await saveWebsiteSource(tx, tenantId, {
-          startUrl: null,
-          sitemapUrl: `${site.origin}/sitemap.xml`,
-          includePatterns: [],
-          excludePatterns: [],
-          pageCap: 1000,
-          schedule: "off",
-          nextSyncAt: null,
-        })
-      ).id,
-  );
+  const sourceId = await addSitemapSource(db, tenantId, `${site.origin}/sitemap.xml`, {
+    pageCap: 1000,
+    schedule: "off",
+  });
   const k = await startKnowledgeInstance(db, site, { worker: true });
   const embed = await startFakeEmbeddings({ dialect: "ollama", dims: 256 });
   try {

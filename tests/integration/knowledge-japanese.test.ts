@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/auth/access";
 import { rowsOf } from "@/lib/db/client";
-import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import type { tenants } from "@/lib/db/schema";
 import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { startSync } from "@/lib/knowledge/sync";
@@ -12,7 +11,7 @@ import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
 import { startFixtureSite } from "../support/fixture-site";
-import { type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import { addSitemapSource, type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
 
 // A Japanese website (no spaces between words) synced and searched in the database the suite runs on
 // (PGlite, or Postgres with DATABASE_URL): a question finds the page that answers it, and a question the
@@ -77,21 +76,10 @@ beforeAll(async () => {
     role: "owner",
     db: t.handle,
   } as TenantContext;
-  const sourceId = await t.handle.forTenant(
-    shop.id,
-    async (tx) =>
-      (
-        await saveWebsiteSource(tx, shop.id, {
-          startUrl: null,
-          sitemapUrl: `${site.origin}/sitemap.xml`,
-          includePatterns: [],
-          excludePatterns: [],
-          pageCap: 50,
-          schedule: "off",
-          nextSyncAt: null,
-        })
-      ).id,
-  );
+  const sourceId = await addSitemapSource(t.handle, shop.id, `${site.origin}/sitemap.xml`, {
+    pageCap: 50,
+    schedule: "off",
+  });
   k = await startKnowledgeInstance(t.handle, site);
   await startSync(t.handle, k.queue, { tenantId: shop.id, sourceId, actor: null, reason: "manual" });
   // expect.poll belongs to tests; the setup waits for the run to end itself.

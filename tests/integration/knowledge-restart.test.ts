@@ -2,13 +2,12 @@ import { createRequire } from "node:module";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
-import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { startSync } from "@/lib/knowledge/sync";
 import { QUEUE_SCHEMA } from "@/lib/queue";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureReply, startFixtureSite } from "../support/fixture-site";
-import { type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import { addSitemapSource, type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
 
 // One sync run carried by more than one instance: stopped half-way and finished by the next one, killed
 // half-way with its jobs left active until they expire, and shared by two instances working at once. In every
@@ -77,21 +76,10 @@ async function instance(hold?: (url: string) => boolean) {
 async function source() {
   n += 1;
   const tenantId = (await createTenant(t.handle.platform, { slug: `kn-restart-${n}`, name: "Michi" })).id;
-  const sourceId = await t.handle.forTenant(
-    tenantId,
-    async (tx) =>
-      (
-        await saveWebsiteSource(tx, tenantId, {
-          startUrl: null,
-          sitemapUrl: `${site.origin}/sitemap.xml`,
-          includePatterns: [],
-          excludePatterns: [],
-          pageCap: 500,
-          schedule: "off",
-          nextSyncAt: null,
-        })
-      ).id,
-  );
+  const sourceId = await addSitemapSource(t.handle, tenantId, `${site.origin}/sitemap.xml`, {
+    pageCap: 500,
+    schedule: "off",
+  });
   return { tenantId, sourceId };
 }
 

@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
-import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { searchKnowledge } from "@/lib/knowledge/search";
 import { startSync } from "@/lib/knowledge/sync";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureReply, type FixtureRequest, startFixtureSite } from "../support/fixture-site";
-import { type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import { addSitemapSource, type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
 
 // A site having a bad minute must not cost the business its index. robots.txt answering a server error or 429
 // means nothing is fetched this run (RFC 9309 §2.3.1.4) while what was indexed stays, as Google does
@@ -63,21 +62,10 @@ const running: KnowledgeInstance[] = [];
 beforeAll(async () => {
   t = await freshDb();
   tenantId = (await createTenant(t.handle.platform, { slug: "kn-robots", name: "Michi" })).id;
-  sourceId = await t.handle.forTenant(
-    tenantId,
-    async (tx) =>
-      (
-        await saveWebsiteSource(tx, tenantId, {
-          startUrl: null,
-          sitemapUrl: `${site.origin}/sitemap.xml`,
-          includePatterns: [],
-          excludePatterns: [],
-          pageCap: 50,
-          schedule: "off",
-          nextSyncAt: null,
-        })
-      ).id,
-  );
+  sourceId = await addSitemapSource(t.handle, tenantId, `${site.origin}/sitemap.xml`, {
+    pageCap: 50,
+    schedule: "off",
+  });
 }, 60_000);
 
 afterEach(async () => {

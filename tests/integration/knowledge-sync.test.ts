@@ -16,7 +16,7 @@ import {
   redirectTo,
   startFixtureSite,
 } from "../support/fixture-site";
-import { type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import { addSitemapSource, type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
 
 // A website source synced end to end through the durable queue against an https fixture site: sitemap,
 // robots.txt, canonical duplicates, noindex, hostile pages (a 50 MB body, a gzip bomb, a redirect to a private
@@ -108,21 +108,10 @@ beforeAll(async () => {
   t = await freshDb();
   tenantId = (await createTenant(t.handle.platform, { slug: "kn-sync", name: "Michi" })).id;
   otherId = (await createTenant(t.handle.platform, { slug: "kn-other", name: "Other" })).id;
-  sourceId = await t.handle.forTenant(
-    tenantId,
-    async (tx) =>
-      (
-        await saveWebsiteSource(tx, tenantId, {
-          startUrl: null,
-          sitemapUrl: `${site.origin}/sitemap.xml`,
-          includePatterns: [],
-          excludePatterns: [],
-          pageCap: 500,
-          schedule: "weekly",
-          nextSyncAt: null,
-        })
-      ).id,
-  );
+  sourceId = await addSitemapSource(t.handle, tenantId, `${site.origin}/sitemap.xml`, {
+    pageCap: 500,
+    schedule: "weekly",
+  });
 }, 60_000);
 
 afterEach(async () => {

@@ -1,4 +1,5 @@
 import type { DbHandle } from "@/lib/db/client";
+import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import type { KnowledgeDeps } from "@/lib/knowledge/deps";
 import { chunkSections, extractDocument, searchText } from "@/lib/knowledge/extract";
 import { createExtractPool } from "@/lib/knowledge/extract-pool";
@@ -129,4 +130,28 @@ export async function startKnowledgeInstance(
       await pool?.close();
     },
   };
+}
+
+/** A website source from a sitemap, no path patterns, not yet synced: what most knowledge tests start with. */
+export async function addSitemapSource(
+  db: DbHandle,
+  tenantId: string,
+  sitemapUrl: string,
+  opts: { pageCap: number; schedule: "off" | "daily" | "weekly" },
+): Promise<string> {
+  return db.forTenant(
+    tenantId,
+    async (tx) =>
+      (
+        await saveWebsiteSource(tx, tenantId, {
+          startUrl: null,
+          sitemapUrl,
+          includePatterns: [],
+          excludePatterns: [],
+          pageCap: opts.pageCap,
+          schedule: opts.schedule,
+          nextSyncAt: null,
+        })
+      ).id,
+  );
 }
