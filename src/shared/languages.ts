@@ -16,3 +16,9 @@ export const LANGS = Object.keys(LANGUAGE_LABELS) as [Lang, ...Lang[]];
 export function isLang(value: unknown): value is Lang {
   return typeof value === "string" && Object.hasOwn(LANGUAGE_LABELS, value);
 }
+
+/** The supported language of a tag such as "es-MX" or "ja_JP" (its primary subtag), else English. */
+export function langOrEnglish(tag: string | null | undefined): Lang {
+  const base = tag?.toLowerCase().split(/[-_]/)[0];
+  return isLang(base) ? base : "en";
+}

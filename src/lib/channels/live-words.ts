@@ -1,5 +1,5 @@
 import "server-only";
-import { isLang, type Lang } from "../../shared/languages";
+import { type Lang, langOrEnglish } from "../../shared/languages";
 
 // What a person on WhatsApp or Telegram reads when a live conversation with the business's team starts or
 // ends: the widget's own live words (src/widget/live-i18n.ts), reworded where the widget shows a form or a
@@ -76,13 +76,11 @@ const PERSON_BUTTON: Record<Lang, string> = {
 };
 
 export function personButtonLabel(language: string | undefined): string {
-  const base = language?.toLowerCase().split(/[-_]/)[0];
-  return PERSON_BUTTON[isLang(base) ? base : "en"];
+  return PERSON_BUTTON[langOrEnglish(language)];
 }
 
 export function liveWords(language: string | undefined): LiveWords {
-  const base = language?.toLowerCase().split(/[-_]/)[0];
-  return WORDS[isLang(base) ? base : "en"];
+  return WORDS[langOrEnglish(language)];
 }
 
 // A plain request for a person, matched on the whole message (case- and accent-blind): the widget menu's

@@ -1,5 +1,5 @@
 import "server-only";
-import { isLang, type Lang } from "../../shared/languages";
+import { type Lang, langOrEnglish } from "../../shared/languages";
 
 // What the platform itself says to a person on a channel (the model says everything else), in the bot's
 // language: the widget's languages, English when the bot has none of them.
@@ -48,8 +48,7 @@ const WORDS: Record<Lang, Words> = {
 };
 
 export function channelWords(language: string | undefined): Words {
-  const base = language?.toLowerCase().split(/[-_]/)[0];
-  return WORDS[isLang(base) ? base : "en"];
+  return WORDS[langOrEnglish(language)];
 }
 
 // The keywords people use to stop and restart business messages (WhatsApp's own opt-out guidance uses STOP),
