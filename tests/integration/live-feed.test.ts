@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { appendLiveEvent } from "@/lib/db/queries/live-events";
 import type { tenants } from "@/lib/db/schema";
-import { closeLiveWakes, wakeLive } from "@/lib/live/bus";
+import { env } from "@/lib/env";
+import { closeLiveWakes, liveListenConnected, onLiveWake, wakeLive } from "@/lib/live/bus";
 import { liveEventStream } from "@/lib/live/stream";
 import { type LiveEventData, type LiveKind, VISITOR_LIVE_KINDS } from "@/shared/live-events";
 import { type ChatWorld, startChatWorld } from "../support/chat-world";
@@ -64,6 +65,11 @@ describe("the tenant's live feed", () => {
     const x = await conversation(tenant);
     const y = await conversation(tenant);
     const start = await append(tenant, x, "state", { state: "person", agent });
+    // On Postgres, LISTEN connecting wakes every held stream once (wake-ups may have been lost until then): let
+    // it connect before the streams open, or that read lands among the counted ones.
+    const off = onLiveWake(db, tenant.id, () => {});
+    if (db.kind === "pg" && !env().REDIS_URL) await expect.poll(() => liveListenConnected(db)).toBe(true);
+    off();
     const streams = [
       consoleStream(tenant, start),
       visitorStream(tenant, x, start),

@@ -110,6 +110,12 @@ export function onLiveWake(db: DbHandle, tenantId: string, listener: LiveWake): 
   };
 }
 
+/** Whether the LISTEN connection for `db` is up (false on PGlite and with Redis): tests that count reads
+ * wait for it, since its connecting wakes every stream once (wake-ups may have been missed until then). */
+export function liveListenConnected(db: DbHandle): boolean {
+  return bus().transports.get(db)?.connected() ?? false;
+}
+
 /** Closes this process's wake-up transports (the LISTEN connections, the Redis clients): tests, shutdown. */
 export async function closeLiveWakes(): Promise<void> {
   const b = bus();
