@@ -271,13 +271,13 @@ export async function benchKnowledge(opts: {
     for (let left = chunks; left > 0; left -= 128) await runEmbedJob(db, noQueue, client, job);
     opts.log("knowledge: embedded; timing hybrid retrieval");
     if (process.env.BENCH_EXPLAIN) {
-      const { nearestSql } = await import("../src/lib/db/queries/knowledge-vectors");
-      const { simhash } = await import("../src/lib/knowledge/vectors");
-      const { embeddingModelId, embedTexts } = await import("../src/lib/knowledge/embeddings");
-      const v = (await embedTexts(client, ["how do I reset my password"], { kind: "query" })).vectors[0]!;
-      const q = { model: embeddingModelId(client.config), dim: v.length, code: simhash(v) };
+      // The read by id of the 64 chosen (here: any 64 of the business's vectors).
       await db.forTenant(tenantId, async (tx) => {
-        const plan = await rowsOf<Record<string, string>>(tx, sql`explain analyze ${nearestSql(q, 64)}`);
+        const plan = await rowsOf<Record<string, string>>(
+          tx,
+          sql`explain analyze select * from michi_knowledge_vectors_by_id('bench-embed', 256,
+                (select array_agg(chunk_id) from (select chunk_id from knowledge_vectors limit 64) x))`,
+        );
         opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
       });
     }

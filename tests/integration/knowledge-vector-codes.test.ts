@@ -7,7 +7,7 @@ import { storeEmbedding } from "@/lib/db/queries/knowledge-vectors";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { nearestVectors, runEmbedJob } from "@/lib/knowledge/embed";
 import { embeddingsClient } from "@/lib/knowledge/embeddings";
-import { cosine, normalize, simhash, toBytea } from "@/lib/knowledge/vectors";
+import { cosine, normalize, sketchBytes, toBytea } from "@/lib/knowledge/vectors";
 import type { JobQueue } from "@/lib/queue";
 import { freshDb, type TestDb } from "../support/db";
 import { type FakeEmbeddings, startFakeEmbeddings } from "../support/fake-embeddings";
@@ -87,7 +87,7 @@ async function seedTenant(slug: string): Promise<{ tenantId: string; chunkIds: s
         id: r.id,
         hash: r.hash,
         bytes: toBytea(v),
-        code: simhash(v),
+        sketch: sketchBytes(v),
         model: MODEL,
         dim: DIM,
       });
@@ -115,7 +115,7 @@ const queries = Array.from({ length: 30 }, (_, i) =>
   around(topics[(i * 7) % TOPICS]!, 0.05 + 0.01 * (i % 4)),
 );
 
-describe(`vector codes (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`, () => {
+describe(`vector sketches (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`, () => {
   it("finds at least 90% of the exact 10 nearest vectors (brute-force cosine) over 30 queries", async () => {
     const { tenantId, chunkIds } = seeded[0]!;
     let found = 0;
@@ -146,26 +146,130 @@ describe(`vector codes (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`, (
   });
 
   it("answers nothing to a caller that entered no tenant, and nothing of another model or size", async () => {
-    const code = simhash(queries[0]!);
+    const ids = `{${seeded[0]!.chunkIds.slice(0, 10).join(",")}}`;
     const none = await rowsOf(
       t.handle.platform,
-      sql`select * from michi_knowledge_vector_hits(${MODEL}, ${DIM}, ${code}::varbit, 10)`,
+      sql`select * from michi_knowledge_vectors_by_id(${MODEL}, ${DIM}, ${ids}::uuid[])`,
     );
     expect(none).toEqual([]);
-    const other = await t.handle.forTenant(seeded[0]!.tenantId, (tx) =>
-      rowsOf(tx, sql`select * from michi_knowledge_vector_hits('other-model', ${DIM}, ${code}::varbit, 10)`),
+    // Another tenant's ids read as the first tenant: no chunk, only the (first tenant's) newest seq.
+    const crossed = await t.handle.forTenant(seeded[1]!.tenantId, (tx) =>
+      rowsOf<{ chunk_id: string | null }>(
+        tx,
+        sql`select chunk_id from michi_knowledge_vectors_by_id(${MODEL}, ${DIM}, ${ids}::uuid[])`,
+      ),
     );
-    expect(other).toEqual([]);
+    expect(crossed.map((r) => r.chunk_id)).toEqual([null]);
+    const other = await t.handle.forTenant(seeded[0]!.tenantId, (tx) =>
+      rowsOf<{ chunk_id: string | null }>(
+        tx,
+        sql`select chunk_id from michi_knowledge_vectors_by_id('other-model', ${DIM}, ${ids}::uuid[])`,
+      ),
+    );
+    expect(other.map((r) => r.chunk_id)).toEqual([null]);
     expect(
       await nearestVectors(t.handle, seeded[0]!.tenantId, MODEL, normalize(queries[0]!.slice(0, 64))),
     ).toEqual([]);
   });
 
-  it("codes vectors carried over without a code from their own bytes, with no embedding request", async () => {
+  it("finds a vector stored after this instance's first search, and never one deleted since", async () => {
+    const { tenantId, chunkIds } = seeded[0]!;
+    const q = normalize(Array.from({ length: DIM }, gauss));
+    const before = await nearestVectors(t.handle, tenantId, MODEL, q);
+    const target = chunkIds.find((id) => !before.some((h) => h.chunkId === id))!;
+    const [row] = await rowsOf<{ hash: string }>(
+      t.handle.platform,
+      sql`select hash from knowledge_chunks where id = ${target}`,
+    );
+    // Deleted, then stored again with the query's own direction: a new row, so a new seq.
+    await t.handle.forTenant(tenantId, (tx) =>
+      tx.execute(sql`delete from knowledge_vectors where chunk_id = ${target}`),
+    );
+    expect((await nearestVectors(t.handle, tenantId, MODEL, q)).map((h) => h.chunkId)).not.toContain(target);
+    await t.handle.forTenant(tenantId, (tx) =>
+      storeEmbedding(tx, {
+        id: target,
+        hash: row!.hash,
+        bytes: toBytea(q),
+        sketch: sketchBytes(q),
+        model: MODEL,
+        dim: DIM,
+      }),
+    );
+    expect((await nearestVectors(t.handle, tenantId, MODEL, q))[0]?.chunkId).toBe(target);
+    // Replaced in place by a vector pointing away: an update, which takes a new seq too.
+    const away = Float32Array.from(q, (x) => -x);
+    await t.handle.forTenant(tenantId, (tx) =>
+      storeEmbedding(tx, {
+        id: target,
+        hash: row!.hash,
+        bytes: toBytea(away),
+        sketch: sketchBytes(away),
+        model: MODEL,
+        dim: DIM,
+      }),
+    );
+    expect((await nearestVectors(t.handle, tenantId, MODEL, q)).map((h) => h.chunkId)).not.toContain(target);
+    // The vector restored as it was seeded, for the other tests.
+    const seededVector = vectors[chunkIds.indexOf(target)]!;
+    await t.handle.forTenant(tenantId, (tx) =>
+      storeEmbedding(tx, {
+        id: target,
+        hash: row!.hash,
+        bytes: toBytea(seededVector),
+        sketch: sketchBytes(seededVector),
+        model: MODEL,
+        dim: DIM,
+      }),
+    );
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "makes a business's vector writers take turns, so a later commit never has a smaller seq",
+    async () => {
+      const { tenantId, chunkIds } = seeded[1]!;
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      let firstStored!: () => void;
+      const stored = new Promise<void>((resolve) => {
+        firstStored = resolve;
+      });
+      const first = t.handle.forTenant(tenantId, async (tx) => {
+        await tx.execute(sql`update knowledge_vectors set dim = dim where chunk_id = ${chunkIds[0]!}`);
+        firstStored();
+        await gate;
+      });
+      await stored;
+      const second = t.handle.forTenant(tenantId, (tx) =>
+        tx.execute(sql`update knowledge_vectors set dim = dim where chunk_id = ${chunkIds[1]!}`),
+      );
+      // The second writer waits on the business's advisory lock while the first is open.
+      for (;;) {
+        const waiting = await rowsOf<{ n: number }>(
+          t.handle.platform,
+          sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+        );
+        if ((waiting[0]?.n ?? 0) > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      open();
+      await Promise.all([first, second]);
+      const seqs = await rowsOf<{ chunk_id: string; seq: string }>(
+        t.handle.platform,
+        sql`select chunk_id, seq::text as seq from knowledge_vectors where chunk_id in (${chunkIds[0]!}, ${chunkIds[1]!})`,
+      );
+      const seqOf = (id: string) => Number(seqs.find((r) => r.chunk_id === id)!.seq);
+      expect(seqOf(chunkIds[1]!)).toBeGreaterThan(seqOf(chunkIds[0]!));
+    },
+  );
+
+  it("sketches vectors stored without a sketch from their own bytes, with no embedding request", async () => {
     const { tenantId, chunkIds } = seeded[1]!;
     await t.handle.forTenant(tenantId, (tx) =>
       tx.execute(
-        sql`update knowledge_vectors set code = null where chunk_id = any(${sql.param(chunkIds.slice(0, 50))}::uuid[])`,
+        sql`update knowledge_vectors set sketch = null where chunk_id = any(${sql.param(chunkIds.slice(0, 50))}::uuid[])`,
       ),
     );
     const client = embeddingsClient({
@@ -183,11 +287,12 @@ describe(`vector codes (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`, (
     const queue = { sendIn: async () => "job", send: async () => "job", stop: async () => {} } as JobQueue;
     await runEmbedJob(t.handle, queue, client, { id: "j", data: { tenantId }, retryCount: 0, retryLimit: 1 });
     expect(server.requests).toHaveLength(0);
-    const coded = await rowsOf<{ code: string | null; chunk_id: string }>(
+    const coded = await rowsOf<{ sketch: string | null; chunk_id: string }>(
       t.handle.platform,
-      sql`select chunk_id, code::text as code from knowledge_vectors where chunk_id = any(${sql.param(chunkIds.slice(0, 50))}::uuid[])`,
+      sql`select chunk_id, encode(sketch, 'hex') as sketch from knowledge_vectors where chunk_id = any(${sql.param(chunkIds.slice(0, 50))}::uuid[])`,
     );
     expect(coded).toHaveLength(50);
-    for (const r of coded) expect(r.code).toBe(simhash(vectors[chunkIds.indexOf(r.chunk_id)]!));
+    for (const r of coded)
+      expect(r.sketch).toBe(sketchBytes(vectors[chunkIds.indexOf(r.chunk_id)]!).toString("hex"));
   });
 });

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  bitString,
-  cosine,
-  fromBytea,
-  hamming,
-  normalize,
-  rerankByCosine,
-  toBytea,
-} from "@/lib/knowledge/vectors";
+import { cosine, fromBytea, normalize, rerankByCosine, toBytea } from "@/lib/knowledge/vectors";
 
 describe("vectors", () => {
   it("normalises to unit length and leaves a zero vector zero", () => {
@@ -26,16 +18,6 @@ describe("vectors", () => {
     const inside = Buffer.concat([Buffer.from([9, 9, 9]), bytes]).subarray(3);
     expect([...fromBytea(inside)]).toEqual([...back]);
     expect(() => fromBytea(Buffer.alloc(6))).toThrow(/6 bytes/);
-  });
-
-  it("codes signs as a bit string whose Hamming distance follows the angle", () => {
-    expect(bitString([0.3, -0.1, 0, 2])).toBe("1001");
-    const a = [1, 1, 1, 1, -1, -1, -1, -1];
-    const near = [1, 1, 1, 0.5, -1, -1, -1, 0.2];
-    const far = [-1, -1, -1, -1, 1, 1, 1, 1];
-    expect(hamming(bitString(a), bitString(near))).toBe(1);
-    expect(hamming(bitString(a), bitString(far))).toBe(8);
-    expect(() => hamming("01", "011")).toThrow();
   });
 
   it("reranks candidates by exact cosine, skipping vectors of another dimension", () => {

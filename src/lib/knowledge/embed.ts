@@ -3,17 +3,21 @@ import type { DbHandle } from "@/lib/db/client";
 import type { TextHit } from "@/lib/db/queries/knowledge-search";
 import {
   chunksToEmbed,
-  nearestByCode,
-  storeCode,
+  sketchesAfter,
   storeEmbedding,
+  storeSketch,
   tenantsToEmbed,
-  vectorsToCode,
+  type VectorCandidate,
+  type VectorSet,
+  vectorsById,
+  vectorsToSketch,
 } from "@/lib/db/queries/knowledge-vectors";
 import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { JobQueue, QueueJob, QueuePolicy, QueueWorker } from "@/lib/queue";
 import { type EmbeddingsClient, embeddingModelId, embedTexts } from "./embeddings";
-import { fromBytea, rerankByCosine, simhash, toBytea } from "./vectors";
+import { type SketchSet, sketchSet, trimSketchSets } from "./sketch-cache";
+import { fromBytea, rerankByCosine, sketchBytes, sketchWords, toBytea } from "./vectors";
 
 // Vectors in the background: a job embeds a tenant's chunks that have no vector of the current model yet, a
 // batch at a time, and enqueues itself again while any are left. Changing the model (MICHI_EMBEDDINGS) makes
@@ -24,14 +28,16 @@ export const EMBED_QUEUE = "knowledge.embed";
 export const EMBED_POLICY: QueuePolicy = { retryLimit: 6, retryDelaySeconds: 30, expireInSeconds: 600 };
 const PER_JOB = 128;
 /**
- * Codes reranked by cosine per query: 200, as many as the sign bits had before, so the rerank sees as many
- * candidates. Measured recall of the exact 10 nearest (brute-force cosine): on the bench's 10,000 sparse fake
- * vectors 0.85 (the component signs of before: 0.23; 64 codes: 0.75); on dense vectors whose neighbours are
- * barely related (cosine 0.3-0.4) 0.93 (before 0.93; 64 codes: 0.75); on topic-clustered vectors 1.0
- * (tests/integration/knowledge-vector-codes.test.ts). Fewer would be cheaper on PGlite, where each vector
- * crosses its socket (64 instead of 200: 26 instead of 36 ms of CPU per search under load), but find less.
+ * Sketches read and reranked by exact cosine per query: 64. Measured recall of the exact 10 nearest (brute-force
+ * cosine) on the bench's 10,000 sparse fake vectors: 0.93 (the 200 nearest 256-bit codes of before: 0.77; 32
+ * sketches 0.86, 100 sketches 0.95); on topic-clustered vectors 1.0 (tests/integration/knowledge-vector-codes.test.ts).
+ * Each candidate is one read by id; 64 instead of 200 took the read from about 8 to 4 ms on PGlite.
  */
-const CANDIDATES = 200;
+const CANDIDATES = 64;
+/** Sketching is about 0.3 ms of CPU a vector: the job lets the event loop run between groups of this many. */
+const SKETCH_GROUP = 16;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type EmbedJob = { tenantId: string };
 
@@ -43,13 +49,22 @@ export async function runEmbedJob(
 ): Promise<void> {
   const { tenantId } = job.data;
   const model = embeddingModelId(client.config);
-  // Vectors stored before they had a code (drizzle/0030) are coded from their own bytes first: no model call.
-  const uncoded = await db.forTenant(tenantId, async (tx) => {
-    const rows = await vectorsToCode(tx, model, PER_JOB);
-    for (const r of rows) await storeCode(tx, { chunkId: r.chunkId, code: simhash(fromBytea(r.vector)) });
-    if (rows.length === PER_JOB) await queue.sendIn(tx, EMBED_QUEUE, { tenantId } satisfies EmbedJob);
-    return rows.length;
-  });
+  // Vectors stored before they had a sketch (drizzle/0039) are sketched from their own bytes first: no model
+  // call. Sketched outside the transaction, so the event loop runs between groups.
+  const unsketched = await db.forTenant(tenantId, (tx) => vectorsToSketch(tx, model, PER_JOB));
+  const uncoded = unsketched.length;
+  if (uncoded > 0) {
+    const sketches: Buffer[] = [];
+    for (const [i, r] of unsketched.entries()) {
+      if (i % SKETCH_GROUP === SKETCH_GROUP - 1) await yieldToLoop();
+      sketches.push(sketchBytes(fromBytea(r.vector)));
+    }
+    await db.forTenant(tenantId, async (tx) => {
+      for (const [i, r] of unsketched.entries())
+        await storeSketch(tx, { chunkId: r.chunkId, sketch: sketches[i]! });
+      if (uncoded === PER_JOB) await queue.sendIn(tx, EMBED_QUEUE, { tenantId } satisfies EmbedJob);
+    });
+  }
   if (uncoded === PER_JOB) return;
   const todo = await db.forTenant(tenantId, (tx) => chunksToEmbed(tx, model, PER_JOB));
   if (todo.length === 0) return;
@@ -68,6 +83,11 @@ export async function runEmbedJob(
     }
     throw err;
   }
+  const sketches: Buffer[] = [];
+  for (const [i, v] of result.vectors.entries()) {
+    if (i % SKETCH_GROUP === SKETCH_GROUP - 1) await yieldToLoop();
+    sketches.push(sketchBytes(v));
+  }
   await db.forTenant(tenantId, async (tx) => {
     for (const [i, c] of todo.entries()) {
       const v = result.vectors[i]!;
@@ -75,7 +95,7 @@ export async function runEmbedJob(
         id: c.id,
         hash: c.hash,
         bytes: toBytea(v),
-        code: simhash(v),
+        sketch: sketches[i]!,
         model,
         dim: v.length,
       });
@@ -124,8 +144,10 @@ export async function vectorHits(
 }
 
 /**
- * The tenant's chunks nearest a query vector of `model`, best first: the nearest codes (CANDIDATES) reranked
- * by exact cosine, 40 kept.
+ * The tenant's chunks nearest a query vector of `model`, best first: the nearest sketches in this instance's
+ * cache (./sketch-cache.ts, CANDIDATES of them) read by id and reranked by exact cosine, 40 kept. The read
+ * also returns the business's newest seq: when the cache is behind it catches up (rows after its seq only)
+ * and chooses again, so a vector stored on any instance is searched by the next query here.
  */
 export async function nearestVectors(
   db: DbHandle,
@@ -133,8 +155,35 @@ export async function nearestVectors(
   model: string,
   q: Float32Array,
 ): Promise<TextHit[]> {
-  const candidates = await db.forTenant(tenantId, (tx) =>
-    nearestByCode(tx, { model, dim: q.length, code: simhash(q) }, CANDIDATES),
-  );
+  const vset: VectorSet = { model, dim: q.length };
+  const cache = sketchSet(db, tenantId, model, q.length);
+  const query = sketchWords(q);
+  if (cache.seq < 0) await catchUp(db, tenantId, vset, cache);
+  let candidates: VectorCandidate[] = [];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const ids = cache.nearest(query, CANDIDATES);
+    const { rows, head } = await db.forTenant(tenantId, (tx) => vectorsById(tx, vset, ids));
+    const found = new Set(rows.map((r) => r.chunkId));
+    for (const id of ids) if (!found.has(id)) cache.forget(id);
+    candidates = rows;
+    if (head === null || head <= cache.seq) break;
+    await catchUp(db, tenantId, vset, cache);
+  }
   return rerankByCosine(q, candidates, 40).map(({ vector: _v, ...hit }) => hit);
+}
+
+/** Loads what the set lacks (everything, the first time); one load at a time, the others wait for it. */
+async function catchUp(db: DbHandle, tenantId: string, vset: VectorSet, cache: SketchSet) {
+  cache.catchingUp ??= (async () => {
+    try {
+      const rows = await db.forTenant(tenantId, (tx) => sketchesAfter(tx, vset, Math.max(cache.seq, 0)));
+      for (const r of rows) cache.put(r.chunkId, r.sketch);
+      const last = rows.at(-1);
+      cache.seq = last ? Number(last.seq) : Math.max(cache.seq, 0);
+      trimSketchSets(db, cache);
+    } finally {
+      cache.catchingUp = null;
+    }
+  })();
+  await cache.catchingUp;
 }

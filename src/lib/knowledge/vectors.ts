@@ -1,9 +1,9 @@
 import "server-only";
 
 // Vectors in a form plain Postgres and PGlite can store and search without pgvector: the full vector as
-// float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and a 256-bit code (simhash, below)
-// as a `bit varying` column for a Hamming sort in SQL (`bit_count(code # $1::varbit)`, Postgres 14 and
-// later, PGlite included). The nearest codes' vectors are then reranked here by exact cosine similarity.
+// float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and a 1024-bit sketch (below) as
+// 128 `bytea` bytes, which each instance scans in memory (./sketch-cache.ts). The nearest sketches' vectors
+// are then read by id and reranked here by exact cosine similarity.
 
 export type Vector = Float32Array;
 
@@ -33,25 +33,6 @@ export function fromBytea(bytes: Uint8Array): Vector {
   const out = new Float32Array(bytes.byteLength / 4);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
   return out;
-}
-
-/**
- * The vector's binary code as the text of a Postgres `bit(n)` value ("0110…", n = dimensions): 1 where a
- * component is positive. Pass it as a parameter cast to `bit(n)`; the Hamming distance of two codes
- * (`bit_count(a # b)`) follows the angle between the vectors.
- */
-export function bitString(v: ArrayLike<number>): string {
-  let s = "";
-  for (let i = 0; i < v.length; i++) s += (v[i] ?? 0) > 0 ? "1" : "0";
-  return s;
-}
-
-/** Hamming distance of two codes from bitString, as `bit_count(a # b)` computes it in SQL. */
-export function hamming(a: string, b: string): number {
-  if (a.length !== b.length) throw new Error(`codes of ${a.length} and ${b.length} bits cannot be compared`);
-  let d = 0;
-  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) d++;
-  return d;
 }
 
 /** Cosine similarity (−1…1); 0 when either vector is zero. Vectors of different dimensions are refused. */
@@ -89,15 +70,18 @@ export function rerankByCosine<T extends { vector: ArrayLike<number> | Uint8Arra
   return scored.sort((a, b) => b.score - a.score).slice(0, Math.max(0, limit));
 }
 
-// SimHash codes (drizzle/0030). The code is the signs of 256 fixed random projections of the vector rather than
+// Sketches (drizzle/0039). The sketch is the signs of 1024 fixed random projections of the vector rather than
 // the signs of its own components: a projection mixes many components, so its sign is balanced even when the
 // model's vectors are sparse or most of their components share a sign, and the share of differing bits
-// estimates the angle between two vectors (Charikar 2002). On the bench's sparse vectors the nearest 200 codes
-// held 85% of the exact 10 nearest vectors, the nearest 200 component signs 23% (bench/README.md). Each
-// projection sums TAPS components with random signs (a sparse random projection above TAPS dimensions,
-// Achlioptas 2003), so coding costs at most 256 × TAPS additions whatever the model's dimension.
+// estimates the angle between two vectors (SimHash, Charikar 2002). Each projection sums TAPS components with
+// random signs (a sparse random projection above TAPS dimensions, Achlioptas 2003), so sketching costs at most
+// 1024 × TAPS additions whatever the model's dimension. 1024 bits rather than 256 because the scan runs in
+// memory (./sketch-cache.ts), where four times the bits cost a millisecond, and a closer estimate of the
+// angle means fewer candidates to read for the exact rerank: on the bench's vectors the nearest 64 sketches
+// held 93% of the exact 10 nearest, the nearest 200 of 256-bit codes 77% (bench/README.md).
 
-export const CODE_BITS = 256;
+export const SKETCH_BITS = 1024;
+export const SKETCH_WORDS = SKETCH_BITS / 32;
 const TAPS = 256;
 
 type Projection = { index: Int32Array; sign: Float32Array };
@@ -116,8 +100,8 @@ function projectionFor(dim: number): Projection {
   };
   // Up to TAPS dimensions every component is in every projection; above, TAPS of them drawn at random.
   const taps = Math.min(dim, TAPS);
-  const index = new Int32Array(CODE_BITS * taps);
-  const sign = new Float32Array(CODE_BITS * taps);
+  const index = new Int32Array(SKETCH_BITS * taps);
+  const sign = new Float32Array(SKETCH_BITS * taps);
   for (let i = 0; i < index.length; i++) {
     index[i] = dim <= TAPS ? i % taps : Math.floor(rand() * dim);
     sign[i] = rand() < 0.5 ? -1 : 1;
@@ -127,18 +111,30 @@ function projectionFor(dim: number): Projection {
   return p;
 }
 
-/**
- * The vector's code as the text of a Postgres bit string ("0110…", 256 bits whatever the dimension): what
- * knowledge_vectors.code stores and `bit_count(a # b)` compares.
- */
-export function simhash(v: ArrayLike<number>): string {
+/** The vector's sketch as 32 words (bit b of the sketch is bit b % 32 of word b / 32). */
+export function sketchWords(v: ArrayLike<number>): Uint32Array {
   const { index, sign } = projectionFor(v.length);
-  const taps = index.length / CODE_BITS;
-  let code = "";
-  for (let b = 0; b < CODE_BITS; b++) {
+  const taps = index.length / SKETCH_BITS;
+  const out = new Uint32Array(SKETCH_WORDS);
+  for (let b = 0; b < SKETCH_BITS; b++) {
     let sum = 0;
     for (let t = b * taps; t < (b + 1) * taps; t++) sum += (v[index[t]!] ?? 0) * sign[t]!;
-    code += sum > 0 ? "1" : "0";
+    if (sum > 0) out[b >>> 5]! |= 1 << (b & 31);
   }
-  return code;
+  return out;
+}
+
+/** The sketch as knowledge_vectors.sketch stores it: the 32 words, little-endian, 128 bytes. */
+export function sketchBytes(v: ArrayLike<number>): Buffer {
+  const words = sketchWords(v);
+  const buf = Buffer.alloc(words.length * 4);
+  for (let i = 0; i < words.length; i++) buf.writeUInt32LE(words[i]!, i * 4);
+  return buf;
+}
+
+/** Bits set in a 32-bit word. */
+export function popcount32(x: number): number {
+  let y = x - ((x >>> 1) & 0x55555555);
+  y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
+  return (Math.imul((y + (y >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }

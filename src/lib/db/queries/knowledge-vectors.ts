@@ -4,9 +4,10 @@ import type { Db, TenantTx } from "../client";
 import { rowsOf } from "../client";
 import type { TextHit } from "./knowledge-search";
 
-// Embeddings in knowledge_vectors (drizzle/0030), one row per chunk: the float32 bytes (exact cosine in the
-// application) and a 256-bit SimHash code (the Hamming sort in SQL, on a narrow row). Only vectors of the current model id and dimension are ever compared, so a changed model can
-// never mix two vector spaces. The rows are apart from the chunks so that embedding never rewrites the wide
+// Embeddings in knowledge_vectors (drizzle/0030, 0039), one row per chunk: the float32 bytes (exact cosine in
+// the application), a 1024-bit sketch (the Hamming scan, in memory: src/lib/knowledge/sketch-cache.ts) and a
+// seq that tells the caches what is new. Only vectors of the current model id and dimension are ever
+// compared, so a changed model can never mix two vector spaces. The rows are apart from the chunks so that embedding never rewrites the wide
 // chunk rows (on PGlite, which never vacuums, each rewrite left a dead copy for full-text scans to visit).
 
 /** Chunks still without a vector of `model`, oldest first. */
@@ -20,30 +21,30 @@ export async function chunksToEmbed(tx: TenantTx, model: string, limit: number) 
   );
 }
 
-/** Vectors of `model` carried over without a code (drizzle/0030): coded from their bytes, not re-embedded. */
-export async function vectorsToCode(tx: TenantTx, model: string, limit: number) {
+/** Vectors of `model` stored without a sketch (before drizzle/0039): sketched from their bytes, no model call. */
+export async function vectorsToSketch(tx: TenantTx, model: string, limit: number) {
   return rowsOf<{ chunkId: string; vector: Uint8Array }>(
     tx,
     sql`select chunk_id as "chunkId", vector from knowledge_vectors
-        where model = ${model} and code is null limit ${limit}`,
+        where model = ${model} and sketch is null limit ${limit}`,
   );
 }
 
-export async function storeCode(tx: TenantTx, c: { chunkId: string; code: string }) {
-  await tx.execute(sql`update knowledge_vectors set code = ${c.code}::varbit where chunk_id = ${c.chunkId}`);
+export async function storeSketch(tx: TenantTx, c: { chunkId: string; sketch: Buffer }) {
+  await tx.execute(sql`update knowledge_vectors set sketch = ${c.sketch} where chunk_id = ${c.chunkId}`);
 }
 
 /** Stores one chunk's vector, unless the chunk changed (or went) meanwhile. */
 export async function storeEmbedding(
   tx: TenantTx,
-  c: { id: string; hash: string; bytes: Buffer; code: string; model: string; dim: number },
+  c: { id: string; hash: string; bytes: Buffer; sketch: Buffer; model: string; dim: number },
 ): Promise<void> {
   await tx.execute(
-    sql`insert into knowledge_vectors (chunk_id, tenant_id, model, dim, vector, code)
-        select id, tenant_id, ${c.model}, ${c.dim}, ${c.bytes}, ${c.code}::varbit
+    sql`insert into knowledge_vectors (chunk_id, tenant_id, model, dim, vector, sketch)
+        select id, tenant_id, ${c.model}, ${c.dim}, ${c.bytes}, ${c.sketch}
         from knowledge_chunks where id = ${c.id} and hash = ${c.hash}
         on conflict (chunk_id) do update set model = excluded.model, dim = excluded.dim,
-          vector = excluded.vector, code = excluded.code`,
+          vector = excluded.vector, sketch = excluded.sketch`,
   );
 }
 
@@ -52,42 +53,44 @@ export async function tenantsToEmbed(db: Db, model: string, limit = 50): Promise
   const rows = await rowsOf<{ tenant_id: string }>(
     db,
     sql`select distinct c.tenant_id from knowledge_chunks c left join knowledge_vectors v on v.chunk_id = c.id
-        where v.model is distinct from ${model} or v.code is null limit ${limit}`,
+        where v.model is distinct from ${model} or v.sketch is null limit ${limit}`,
   );
   return rows.map((r) => r.tenant_id);
 }
 
-export type VectorQuery = { model: string; dim: number; code: string };
+export type VectorSet = { model: string; dim: number };
 
-/**
- * The `limit` chunks whose codes are nearest the query's (Hamming distance), with their vectors for the cosine
- * rerank, nearest first. The codes are sorted in michi_knowledge_vector_hits (drizzle/0030), which reads only
- * the narrow code rows of the entered tenant's current model and dimension, then the chosen few's vectors
- * (stored out of line) and text. Their pages are read in one pass as one map looked up per chunk (joined as
- * rows, the planner, expecting one row on each side, compared every chunk with every page).
- */
-export async function nearestByCode(
-  tx: TenantTx,
-  q: VectorQuery,
-  limit: number,
-): Promise<(Omit<TextHit, "score"> & { vector: Uint8Array })[]> {
-  return rowsOf(tx, nearestSql(q, limit));
+/** The sketches of `set` stored after seq `after`, oldest first (the cache's first load and its catching up). */
+export async function sketchesAfter(tx: TenantTx, set: VectorSet, after: number) {
+  return rowsOf<{ chunkId: string; seq: string; sketch: Uint8Array }>(
+    tx,
+    sql`select chunk_id as "chunkId", seq::text as seq, sketch from knowledge_vectors
+        where model = ${set.model} and dim = ${set.dim} and seq > ${after} and sketch is not null
+        order by seq`,
+  );
 }
 
-/** The statement of nearestByCode (exported for EXPLAIN in the bench). */
-export function nearestSql(q: VectorQuery, limit: number) {
-  return sql`with near as materialized (
-          select * from michi_knowledge_vector_hits(${q.model}, ${q.dim}, ${q.code}::varbit, ${limit})
-        ),
-        pages as materialized (
-          select jsonb_object_agg(id::text, jsonb_build_object('url', url, 'title', title)) as m
-          from knowledge_pages
-          where status = 'indexed' and id = any((select array_agg(page_id) from near)::uuid[])
-        )
-        select n.chunk_id as "chunkId", n.page_id as "pageId", p.m -> n.page_id::text ->> 'url' as url,
-               p.m -> n.page_id::text ->> 'title' as title, n.heading_path as "headingPath",
-               n.body as text, n.lang, n.vector
-        from near n, pages p
-        where p.m ? n.page_id::text
-        order by n.distance, n.chunk_id`;
+export type VectorCandidate = Omit<TextHit, "score"> & { vector: Uint8Array };
+
+/**
+ * The chosen chunks (indexed pages only) with their vectors for the cosine rerank, in the order given, and
+ * the business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
+ * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is not there.
+ */
+export async function vectorsById(
+  tx: TenantTx,
+  set: VectorSet,
+  ids: string[],
+): Promise<{ rows: VectorCandidate[]; head: number | null }> {
+  const rows = await rowsOf<VectorCandidate & { head: string | null }>(
+    tx,
+    sql`select chunk_id as "chunkId", page_id as "pageId", url, title, heading_path as "headingPath",
+               body as text, lang, vector, head::text as head
+        from michi_knowledge_vectors_by_id(${set.model}, ${set.dim}, ${`{${ids.join(",")}}`}::uuid[])`,
+  );
+  const head = rows[0]?.head;
+  return {
+    rows: rows.filter((r) => r.chunkId !== null).map(({ head: _h, ...r }) => r),
+    head: head === null || head === undefined ? null : Number(head),
+  };
 }

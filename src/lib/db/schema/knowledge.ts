@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   customType,
   integer,
@@ -123,6 +124,10 @@ export const knowledgeVectors = pgTable("knowledge_vectors", {
   model: text("model").notNull(),
   dim: integer("dim").notNull(),
   vector: bytea("vector").notNull(),
+  /** The 1024-bit sketch the in-memory Hamming scan compares (drizzle/0039); NULL until coded. */
+  sketch: bytea("sketch"),
+  /** The next value of knowledge_vectors_seq on every insert and update: the caches load what is newer. */
+  seq: bigint("seq", { mode: "number" }).notNull(),
 });
 
 export const knowledgeFiles = pgTable("knowledge_files", {
