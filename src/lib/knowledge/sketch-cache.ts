@@ -1,5 +1,5 @@
 import "server-only";
-import { popcount32, SKETCH_WORDS } from "./vectors";
+import { SKETCH_WORDS } from "./vectors";
 
 // The businesses' vector sketches in this instance's memory, so that a vector search scans them in
 // JavaScript (about a millisecond for 10,000) instead of sorting every code in SQL, and reads from the
@@ -89,7 +89,13 @@ export class SketchSet {
       if (!this.ids[slot]) continue;
       let d = 0;
       const base = slot * SKETCH_WORDS;
-      for (let w = 0; w < SKETCH_WORDS; w++) d += popcount32(this.words[base + w]! ^ query[w]!);
+      for (let w = 0; w < SKETCH_WORDS; w++) {
+        // popcount32, inlined: this loop runs 32 times per chunk on the event loop (0.7 instead of 1 ms at 10,000).
+        let x = this.words[base + w]! ^ query[w]!;
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+      }
       dist[slot] = d;
       histogram[d]!++;
     }

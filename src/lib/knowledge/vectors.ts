@@ -116,9 +116,14 @@ export function sketchWords(v: ArrayLike<number>): Uint32Array {
   const { index, sign } = projectionFor(v.length);
   const taps = index.length / SKETCH_BITS;
   const out = new Uint32Array(SKETCH_WORDS);
+  // Up to TAPS dimensions, projection b's taps are the components in order: no index to look up.
+  const dense = taps === v.length;
+  const x = Float32Array.from(v);
   for (let b = 0; b < SKETCH_BITS; b++) {
     let sum = 0;
-    for (let t = b * taps; t < (b + 1) * taps; t++) sum += (v[index[t]!] ?? 0) * sign[t]!;
+    const from = b * taps;
+    if (dense) for (let t = 0; t < taps; t++) sum += x[t]! * sign[from + t]!;
+    else for (let t = from; t < from + taps; t++) sum += x[index[t]!]! * sign[t]!;
     if (sum > 0) out[b >>> 5]! |= 1 << (b & 31);
   }
   return out;
