@@ -57,8 +57,8 @@ CREATE TRIGGER "knowledge_vectors_next_seq" BEFORE UPDATE ON "knowledge_vectors"
   FOR EACH ROW EXECUTE FUNCTION michi_knowledge_vectors_next_seq();
 --> statement-breakpoint
 -- The chosen chunks by id, with their vectors (for the cosine rerank), text and page, in the order given, and
--- the business's newest seq of the model (the same in every row), so one statement both answers and tells the
--- cache whether it is behind. SECURITY DEFINER and the tenant compared as in michi_knowledge_text_hits (0025):
+-- the business's newest seq of the model among sketched rows (the same in every row), so one statement both
+-- answers and tells the cache whether it is behind. SECURITY DEFINER and the tenant compared as in michi_knowledge_text_hits (0025):
 -- the tenant is the one the calling transaction entered, never a parameter; no tenant entered, no rows. Each
 -- id is looked up by primary key (LATERAL): under row-level security, without statistics (PGlite never
 -- analyzes), the planner otherwise scanned all of the business's chunks to join 64 of them.
@@ -73,8 +73,9 @@ BEGIN
   IF v_tenant IS NULL THEN
     RETURN;
   END IF;
+  -- Only rows with a sketch count: one still waiting for its sketch is nothing a cache could load yet.
   SELECT max(x.seq) INTO v_head FROM knowledge_vectors x
-    WHERE x.tenant_id = v_tenant AND x.model = p_model AND x.dim = p_dim;
+    WHERE x.tenant_id = v_tenant AND x.model = p_model AND x.dim = p_dim AND x.sketch IS NOT NULL;
   RETURN QUERY
     SELECT c.id, c.page_id, p.url, p.title, c.heading_path, c.text, c.lang, v.vector, v_head
     FROM unnest(p_ids) WITH ORDINALITY AS h(id, i)
