@@ -61,6 +61,8 @@ export type KnowledgeResult = {
   fullTextP95Ms: number;
   hybridP50Ms: number;
   hybridP95Ms: number;
+  /** The business's first hybrid search on the instance, which loads its sketches. */
+  hybridFirstMs: number;
 };
 
 async function loopP99(ms: number, during?: Promise<unknown>): Promise<number> {
@@ -251,9 +253,11 @@ export async function benchKnowledge(opts: {
         });
       }
     }
-    const fullText = await timeQueries(opts.quick ? 20 : 100, (q) =>
-      searchKnowledge(db, tenantId, q, { searchText: (t) => questionText(t) }),
-    );
+    const fullTextSearch = (q: string) =>
+      searchKnowledge(db, tenantId, q, { searchText: (t) => questionText(t) });
+    // One untimed pass first: the recall run warmed the statements on the small index, before the padding.
+    for (const q of QUERIES) await fullTextSearch(q);
+    const fullText = await timeQueries(opts.quick ? 20 : 100, fullTextSearch);
     const client = embeddingsClient({
       model: "bench-embed",
       dialect: "ollama",
@@ -281,12 +285,20 @@ export async function benchKnowledge(opts: {
         opts.log(plan.map((r) => Object.values(r)[0]).join("\n"));
       });
     }
-    const hybrid = await timeQueries(opts.quick ? 20 : 100, (q) =>
+    const hybridSearch = (q: string) =>
       searchKnowledge(db, tenantId, q, {
         searchText: (t) => questionText(t),
         vectorHits: (d, id, text) => vectorHits(d, client, id, text),
-      }),
-    );
+      });
+    // The first hybrid search loads the business's sketches into this instance's memory (sketch-cache.ts):
+    // timed on its own. Then one untimed pass over the questions, as for full text: without
+    // it the first 15-20 timed searches carried the compilation of the scan and of the read by id (36-39 ms
+    // against ~20 after, on a machine at load 2.7), enough to be the p95.
+    const firstStart = performance.now();
+    await hybridSearch(QUERIES[0]!);
+    const hybridFirstMs = round(performance.now() - firstStart, 1);
+    for (const q of QUERIES) await hybridSearch(q);
+    const hybrid = await timeQueries(opts.quick ? 20 : 100, hybridSearch);
     return {
       database: db.kind,
       pages: counts!.pages,
@@ -308,6 +320,7 @@ export async function benchKnowledge(opts: {
       fullTextP95Ms: fullText.p95,
       hybridP50Ms: hybrid.p50,
       hybridP95Ms: hybrid.p95,
+      hybridFirstMs,
     };
   } finally {
     await k.stop().catch(() => {});

@@ -134,7 +134,7 @@ export function printSummary(r: Results): void {
     rows.push([
       "knowledge.hybridP95Ms",
       fmt(k.hybridP95Ms, " ms"),
-      `p50 ${fmt(k.hybridP50Ms, " ms")}, fake embeddings on loopback`,
+      `p50 ${fmt(k.hybridP50Ms, " ms")}, fake embeddings on loopback; first search ${fmt(k.hybridFirstMs, " ms")} (loads the sketches)`,
     ]);
     rows.push([
       "knowledge.previewIndexed",
