@@ -53,6 +53,12 @@ export function liveRows(live: LiveResult): string[][] {
         `after ${open(live.openLoop.after)}`,
     ],
     [
+      "live.openLoop synthetic",
+      fmt(live.openLoop.synthetic.burntMsPerSec, " ms/s"),
+      `the same with synthetic CPU in place of the live load (which took ` +
+        `${fmt(live.openLoop.synthetic.liveMsPerSec, " ms/s")}): ${open(live.openLoop.synthetic)}`,
+    ],
+    [
       "live.cpuMsPerLiveMessage",
       fmt(live.cpuMsPerLiveMessage, " ms", 2),
       `instance CPU per message (append, both deliveries), beside ${fmt(live.cpuMsPerSecondHeld, " ms")}/s for ` +
