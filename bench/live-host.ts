@@ -78,6 +78,25 @@ function loopSince() {
   return out;
 }
 
+// The live bench's control phases (bench/live.ts): CPU burnt on this event loop, in small slices at a steady
+// rate as the live work's pieces come, so the bot turns share this thread with work that is not live at all.
+const BURN_TICKS = 200;
+let burning: NodeJS.Timeout | undefined;
+function burn(msPerSec: number) {
+  clearTimeout(burning);
+  burning = undefined;
+  if (!(msPerSec > 0)) return;
+  const slice = msPerSec / BURN_TICKS;
+  let next = performance.now();
+  const tick = () => {
+    const until = performance.now() + slice;
+    while (performance.now() < until);
+    next += 1000 / BURN_TICKS;
+    burning = setTimeout(tick, Math.max(0, next - performance.now()));
+  };
+  burning = setTimeout(tick, 0);
+}
+
 const server = http.createServer(async (req, res) => {
   const ac = new AbortController();
   // Only a client gone before the end aborts (as scripts/direct-routes.mjs does): an abort builds a
@@ -118,6 +137,10 @@ const server = http.createServer(async (req, res) => {
     if (url.pathname === "/bench/counters") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ queries }));
+    }
+    if (url.pathname === "/bench/burn" && req.method === "POST") {
+      burn(Number(url.searchParams.get("msPerSec")));
+      return res.writeHead(200).end();
     }
     if (url.pathname === "/bench/loop") {
       res.writeHead(200, { "content-type": "application/json" });

@@ -53,10 +53,11 @@ export function liveRows(live: LiveResult): string[][] {
         `after ${open(live.openLoop.after)}`,
     ],
     [
-      "live.openLoop synthetic",
-      fmt(live.openLoop.synthetic.burntMsPerSec, " ms/s"),
-      `the same with synthetic CPU in place of the live load (which took ` +
-        `${fmt(live.openLoop.synthetic.liveMsPerSec, " ms/s")}): ${open(live.openLoop.synthetic)}`,
+      "live.synthetic",
+      fmt(live.chatTurnsPerSec.syntheticRatio, "", 2),
+      `control, the live load's CPU burnt instead (${fmt(live.openLoop.synthetic.onAMsPerSec, " ms/s")} on A, ` +
+        `${fmt(live.openLoop.synthetic.outsideMsPerSec, " ms/s")} outside): closed loop ` +
+        `${fmt(live.chatTurnsPerSec.synthetic)} turns/s; open loop ${open(live.openLoop.synthetic)}`,
     ],
     [
       "live.cpuMsPerLiveMessage",

@@ -18,7 +18,15 @@ export type LiveResult = {
   underBotLoad: Delivery;
   twoInstances: Delivery;
   /** Closed-loop bot turns (10 visitors) on instance A: before, during and after the live load; ratio = during / mean. */
-  chatTurnsPerSec: { before: number; during: number; after: number; ratio: number };
+  /** synthetic: the same while synthetic CPU stands in for the live load (the control); its ratio likewise. */
+  chatTurnsPerSec: {
+    before: number;
+    during: number;
+    after: number;
+    ratio: number;
+    synthetic: number;
+    syntheticRatio: number;
+  };
   messagesPerSec: number;
   /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
   cpuMsPerLiveMessage: number;
@@ -58,9 +66,10 @@ export type LiveResult = {
     after: OpenLoop;
     live: Delivery;
     /**
-     * After the live load: the same open loop while synthetic processes burn the CPU the live load took alone
-     * (liveMsPerSec; burntMsPerSec what they did burn). The control for `during`.
+     * After the live load: the same open loop while synthetic CPU stands in for it (the control for `during`):
+     * on instance A's event loop what A spent on the live load alone, in two processes what the others spent
+     * (burntOutside: what those two did burn).
      */
-    synthetic: OpenLoop & { liveMsPerSec: number; burntMsPerSec: number };
+    synthetic: OpenLoop & { onAMsPerSec: number; outsideMsPerSec: number; burntOutsideMsPerSec: number };
   };
 };

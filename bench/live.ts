@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
-import { attributeDrop, type CpuShare, measureCpu } from "./lib/cpu-share";
+import { attributeDrop, measureCpu } from "./lib/cpu-share";
 import { mapLimit } from "./lib/load";
-import { cpuMs, readyMessage, sleep, spawnTracked, stopChild } from "./lib/procs";
+import { sleep } from "./lib/procs";
 import { KEYS, openDb, seedBench } from "./lib/seed";
 import { freshDatabase, UNLIMITED, type World } from "./lib/servers";
 import { round } from "./lib/stats";
@@ -27,31 +27,11 @@ import {
   openLoopTurns,
   startHost,
 } from "./live-client";
+import { outsideA, withCpuBurn } from "./live-control";
 import type { LiveResult } from "./live-result";
 import { type Conv, liveTraffic, seedLive } from "./live-traffic";
 
 export type { LiveResult };
-
-/** CPU ms/s of every process the live load runs in (the instances, their Postgres backends, the bench). */
-const liveCpu = (c: CpuShare) => c.instanceA + c.instanceB + c.postgres + c.benchClient + c.world;
-
-/** Runs `fn` while two processes (bench/lib/cpu-burn.mjs) burn `msPerSec` between them; and what they burnt. */
-async function withCpuBurn<T>(msPerSec: number, fn: () => Promise<T>): Promise<[T, number]> {
-  const burners = [0, 1].map(() =>
-    spawnTracked("bench/lib/cpu-burn.mjs", [String(msPerSec / 2), "50"], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    }),
-  );
-  try {
-    await Promise.all(burners.map((c) => readyMessage(c, "a CPU burner")));
-    const cpu = () => burners.reduce((sum, c) => sum + (cpuMs(c.pid) ?? 0), 0);
-    const [t0, c0] = [performance.now(), cpu()];
-    const out = await fn();
-    return [out, ((cpu() - c0) * 1000) / (performance.now() - t0)];
-  } finally {
-    await Promise.all(burners.map((c) => stopChild(c)));
-  }
-}
 
 function describeOpen(o: OpenLoop): string {
   return `${round(o.servedPerSec, 1)}/${o.offeredPerSec} turns/s served, p50 ${round(o.latencyMs.p50)} ms, p99 ${round(o.latencyMs.p99)} ms, ${o.failed} failed`;
@@ -213,15 +193,23 @@ export async function benchLive(opts: {
     opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
     const [openAfter, cpuOpenAfter] = await cpuOf("openAfter", openLoop);
     opts.log(`  open loop after: ${describeOpen(openAfter)}`);
-    // The control: the same open loop while two busy-spinning processes take the CPU the live load took
-    // alone (every process's, above the held streams' own), and nothing else changes. Service like this
-    // phase's during the live load means the live load cost the bot turns CPU, not waits of its own.
-    const liveMsPerSec = liveCpu(cpuAlone) - liveCpu(cpuHeld);
+    // The control: the same bot turns while synthetic CPU takes what the live load took alone (above the held
+    // streams' own), in the same places: on instance A's event loop what A spent, in other processes the rest
+    // (B, Postgres, the bench, the world). Service like this phase's during the live load means the live
+    // load cost the bot turns its CPU and nothing more (no waits of its own, no bursts beyond its share).
+    const burn = {
+      onA: cpuAlone.instanceA - cpuHeld.instanceA,
+      outside: outsideA(cpuAlone) - outsideA(cpuHeld),
+    };
+    const [[closedSynthetic], cpuClosedSynthetic] = await cpuOf("closedSynthetic", () =>
+      withCpuBurn(a, burn, closedLoop),
+    );
+    opts.log(`  bot turns/s with synthetic CPU in place of the live load: ${round(closedSynthetic, 1)}`);
     const [[openSynthetic, burnt], cpuOpenSynthetic] = await cpuOf("openSynthetic", () =>
-      withCpuBurn(liveMsPerSec, openLoop),
+      withCpuBurn(a, burn, openLoop),
     );
     opts.log(
-      `  open loop with ${round(burnt)} ms/s of synthetic CPU (the live load's ${round(liveMsPerSec)}): ${describeOpen(openSynthetic)}`,
+      `  open loop with synthetic CPU (${round(burn.onA)} ms/s on A, ${round(burnt)} of ${round(burn.outside)} outside): ${describeOpen(openSynthetic)}`,
     );
     client.close();
     const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
@@ -241,6 +229,8 @@ export async function benchLive(opts: {
         during: round(during, 1),
         after: round(after, 1),
         ratio: round((2 * during) / (without + after), 2),
+        synthetic: round(closedSynthetic, 1),
+        syntheticRatio: round((2 * closedSynthetic) / (without + after), 2),
       },
       messagesPerSec: perSecond,
       cpuMsPerLiveMessage: round(cpuPerMessage, 2),
@@ -268,6 +258,7 @@ export async function benchLive(opts: {
         openBefore: cpuOpenBefore,
         openDuring: cpuOpenDuring,
         openAfter: cpuOpenAfter,
+        closedSynthetic: cpuClosedSynthetic,
         openSynthetic: cpuOpenSynthetic,
       },
       loopA,
@@ -282,7 +273,12 @@ export async function benchLive(opts: {
         during: openDuring,
         after: openAfter,
         live: underOpenLoop,
-        synthetic: { ...openSynthetic, liveMsPerSec: round(liveMsPerSec), burntMsPerSec: round(burnt) },
+        synthetic: {
+          ...openSynthetic,
+          onAMsPerSec: round(burn.onA),
+          outsideMsPerSec: round(burn.outside),
+          burntOutsideMsPerSec: round(burnt),
+        },
       },
     };
   } finally {
