@@ -70,6 +70,33 @@ export function memory(host: Host): Promise<{ rss: number; heap: number }> {
   });
 }
 
+export type LoopStats = {
+  p50: number;
+  p99: number;
+  max: number;
+  gcCount: number;
+  gcMs: number;
+  gcMaxMs: number;
+};
+
+/** The host's event-loop delay (ms late) and GC pauses since the previous call (bench/live-host.ts). */
+export function loopStats(host: Host): Promise<LoopStats> {
+  return getJson(`${host.url}/bench/loop`);
+}
+
+function getJson<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (raw += c));
+        res.on("end", () => resolve(JSON.parse(raw)));
+      })
+      .on("error", reject);
+  });
+}
+
 /** The host's counters (bench/live-host.ts): statements sent to Postgres so far. */
 export function counters(host: Host): Promise<{ queries: number }> {
   return new Promise((resolve, reject) => {

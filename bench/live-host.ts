@@ -4,6 +4,7 @@
 // server: no Next pipeline and no admin session in front of the console's stream (the bench measures the
 // transport). POST /bench/append stands in for a use case: one tenant transaction that appends, then wakeLive.
 import http from "node:http";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import pg from "pg";
 import { getDb } from "../src/lib/db";
 import { appendLiveEvent } from "../src/lib/db/queries/live-events";
@@ -49,6 +50,53 @@ const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   return query.apply(this, args);
 };
 
+// The event loop's delay and the collector's pauses since the previous GET /bench/loop (the bench reads it at
+// each phase's start and end): a late loop delays every bot turn on this instance, whatever took the time.
+const LOOP_RESOLUTION_MS = 10;
+const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+loop.enable();
+const gc = { count: 0, ms: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gc.count++;
+    gc.ms += e.duration;
+    gc.maxMs = Math.max(gc.maxMs, e.duration);
+  }
+}).observe({ entryTypes: ["gc"] });
+function loopSince() {
+  const late = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
+  const out = {
+    p50: late(loop.percentile(50)),
+    p99: late(loop.percentile(99)),
+    max: late(loop.max),
+    gcCount: gc.count,
+    gcMs: Math.round(gc.ms * 10) / 10,
+    gcMaxMs: Math.round(gc.maxMs * 10) / 10,
+  };
+  loop.reset();
+  Object.assign(gc, { count: 0, ms: 0, maxMs: 0 });
+  return out;
+}
+
+// The live bench's control phases (bench/live.ts): CPU burnt on this event loop, in small slices at a steady
+// rate as the live work's pieces come, so the bot turns share this thread with work that is not live at all.
+const BURN_TICKS = 200;
+let burning: NodeJS.Timeout | undefined;
+function burn(msPerSec: number) {
+  clearTimeout(burning);
+  burning = undefined;
+  if (!(msPerSec > 0)) return;
+  const slice = msPerSec / BURN_TICKS;
+  let next = performance.now();
+  const tick = () => {
+    const until = performance.now() + slice;
+    while (performance.now() < until);
+    next += 1000 / BURN_TICKS;
+    burning = setTimeout(tick, Math.max(0, next - performance.now()));
+  };
+  burning = setTimeout(tick, 0);
+}
+
 const server = http.createServer(async (req, res) => {
   const ac = new AbortController();
   // Only a client gone before the end aborts (as scripts/direct-routes.mjs does): an abort builds a
@@ -89,6 +137,14 @@ const server = http.createServer(async (req, res) => {
     if (url.pathname === "/bench/counters") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify({ queries }));
+    }
+    if (url.pathname === "/bench/burn" && req.method === "POST") {
+      burn(Number(url.searchParams.get("msPerSec")));
+      return res.writeHead(200).end();
+    }
+    if (url.pathname === "/bench/loop") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(loopSince()));
     }
     if (url.pathname === "/bench/memory") {
       // Started with --expose-gc: the live heap after a full collection, steadier than RSS alone.

@@ -53,6 +53,13 @@ export function liveRows(live: LiveResult): string[][] {
         `after ${open(live.openLoop.after)}`,
     ],
     [
+      "live.synthetic",
+      fmt(live.chatTurnsPerSec.syntheticRatio, "", 2),
+      `control, the live load's CPU burnt instead (${fmt(live.openLoop.synthetic.onAMsPerSec, " ms/s")} on A, ` +
+        `${fmt(live.openLoop.synthetic.outsideMsPerSec, " ms/s")} outside): closed loop ` +
+        `${fmt(live.chatTurnsPerSec.synthetic)} turns/s; open loop ${open(live.openLoop.synthetic)}`,
+    ],
+    [
       "live.cpuMsPerLiveMessage",
       fmt(live.cpuMsPerLiveMessage, " ms", 2),
       `instance CPU per message (append, both deliveries), beside ${fmt(live.cpuMsPerSecondHeld, " ms")}/s for ` +

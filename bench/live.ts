@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { fakeModelControl } from "../tests/support/fake-model";
 import { CHAT_RULES } from "./chat-overhead";
 import { makeClient } from "./lib/client";
-import { attributeDrop, type CpuShare, measureCpu } from "./lib/cpu-share";
+import { attributeDrop, measureCpu } from "./lib/cpu-share";
 import { mapLimit } from "./lib/load";
 import { sleep } from "./lib/procs";
 import { KEYS, openDb, seedBench } from "./lib/seed";
@@ -19,63 +19,19 @@ import {
   counters,
   type Host,
   hold,
+  type LoopStats,
+  loopStats,
   memory,
   type OpenLoop,
   ORIGIN,
   openLoopTurns,
   startHost,
 } from "./live-client";
-import { type Conv, type Delivery, liveTraffic, seedLive } from "./live-traffic";
+import { outsideA, withCpuBurn } from "./live-control";
+import type { LiveResult } from "./live-result";
+import { type Conv, liveTraffic, seedLive } from "./live-traffic";
 
-export type LiveResult = {
-  conversations: number;
-  consoles: number;
-  openSeconds: number;
-  rssIdleMb: number | null;
-  rssHeldMb: number | null;
-  /** Live heap (+ buffers) after a full collection, held minus idle, per conversation. */
-  kbPerConversation: number;
-  /** The same from resident memory, which the heap's growth policy makes noisier. */
-  rssKbPerConversation: number;
-  oneInstance: Delivery;
-  /** One instance again, while bot conversations run on it flat out (chatTurnsPerSec.during). */
-  underBotLoad: Delivery;
-  twoInstances: Delivery;
-  /** Closed-loop bot turns (10 visitors) on instance A: before, during and after the live load; ratio = during / mean. */
-  chatTurnsPerSec: { before: number; during: number; after: number; ratio: number };
-  messagesPerSec: number;
-  /** Instance A's CPU per live message (its append and both deliveries), one instance, no bot turns. */
-  cpuMsPerLiveMessage: number;
-  /**
-   * Statements instance A sent to Postgres per live message (the append's transaction and the streams'
-   * reads), with the held streams' own (queriesPerSecondHeld) taken out; and per bot turn. Counted: no noise.
-   */
-  queriesPerLiveMessage: number;
-  queriesPerSecondHeld: number;
-  queriesPerBotTurn: number;
-  /**
-   * Appends on instance B, all streams on A: A's CPU and statements per message are the transport's own
-   * (wake-up, read, SSE writes); B's CPU per message is the appends' (the bench's stand-in for a use case).
-   */
-  transportOnly: {
-    cpuMsPerMessage: number;
-    queriesPerMessage: number;
-    appendCpuMsPerMessage: number;
-    delivery: Delivery;
-  };
-  /** Instance A's CPU per second with every stream held and no traffic (heartbeats, re-reads). */
-  cpuMsPerSecondHeld: number;
-  /** Instance A's CPU per bot turn without the live load, before and after it. */
-  cpuMsPerBotTurn: { before: number; after: number };
-  /** Instance A's CPU over the phase with both bot turns and live traffic. */
-  cpuMsDuring: number;
-  /** CPU ms per second of each process (instances, Postgres backends, bench client, world, rest) per phase. */
-  cpuShare: Record<string, CpuShare>;
-  /** What the live load's CPU explains of the closed-loop drop, by process. */
-  drop: ReturnType<typeof attributeDrop>;
-  /** Bot turns offered at a fixed rate below capacity, before, during (with the live traffic) and after. */
-  openLoop: { before: OpenLoop; during: OpenLoop; after: OpenLoop; live: Delivery };
-};
+export type { LiveResult };
 
 function describeOpen(o: OpenLoop): string {
   return `${round(o.servedPerSec, 1)}/${o.offeredPerSec} turns/s served, p50 ${round(o.latencyMs.p50)} ms, p99 ${round(o.latencyMs.p99)} ms, ${o.failed} failed`;
@@ -138,10 +94,17 @@ export async function benchLive(opts: {
       pids: { instanceA: a.pid, instanceB: b.pid, world: opts.world.child.pid },
       database: new URL(db.url).pathname.slice(1),
     };
-    const cpuOf = <T>(fn: () => Promise<T>) => measureCpu(groups, fn);
+    // Instance A's event-loop delay and GC pauses per phase, beside its CPU: where a bot turn's tail comes from.
+    const loopA: Record<string, LoopStats> = {};
+    const cpuOf = async <T>(phase: string, fn: () => Promise<T>) => {
+      await loopStats(a);
+      const out = await measureCpu(groups, fn);
+      loopA[phase] = await loopStats(a);
+      return out;
+    };
     const closedLoop = () => botTurns(client, chatTokens, seconds * 1000);
     const qBot = await counters(a);
-    const [without, cpuBefore] = await cpuOf(closedLoop);
+    const [without, cpuBefore] = await cpuOf("before", closedLoop);
     const queriesPerBotTurn = ((await counters(a)).queries - qBot.queries) / (without * seconds);
     opts.log(`  bot turns/s without live load: ${round(without, 1)} (closed loop, 10 visitors)`);
     // Open loop: well below what the machine serves, so the figure is what a visitor notices (latency), not
@@ -149,7 +112,7 @@ export async function benchLive(opts: {
     const offered = opts.openLoopPerSec ?? Math.max(5, Math.round(without * 0.4));
     const openTokens = await mapLimit(Array.from({ length: 40 }), 10, () => client.session(KEYS.chat));
     const openLoop = () => openLoopTurns(client, openTokens, offered, seconds * 1000);
-    const [openBefore, cpuOpenBefore] = await cpuOf(openLoop);
+    const [openBefore, cpuOpenBefore] = await cpuOf("openBefore", openLoop);
     opts.log(`  open loop before: ${describeOpen(openBefore)}`);
     const idle = await memory(a);
 
@@ -184,10 +147,10 @@ export async function benchLive(opts: {
     // What the held streams cost with no traffic at all (heartbeats, re-reads), so a message's CPU is its own.
     const idleMs = 5000;
     const q0 = await counters(a);
-    const [, cpuHeld] = await cpuOf(() => sleep(idleMs));
+    const [, cpuHeld] = await cpuOf("heldIdle", () => sleep(idleMs));
     const q1 = await counters(a);
     const t1 = performance.now();
-    const [oneInstance, cpuAlone] = await cpuOf(() => traffic(a, a));
+    const [oneInstance, cpuAlone] = await cpuOf("liveAlone", () => traffic(a, a));
     const heldQueries = ((q1.queries - q0.queries) * (performance.now() - t1)) / idleMs;
     const queriesPerLiveMessage = ((await counters(a)).queries - q1.queries - heldQueries) / oneInstance.sent;
     const cpuPerMessage = (cpuAlone.instanceA - cpuHeld.instanceA) / perSecond;
@@ -197,7 +160,7 @@ export async function benchLive(opts: {
     // Every append on B, every stream still on A: A's CPU is then the transport's alone (the wake-up, the
     // read, the SSE writes), B's the appends' (the bench's stand-in for the use cases' transactions).
     const qa = await counters(a);
-    const [split, cpuSplit] = await cpuOf(() => traffic(b, b));
+    const [split, cpuSplit] = await cpuOf("transportOnly", () => traffic(b, b));
     const readsPerMessage = ((await counters(a)).queries - qa.queries - heldQueries) / split.sent;
     const splitSecs = split.sent / perSecond;
     const cpuMsPerDelivery = (cpuSplit.instanceA - cpuHeld.instanceA) / perSecond;
@@ -205,11 +168,13 @@ export async function benchLive(opts: {
     opts.log(
       `  appends on B, streams on A: A ${round(cpuMsPerDelivery, 2)} ms and ${round(readsPerMessage, 2)} statements per message, B ${round(cpuMsPerAppend, 2)} ms (${splitSecs} s)`,
     );
-    const [[underBotLoad, during], cpuDuring] = await cpuOf(() => Promise.all([traffic(a, a), closedLoop()]));
+    const [[underBotLoad, during], cpuDuring] = await cpuOf("during", () =>
+      Promise.all([traffic(a, a), closedLoop()]),
+    );
     opts.log(
       `  with bot turns: ${round(during, 1)} turns/s; p99 visitor→agent ${round(underBotLoad.visitorToAgent.p99)} ms, agent→visitor ${round(underBotLoad.agentToVisitor.p99)} ms`,
     );
-    const [[underOpenLoop, openDuring], cpuOpenDuring] = await cpuOf(() =>
+    const [[underOpenLoop, openDuring], cpuOpenDuring] = await cpuOf("openDuring", () =>
       Promise.all([traffic(a, a), openLoop()]),
     );
     opts.log(
@@ -224,10 +189,28 @@ export async function benchLive(opts: {
     for (const s of consoleStreams) s.close();
     for (const s of held.splice(0)) s.close();
     // Again without: the machine is shared, so the figure beside "during" is the mean of before and after.
-    const [after, cpuAfter] = await cpuOf(closedLoop);
+    const [after, cpuAfter] = await cpuOf("after", closedLoop);
     opts.log(`  bot turns/s without live load, after: ${round(after, 1)}`);
-    const [openAfter, cpuOpenAfter] = await cpuOf(openLoop);
+    const [openAfter, cpuOpenAfter] = await cpuOf("openAfter", openLoop);
     opts.log(`  open loop after: ${describeOpen(openAfter)}`);
+    // The control: the same bot turns while synthetic CPU takes what the live load took alone (above the held
+    // streams' own), in the same places: on instance A's event loop what A spent, in other processes the rest
+    // (B, Postgres, the bench, the world). Service like this phase's during the live load means the live
+    // load cost the bot turns its CPU and nothing more (no waits of its own, no bursts beyond its share).
+    const burn = {
+      onA: cpuAlone.instanceA - cpuHeld.instanceA,
+      outside: outsideA(cpuAlone) - outsideA(cpuHeld),
+    };
+    const [[closedSynthetic], cpuClosedSynthetic] = await cpuOf("closedSynthetic", () =>
+      withCpuBurn(a, burn, closedLoop),
+    );
+    opts.log(`  bot turns/s with synthetic CPU in place of the live load: ${round(closedSynthetic, 1)}`);
+    const [[openSynthetic, burnt], cpuOpenSynthetic] = await cpuOf("openSynthetic", () =>
+      withCpuBurn(a, burn, openLoop),
+    );
+    opts.log(
+      `  open loop with synthetic CPU (${round(burn.onA)} ms/s on A, ${round(burnt)} of ${round(burn.outside)} outside): ${describeOpen(openSynthetic)}`,
+    );
     client.close();
     const mb = (kb: number | null) => (kb === null ? null : round(kb / 1024, 1));
     return {
@@ -246,6 +229,8 @@ export async function benchLive(opts: {
         during: round(during, 1),
         after: round(after, 1),
         ratio: round((2 * during) / (without + after), 2),
+        synthetic: round(closedSynthetic, 1),
+        syntheticRatio: round((2 * closedSynthetic) / (without + after), 2),
       },
       messagesPerSec: perSecond,
       cpuMsPerLiveMessage: round(cpuPerMessage, 2),
@@ -273,14 +258,28 @@ export async function benchLive(opts: {
         openBefore: cpuOpenBefore,
         openDuring: cpuOpenDuring,
         openAfter: cpuOpenAfter,
+        closedSynthetic: cpuClosedSynthetic,
+        openSynthetic: cpuOpenSynthetic,
       },
+      loopA,
       drop: attributeDrop({
         before: { cpu: cpuBefore, turnsPerSec: without },
         liveAlone: cpuAlone,
         during: { turnsPerSec: during },
         after: { cpu: cpuAfter, turnsPerSec: after },
       }),
-      openLoop: { before: openBefore, during: openDuring, after: openAfter, live: underOpenLoop },
+      openLoop: {
+        before: openBefore,
+        during: openDuring,
+        after: openAfter,
+        live: underOpenLoop,
+        synthetic: {
+          ...openSynthetic,
+          onAMsPerSec: round(burn.onA),
+          outsideMsPerSec: round(burn.outside),
+          burntOutsideMsPerSec: round(burnt),
+        },
+      },
     };
   } finally {
     for (const s of held) s.close();

@@ -124,6 +124,42 @@ describe("row-level security", () => {
     expect(rows.n).toBe(0);
   });
 
+  it("a tenant transaction that throws stores nothing, and the connection serves the next one", async () => {
+    const [conv] = await t.handle.forTenant(a.id, (tx) => tx.select().from(conversations));
+    const failed = t.handle.forTenant(a.id, async (tx) => {
+      await tx
+        .insert(messages)
+        .values({ tenantId: a.id, conversationId: conv!.id, role: "user", content: "rolled back" });
+      throw new Error("use case failed");
+    });
+    await expect(failed).rejects.toThrow("use case failed");
+    const rows = await t.handle.forTenant(a.id, (tx) =>
+      tx.select().from(messages).where(eq(messages.content, "rolled back")),
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it("a nested transaction that throws undoes only its own writes", async () => {
+    const [conv] = await t.handle.forTenant(b.id, (tx) => tx.select().from(conversations));
+    const row = (content: string) => ({
+      tenantId: b.id,
+      conversationId: conv!.id,
+      role: "user" as const,
+      content,
+    });
+    await t.handle.forTenant(b.id, async (tx) => {
+      await tx.insert(messages).values(row("outer kept"));
+      await tx
+        .transaction(async (inner) => {
+          await inner.insert(messages).values(row("inner undone"));
+          throw new Error("inner failed");
+        })
+        .catch(() => {});
+    });
+    const rows = await t.handle.forTenant(b.id, (tx) => tx.select().from(messages));
+    expect(rows.map((r) => r.content).sort()).toEqual(["hi", "outer kept"]);
+  });
+
   it("refuses a tenant id that is not a uuid before touching the database", async () => {
     await expect(t.handle.forTenant("' or 1=1 --", async () => 1)).rejects.toThrow(/uuid/);
   });
