@@ -95,23 +95,3 @@ END $$;
 REVOKE ALL ON FUNCTION michi_knowledge_vectors_by_id(text, integer, uuid[]) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION michi_knowledge_vectors_by_id(text, integer, uuid[]) TO michi_tenant;
---> statement-breakpoint
--- The same read in one round trip (db.tenantCall, like the turn's functions and the live streams' read): enters
--- the tenant first, so row-level security and michi_current_tenant() bound it as in a tenant transaction, and
--- answers {head, rows} as one JSON value (vectors base64). A search made four round trips for this before
--- (begin, enter the tenant, read, commit); on PGlite each one queues on its one backend.
-CREATE OR REPLACE FUNCTION michi_knowledge_vector_read(p_tenant uuid, p_model text, p_dim integer, p_ids uuid[])
-RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-  v jsonb;
-BEGIN
-  PERFORM michi_enter_tenant(p_tenant);
-  SELECT jsonb_build_object('head', max(r.head),
-      'rows', coalesce(jsonb_agg(jsonb_build_object('chunkId', r.chunk_id, 'pageId', r.page_id, 'url', r.url,
-          'title', r.title, 'headingPath', r.heading_path, 'text', r.body, 'lang', r.lang,
-          'vector', encode(r.vector, 'base64'))) FILTER (WHERE r.chunk_id IS NOT NULL), '[]'::jsonb)) INTO v
-    FROM michi_knowledge_vectors_by_id(p_model, p_dim, p_ids) r;
-  RETURN v;
-END $$;
---> statement-breakpoint
-REVOKE ALL ON FUNCTION michi_knowledge_vector_read(uuid, text, integer, uuid[]) FROM PUBLIC;

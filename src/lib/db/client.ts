@@ -19,7 +19,6 @@ export type TenantFunction =
   | "michi_open_turn_as_seen"
   | "michi_finish_turn"
   | "michi_read_live_events"
-  | "michi_knowledge_vector_read"
   | "michi_store_inbound";
 
 /** Rows of a raw SQL statement. */

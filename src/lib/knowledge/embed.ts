@@ -162,7 +162,7 @@ export async function nearestVectors(
   let candidates: VectorCandidate[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const ids = cache.nearest(query, CANDIDATES);
-    const { rows, head } = await vectorsById(db, tenantId, vset, ids);
+    const { rows, head } = await db.forTenant(tenantId, (tx) => vectorsById(tx, vset, ids));
     const found = new Set(rows.map((r) => r.chunkId));
     for (const id of ids) if (!found.has(id)) cache.forget(id);
     candidates = rows;

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Db, DbHandle, TenantTx } from "../client";
+import type { Db, TenantTx } from "../client";
 import { rowsOf } from "../client";
 import type { TextHit } from "./knowledge-search";
 
@@ -74,22 +74,23 @@ export type VectorCandidate = Omit<TextHit, "score"> & { vector: Uint8Array };
 
 /**
  * The chosen chunks (indexed pages only) with their vectors for the cosine rerank, in the order given, and
- * the business's newest seq of `set` (null when it has none): one round trip, michi_knowledge_vector_read
- * (drizzle/0039), which enters the tenant itself. A chosen id that is gone (its chunk deleted or re-embedded
- * by another model) is not there.
+ * the business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
+ * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is not there.
  */
 export async function vectorsById(
-  db: DbHandle,
-  tenantId: string,
+  tx: TenantTx,
   set: VectorSet,
   ids: string[],
 ): Promise<{ rows: VectorCandidate[]; head: number | null }> {
-  const read = await db.tenantCall<{
-    head: number | null;
-    rows: (Omit<VectorCandidate, "vector"> & { vector: string })[];
-  }>("michi_knowledge_vector_read", tenantId, [set.model, set.dim, `{${ids.join(",")}}`]);
+  const rows = await rowsOf<VectorCandidate & { head: string | null }>(
+    tx,
+    sql`select chunk_id as "chunkId", page_id as "pageId", url, title, heading_path as "headingPath",
+               body as text, lang, vector, head::text as head
+        from michi_knowledge_vectors_by_id(${set.model}, ${set.dim}, ${`{${ids.join(",")}}`}::uuid[])`,
+  );
+  const head = rows[0]?.head;
   return {
-    rows: (read?.rows ?? []).map((r) => ({ ...r, vector: Buffer.from(r.vector, "base64") })),
-    head: read?.head ?? null,
+    rows: rows.filter((r) => r.chunkId !== null).map(({ head: _h, ...r }) => r),
+    head: head === null || head === undefined ? null : Number(head),
   };
 }
