@@ -13,6 +13,7 @@ import { startSync } from "../src/lib/knowledge/sync";
 import type { JobQueue } from "../src/lib/queue";
 import { startFakeEmbeddings } from "../tests/support/fake-embeddings";
 import { addSitemapSource, startKnowledgeInstance } from "../tests/support/knowledge";
+import { mulberry32 } from "../tests/support/seeded-random";
 import { measureRecall } from "./knowledge/recall";
 import { serveStaticSiteOnThread } from "./lib/static-site-thread";
 import { percentile, round } from "./lib/stats";
@@ -83,17 +84,6 @@ async function timeQueries(n: number, run: (q: string) => Promise<unknown>) {
   }
   times.sort((a, b) => a - b);
   return { p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) };
-}
-
-/** A small seeded generator, so every run pads with the same text. */
-function mulberry32(seed: number) {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

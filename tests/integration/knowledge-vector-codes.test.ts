@@ -11,6 +11,7 @@ import { cosine, normalize, sketchBytes, toBytea } from "@/lib/knowledge/vectors
 import type { JobQueue } from "@/lib/queue";
 import { freshDb, type TestDb } from "../support/db";
 import { type FakeEmbeddings, startFakeEmbeddings } from "../support/fake-embeddings";
+import { mulberry32 } from "../support/seeded-random";
 
 // The vector search of drizzle/0030: the nearest SimHash codes, sorted in the database, then reranked by exact
 // cosine. Checked against brute force on generated vectors shaped like a real model's retrieval: 40 topics,
@@ -29,16 +30,6 @@ let t: TestDb;
 const tenants: string[] = [];
 let server: FakeEmbeddings;
 
-/** A seeded generator, so the vectors (and the recall they give) are the same on every run. */
-function mulberry32(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(s ^ (s >>> 15), 1 | s);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(30);
 const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
 const around = (center: Float32Array, spread: number) =>

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { SketchSet, sketchSet, trimSketchSets } from "@/lib/knowledge/sketch-cache";
 import { popcount32, SKETCH_WORDS, sketchBytes, sketchWords } from "@/lib/knowledge/vectors";
+import { mulberry32 } from "../support/seeded-random";
 
 // The in-memory Hamming scan that shortlists chunks for the vector search (src/lib/knowledge/sketch-cache.ts):
 // checked against a plain sort of every distance, and its bookkeeping (replace, forget, compact, budget).
 
-function mulberry32(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(s ^ (s >>> 15), 1 | s);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(39);
 const vector = (dim: number) => Float32Array.from({ length: dim }, () => rand() - 0.5);
 
