@@ -61,10 +61,12 @@ CREATE TRIGGER "knowledge_vectors_next_seq" BEFORE UPDATE ON "knowledge_vectors"
 -- answers and tells the cache whether it is behind. SECURITY DEFINER and the tenant compared as in michi_knowledge_text_hits (0025):
 -- the tenant is the one the calling transaction entered, never a parameter; no tenant entered, no rows. Each
 -- id is looked up by primary key (LATERAL): under row-level security, without statistics (PGlite never
--- analyzes), the planner otherwise scanned all of the business's chunks to join 64 of them.
+-- analyzes), the planner otherwise scanned all of the business's chunks to join 64 of them. A chunk whose page
+-- is not indexed just now (skipped, failed first time) comes back with indexed = false: not a candidate, but
+-- the cache keeps its sketch, since the page may be indexed again with the very same chunks and vectors.
 CREATE OR REPLACE FUNCTION michi_knowledge_vectors_by_id(p_model text, p_dim integer, p_ids uuid[])
 RETURNS TABLE (chunk_id uuid, page_id uuid, url text, title text, heading_path text, body text, lang text,
-               vector bytea, head bigint)
+               vector bytea, indexed boolean, head bigint)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
   v_tenant uuid := michi_current_tenant();
@@ -77,18 +79,20 @@ BEGIN
   SELECT max(x.seq) INTO v_head FROM knowledge_vectors x
     WHERE x.tenant_id = v_tenant AND x.model = p_model AND x.dim = p_dim AND x.sketch IS NOT NULL;
   RETURN QUERY
-    SELECT c.id, c.page_id, p.url, p.title, c.heading_path, c.text, c.lang, v.vector, v_head
+    SELECT c.id, c.page_id, p.url, p.title, c.heading_path, c.text, c.lang, v.vector,
+           coalesce(p.status = 'indexed', false), v_head
     FROM unnest(p_ids) WITH ORDINALITY AS h(id, i)
     CROSS JOIN LATERAL (SELECT * FROM knowledge_vectors x WHERE x.chunk_id = h.id) v
     CROSS JOIN LATERAL (SELECT * FROM knowledge_chunks y WHERE y.id = h.id) c
-    CROSS JOIN LATERAL (SELECT * FROM knowledge_pages z WHERE z.id = c.page_id) p
+    LEFT JOIN LATERAL (SELECT * FROM knowledge_pages z WHERE z.id = c.page_id
+                         AND z.tenant_id::text = v_tenant::text) p ON true
     WHERE v.tenant_id::text = v_tenant::text AND c.tenant_id::text = v_tenant::text
-      AND p.tenant_id::text = v_tenant::text AND p.status = 'indexed' AND v.model = p_model AND v.dim = p_dim
+      AND v.model = p_model AND v.dim = p_dim
     ORDER BY h.i;
   IF NOT FOUND THEN
     -- Nothing chosen was found (an empty or wholly outdated cache): the head alone, with no chunk.
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
-      NULL::bytea, v_head;
+      NULL::bytea, false, v_head;
   END IF;
 END $$;
 --> statement-breakpoint

@@ -215,6 +215,22 @@ describe(`vector sketches (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`
     );
   });
 
+  it("hides the chunks of a page that is skipped for now, and finds them again when it is indexed again", async () => {
+    const { tenantId } = seeded[0]!;
+    const q = queries[3]!;
+    const before = (await nearestVectors(t.handle, tenantId, MODEL, q)).map((h) => h.chunkId);
+    expect(before).toHaveLength(40);
+    const setStatus = (status: string) =>
+      t.handle.forTenant(tenantId, (tx) => tx.execute(sql`update knowledge_pages set status = ${status}`));
+    await setStatus("skipped");
+    // Two searches while skipped: the second would find nothing to read if the first had dropped them.
+    expect(await nearestVectors(t.handle, tenantId, MODEL, q)).toEqual([]);
+    expect(await nearestVectors(t.handle, tenantId, MODEL, q)).toEqual([]);
+    // Indexed again with the same chunks and vectors (nothing new stored, so no newer seq).
+    await setStatus("indexed");
+    expect((await nearestVectors(t.handle, tenantId, MODEL, q)).map((h) => h.chunkId)).toEqual(before);
+  });
+
   it.skipIf(!process.env.DATABASE_URL)(
     "makes a business's vector writers take turns, so a later commit never has a smaller seq",
     async () => {

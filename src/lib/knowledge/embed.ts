@@ -162,9 +162,9 @@ export async function nearestVectors(
   let candidates: VectorCandidate[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const ids = cache.nearest(query, CANDIDATES);
-    const { rows, head } = await db.forTenant(tenantId, (tx) => vectorsById(tx, vset, ids));
-    const found = new Set(rows.map((r) => r.chunkId));
-    for (const id of ids) if (!found.has(id)) cache.forget(id);
+    const { rows, present, head } = await db.forTenant(tenantId, (tx) => vectorsById(tx, vset, ids));
+    // Only a vector that is gone is forgotten; one on a page skipped for now stays for when it is back.
+    for (const id of ids) if (!present.has(id)) cache.forget(id);
     candidates = rows;
     if (head === null || head <= cache.seq) break;
     await catchUp(db, tenantId, vset, cache);

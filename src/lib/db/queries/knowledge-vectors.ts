@@ -73,24 +73,27 @@ export async function sketchesAfter(tx: TenantTx, set: VectorSet, after: number)
 export type VectorCandidate = Omit<TextHit, "score"> & { vector: Uint8Array };
 
 /**
- * The chosen chunks (indexed pages only) with their vectors for the cosine rerank, in the order given, and
- * the business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
- * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is not there.
+ * The chosen chunks with their vectors for the cosine rerank, in the order given (`rows`: those on an indexed
+ * page), the ids that still have a vector of `set` whatever their page's state (`present`), and the
+ * business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
+ * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is in neither.
  */
 export async function vectorsById(
   tx: TenantTx,
   set: VectorSet,
   ids: string[],
-): Promise<{ rows: VectorCandidate[]; head: number | null }> {
-  const rows = await rowsOf<VectorCandidate & { head: string | null }>(
+): Promise<{ rows: VectorCandidate[]; present: Set<string>; head: number | null }> {
+  const rows = await rowsOf<VectorCandidate & { indexed: boolean; head: string | null }>(
     tx,
     sql`select chunk_id as "chunkId", page_id as "pageId", url, title, heading_path as "headingPath",
-               body as text, lang, vector, head::text as head
+               body as text, lang, vector, indexed, head::text as head
         from michi_knowledge_vectors_by_id(${set.model}, ${set.dim}, ${`{${ids.join(",")}}`}::uuid[])`,
   );
   const head = rows[0]?.head;
+  const found = rows.filter((r) => r.chunkId !== null);
   return {
-    rows: rows.filter((r) => r.chunkId !== null).map(({ head: _h, ...r }) => r),
+    rows: found.filter((r) => r.indexed).map(({ head: _h, indexed: _i, ...r }) => r),
+    present: new Set(found.map((r) => r.chunkId)),
     head: head === null || head === undefined ? null : Number(head),
   };
 }
