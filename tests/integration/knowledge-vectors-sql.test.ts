@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "@/lib/db/client";
 import { SketchSet } from "@/lib/knowledge/sketch-cache";
-import {
-  fromBytea,
-  normalize,
-  popcount32,
-  rerankByCosine,
-  sketchBytes,
-  sketchWords,
-  toBytea,
-} from "@/lib/knowledge/vectors";
+import { fromBytea, normalize, popcount32, sketchBytes, sketchWords, toBytea } from "@/lib/knowledge/vectors";
 import { createEmptyDatabase } from "../support/db";
 import { fakeVector } from "../support/fake-embeddings";
 
@@ -72,8 +64,8 @@ describe(`vectors in the database (${process.env.DATABASE_URL ? "Postgres" : "PG
     const { rows } = await handle.raw.pool.query<{ id: number; sketch: Buffer; vec: Buffer }>(
       "select id, sketch, vec from vec_probe",
     );
-    const set = new SketchSet();
-    for (const r of rows) set.put(String(r.id), r.sketch);
+    const set = new SketchSet(DIMS);
+    for (const r of rows) set.put(String(r.id), r.sketch, r.vec);
     const query = normalize(fakeVector("where do guests park, is the garage free", DIMS));
     const q = sketchWords(query);
     const distance = (v: Float32Array) => {
@@ -89,11 +81,7 @@ describe(`vectors in the database (${process.env.DATABASE_URL ? "Postgres" : "PG
       .slice(0, 4)
       .map((e) => e.id);
     expect(shortlist).toEqual(expected);
-    const best = rerankByCosine(
-      query,
-      shortlist.map((id) => ({ id, vector: rows.find((r) => r.id === id)!.vec })),
-      1,
-    );
-    expect([0, 5]).toContain(best[0]?.id);
+    const best = set.rerank(query, shortlist.map(String));
+    expect(["0", "5"]).toContain(best[0]?.id);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SketchSet, sketchSet, trimSketchSets } from "@/lib/knowledge/sketch-cache";
-import { popcount32, SKETCH_WORDS, sketchBytes, sketchWords } from "@/lib/knowledge/vectors";
+import { cosine, popcount32, SKETCH_WORDS, sketchBytes, sketchWords, toBytea } from "@/lib/knowledge/vectors";
 import { mulberry32 } from "../support/seeded-random";
 
 // The in-memory Hamming scan that shortlists chunks for the vector search (src/lib/knowledge/sketch-cache.ts):
@@ -8,6 +8,9 @@ import { mulberry32 } from "../support/seeded-random";
 
 const rand = mulberry32(39);
 const vector = (dim: number) => Float32Array.from({ length: dim }, () => rand() - 0.5);
+
+/** Puts a vector as the database stores it: its sketch and its float32 bytes. */
+const putVector = (set: SketchSet, id: string, v: Float32Array) => set.put(id, sketchBytes(v), toBytea(v));
 
 function distance(a: Uint32Array, b: Uint32Array): number {
   let d = 0;
@@ -37,12 +40,12 @@ describe("vector sketches in memory", () => {
   });
 
   it("shortlists exactly the nearest sketches a full sort finds, nearest first", () => {
-    const set = new SketchSet();
+    const set = new SketchSet(64);
     const words = new Map<string, Uint32Array>();
     for (let i = 0; i < 3000; i++) {
       const v = vector(64);
       words.set(`c${i}`, sketchWords(v));
-      set.put(`c${i}`, sketchBytes(v));
+      putVector(set, `c${i}`, v);
     }
     for (let k = 0; k < 5; k++) {
       const q = sketchWords(vector(64));
@@ -59,12 +62,14 @@ describe("vector sketches in memory", () => {
   });
 
   it("replaces a chunk's sketch in place and forgets a deleted chunk, compacting when half are gone", () => {
-    const set = new SketchSet();
+    const set = new SketchSet(32);
     const v = vector(32);
     const away = Float32Array.from(v, (x) => -x);
-    for (let i = 0; i < 100; i++) set.put(`c${i}`, sketchBytes(i === 7 ? away : vector(32)));
+    for (let i = 0; i < 100; i++) putVector(set, `c${i}`, i === 7 ? away : vector(32));
     expect(set.nearest(sketchWords(v), 1)).not.toEqual(["c7"]);
-    set.put("c7", sketchBytes(v));
+    expect(set.rerank(v, ["c7"])[0]?.score).toBeCloseTo(-1, 2);
+    putVector(set, "c7", v);
+    expect(set.rerank(v, ["c7"])[0]?.score).toBeCloseTo(1, 2);
     expect(set.size).toBe(100);
     expect(set.nearest(sketchWords(v), 1)).toEqual(["c7"]);
     set.forget("c7");
@@ -75,9 +80,37 @@ describe("vector sketches in memory", () => {
     const left = set.nearest(sketchWords(v), 100);
     expect(left).toHaveLength(40);
     expect(left.every((id) => Number(id.slice(1)) >= 60)).toBe(true);
-    // A sketch of another length (not one of ours) is not taken.
-    set.put("odd", Buffer.alloc(32));
+    // After the compaction each id still has its own vector: c99 is still most like itself.
+    const c99 = set.rerank(v, left).find((r) => r.id === "c99")!;
+    expect(set.rerank(v, ["c99"])).toEqual([c99]);
+    // A sketch or a vector of another length (not one of ours) is not taken.
+    set.put("odd", Buffer.alloc(32), toBytea(v));
+    set.put("short", sketchBytes(v), toBytea(vector(16)));
     expect(set.size).toBe(40);
+    expect(set.rerank(v, ["odd", "short"])).toEqual([]);
+  });
+
+  it("reranks a shortlist by cosine on its int8 vectors in the order exact cosine gives", () => {
+    const set = new SketchSet(256);
+    const vectors = new Map<string, Float32Array>();
+    for (let i = 0; i < 300; i++) {
+      const v = vector(256);
+      vectors.set(`c${i}`, v);
+      putVector(set, `c${i}`, v);
+    }
+    const q = vector(256);
+    const ranked = set.rerank(q, [...vectors.keys(), "unknown"]);
+    expect(ranked).toHaveLength(300);
+    const exact = [...vectors]
+      .map(([id, v]) => ({ id, score: cosine(q, v) }))
+      .sort((a, b) => b.score - a.score);
+    // Rounding to int8 moves each cosine by far less than 0.01, so the best ten are the exact best ten.
+    for (const r of ranked) expect(Math.abs(r.score - cosine(q, vectors.get(r.id)!))).toBeLessThan(0.01);
+    expect(new Set(ranked.slice(0, 10).map((r) => r.id))).toEqual(
+      new Set(exact.slice(0, 10).map((r) => r.id)),
+    );
+    expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((a, b) => b - a));
+    expect(set.rerank(vector(128), ["c1"])).toEqual([]);
   });
 
   it("keeps a set per database and business, and drops the least recently searched past the budget", () => {
@@ -87,9 +120,9 @@ describe("vector sketches in memory", () => {
     expect(sketchSet(db, "tenant-a", "m", 32)).toBe(a);
     expect(sketchSet(db, "tenant-a", "m", 64)).not.toBe(a);
     expect(sketchSet(otherDb, "tenant-a", "m", 32)).not.toBe(a);
-    for (let i = 0; i < 10; i++) a.put(`a${i}`, sketchBytes(vector(32)));
+    for (let i = 0; i < 10; i++) putVector(a, `a${i}`, vector(32));
     const b = sketchSet(db, "tenant-b", "m", 32);
-    for (let i = 0; i < 10; i++) b.put(`b${i}`, sketchBytes(vector(32)));
+    for (let i = 0; i < 10; i++) putVector(b, `b${i}`, vector(32));
     sketchSet(db, "tenant-a", "m", 32); // a searched again: b is now the least recent
     trimSketchSets(db, a, a.bytes + 1);
     expect(sketchSet(db, "tenant-a", "m", 32)).toBe(a);

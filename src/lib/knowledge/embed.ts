@@ -7,7 +7,6 @@ import {
   storeEmbedding,
   storeSketch,
   tenantsToEmbed,
-  type VectorCandidate,
   type VectorSet,
   vectorsById,
   vectorsToSketch,
@@ -17,7 +16,7 @@ import { log } from "@/lib/log";
 import type { JobQueue, QueueJob, QueuePolicy, QueueWorker } from "@/lib/queue";
 import { type EmbeddingsClient, embeddingModelId, embedTexts } from "./embeddings";
 import { type SketchSet, sketchSet, trimSketchSets } from "./sketch-cache";
-import { fromBytea, rerankByCosine, sketchBytes, sketchWords, toBytea } from "./vectors";
+import { fromBytea, sketchBytes, sketchWords, toBytea } from "./vectors";
 
 // Vectors in the background: a job embeds a tenant's chunks that have no vector of the current model yet, a
 // batch at a time, and enqueues itself again while any are left. Changing the model (MICHI_EMBEDDINGS) makes
@@ -28,10 +27,11 @@ export const EMBED_QUEUE = "knowledge.embed";
 export const EMBED_POLICY: QueuePolicy = { retryLimit: 6, retryDelaySeconds: 30, expireInSeconds: 600 };
 const PER_JOB = 128;
 /**
- * Sketches read and reranked by exact cosine per query: 64. Measured recall of the exact 10 nearest (brute-force
+ * Sketches reranked by cosine (on the cached int8 vectors) and read by id per query: 64. Measured recall of the exact 10 nearest (brute-force
  * cosine) on the bench's 10,000 sparse fake vectors: 0.93 (the 200 nearest 256-bit codes of before: 0.77; 32
  * sketches 0.86, 100 sketches 0.95); on topic-clustered vectors 1.0 (tests/integration/knowledge-vector-codes.test.ts).
- * Each candidate is one read by id; 64 instead of 200 took the read from about 8 to 4 ms on PGlite.
+ * Each candidate is one read by id; 64 instead of 200 took the read from about 8 to 4 ms on PGlite, and
+ * leaving the vectors out of it (they are in the cache) halved it again.
  */
 const CANDIDATES = 64;
 /** Sketching is about 0.3 ms of CPU a vector: the job lets the event loop run between groups of this many. */
@@ -145,9 +145,10 @@ export async function vectorHits(
 
 /**
  * The tenant's chunks nearest a query vector of `model`, best first: the nearest sketches in this instance's
- * cache (./sketch-cache.ts, CANDIDATES of them) read by id and reranked by exact cosine, 40 kept. The read
- * also returns the business's newest seq: when the cache is behind it catches up (rows after its seq only)
- * and chooses again, so a vector stored on any instance is searched by the next query here.
+ * cache (./sketch-cache.ts, CANDIDATES of them), reranked by cosine on the cached vectors and read by id in
+ * that order (text, page, and whether the page is indexed just now), 40 kept. The read also returns the
+ * business's newest seq: when the cache is behind it catches up (rows after its seq only) and chooses again,
+ * so a vector stored on any instance is searched by the next query here.
  */
 export async function nearestVectors(
   db: DbHandle,
@@ -159,17 +160,19 @@ export async function nearestVectors(
   const cache = sketchSet(db, tenantId, model, q.length);
   const query = sketchWords(q);
   if (cache.seq < 0) await catchUp(db, tenantId, vset, cache);
-  let candidates: VectorCandidate[] = [];
+  let hits: TextHit[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const ids = cache.nearest(query, CANDIDATES);
+    const ranked = cache.rerank(q, cache.nearest(query, CANDIDATES));
+    const ids = ranked.map((r) => r.id);
     const { rows, present, head } = await db.forTenant(tenantId, (tx) => vectorsById(tx, vset, ids));
     // Only a vector that is gone is forgotten; one on a page skipped for now stays for when it is back.
     for (const id of ids) if (!present.has(id)) cache.forget(id);
-    candidates = rows;
+    const scores = new Map(ranked.map((r) => [r.id, r.score]));
+    hits = rows.slice(0, 40).map((r) => ({ ...r, score: scores.get(r.chunkId) ?? 0 }));
     if (head === null || head <= cache.seq) break;
     await catchUp(db, tenantId, vset, cache);
   }
-  return rerankByCosine(q, candidates, 40).map(({ vector: _v, ...hit }) => hit);
+  return hits;
 }
 
 /** Loads what the set lacks (everything, the first time); one load at a time, the others wait for it. */
@@ -177,7 +180,7 @@ async function catchUp(db: DbHandle, tenantId: string, vset: VectorSet, cache: S
   cache.catchingUp ??= (async () => {
     try {
       const rows = await db.forTenant(tenantId, (tx) => sketchesAfter(tx, vset, Math.max(cache.seq, 0)));
-      for (const r of rows) cache.put(r.chunkId, r.sketch);
+      for (const r of rows) cache.put(r.chunkId, r.sketch, r.vector);
       const last = rows.at(-1);
       cache.seq = last ? Number(last.seq) : Math.max(cache.seq, 0);
       trimSketchSets(db, cache);

@@ -2,8 +2,8 @@ import "server-only";
 
 // Vectors in a form plain Postgres and PGlite can store and search without pgvector: the full vector as
 // float32 little-endian bytes in a `bytea` column (4 bytes a dimension), and a 1024-bit sketch (below) as
-// 128 `bytea` bytes, which each instance scans in memory (./sketch-cache.ts). The nearest sketches' vectors
-// are then read by id and reranked here by exact cosine similarity.
+// 128 `bytea` bytes, which each instance scans in memory (./sketch-cache.ts). The nearest sketches are then
+// reranked by cosine on the int8 copies of their vectors that the same cache keeps.
 
 export type Vector = Float32Array;
 
@@ -50,24 +50,6 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-/**
- * Candidates (from the Hamming prefilter) ordered by exact cosine similarity to the query, best first, the
- * `limit` best kept. A candidate whose vector has another dimension (an older embedding model) is skipped.
- */
-export function rerankByCosine<T extends { vector: ArrayLike<number> | Uint8Array }>(
-  query: ArrayLike<number>,
-  candidates: T[],
-  limit: number,
-): (T & { score: number })[] {
-  const scored: (T & { score: number })[] = [];
-  for (const c of candidates) {
-    const v = c.vector instanceof Uint8Array ? fromBytea(c.vector) : c.vector;
-    if (v.length !== query.length) continue;
-    scored.push({ ...c, score: cosine(query, v) });
-  }
-  return scored.sort((a, b) => b.score - a.score).slice(0, Math.max(0, limit));
 }
 
 // Sketches (drizzle/0039). The sketch is the signs of 1024 fixed random projections of the vector rather than

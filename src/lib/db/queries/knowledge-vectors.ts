@@ -4,8 +4,8 @@ import type { Db, TenantTx } from "../client";
 import { rowsOf } from "../client";
 import type { TextHit } from "./knowledge-search";
 
-// Embeddings in knowledge_vectors (drizzle/0030, 0039), one row per chunk: the float32 bytes (exact cosine in
-// the application), a 1024-bit sketch (the Hamming scan, in memory: src/lib/knowledge/sketch-cache.ts) and a
+// Embeddings in knowledge_vectors (drizzle/0030, 0039), one row per chunk: the float32 bytes (kept in int8
+// in each instance's memory for the cosine rerank), a 1024-bit sketch (the Hamming scan, in memory: src/lib/knowledge/sketch-cache.ts) and a
 // seq that tells the caches what is new. Only vectors of the current model id and dimension are ever
 // compared, so a changed model can never mix two vector spaces. The rows are apart from the chunks so that embedding never rewrites the wide
 // chunk rows (on PGlite, which never vacuums, each rewrite left a dead copy for full-text scans to visit).
@@ -60,20 +60,23 @@ export async function tenantsToEmbed(db: Db, model: string, limit = 50): Promise
 
 export type VectorSet = { model: string; dim: number };
 
-/** The sketches of `set` stored after seq `after`, oldest first (the cache's first load and its catching up). */
+/**
+ * The sketches and vectors of `set` stored after seq `after`, oldest first (the cache's first load and its
+ * catching up).
+ */
 export async function sketchesAfter(tx: TenantTx, set: VectorSet, after: number) {
-  return rowsOf<{ chunkId: string; seq: string; sketch: Uint8Array }>(
+  return rowsOf<{ chunkId: string; seq: string; sketch: Uint8Array; vector: Uint8Array }>(
     tx,
-    sql`select chunk_id as "chunkId", seq::text as seq, sketch from knowledge_vectors
+    sql`select chunk_id as "chunkId", seq::text as seq, sketch, vector from knowledge_vectors
         where model = ${set.model} and dim = ${set.dim} and seq > ${after} and sketch is not null
         order by seq`,
   );
 }
 
-export type VectorCandidate = Omit<TextHit, "score"> & { vector: Uint8Array };
+export type VectorCandidate = Omit<TextHit, "score">;
 
 /**
- * The chosen chunks with their vectors for the cosine rerank, in the order given (`rows`: those on an indexed
+ * The chosen chunks (their text and page; the vectors are in the instance's cache), in the order given (`rows`: those on an indexed
  * page), the ids that still have a vector of `set` whatever their page's state (`present`), and the
  * business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
  * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is in neither.
@@ -86,7 +89,7 @@ export async function vectorsById(
   const rows = await rowsOf<VectorCandidate & { indexed: boolean; head: string | null }>(
     tx,
     sql`select chunk_id as "chunkId", page_id as "pageId", url, title, heading_path as "headingPath",
-               body as text, lang, vector, indexed, head::text as head
+               body as text, lang, indexed, head::text as head
         from michi_knowledge_vectors_by_id(${set.model}, ${set.dim}, ${`{${ids.join(",")}}`}::uuid[])`,
   );
   const head = rows[0]?.head;
