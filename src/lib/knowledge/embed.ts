@@ -27,8 +27,8 @@ export const EMBED_QUEUE = "knowledge.embed";
 export const EMBED_POLICY: QueuePolicy = { retryLimit: 6, retryDelaySeconds: 30, expireInSeconds: 600 };
 const PER_JOB = 128;
 /**
- * Sketches reranked by cosine (on the cached int8 vectors) and read by id per query: 64. Measured recall of the exact 10 nearest (brute-force
- * cosine) on the bench's 10,000 sparse fake vectors: 0.93 (the 200 nearest 256-bit codes of before: 0.77; 32
+ * Sketches reranked by cosine (on the cached int8 vectors) and read by id per query: 64. Measured recall of
+ * the exact 10 nearest (brute-force cosine) on the bench's 10,000 sparse fake vectors: 0.93 (the 200 nearest 256-bit codes of before: 0.77; 32
  * sketches 0.86, 100 sketches 0.95); on topic-clustered vectors 1.0 (tests/integration/knowledge-vector-codes.test.ts).
  * Each candidate is one read by id; 64 instead of 200 took the read from about 8 to 4 ms on PGlite, and
  * leaving the vectors out of it (they are in the cache) halved it again.

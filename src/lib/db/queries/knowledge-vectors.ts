@@ -4,9 +4,9 @@ import type { Db, TenantTx } from "../client";
 import { rowsOf } from "../client";
 import type { TextHit } from "./knowledge-search";
 
-// Embeddings in knowledge_vectors (drizzle/0030, 0039), one row per chunk: the float32 bytes (kept in int8
-// in each instance's memory for the cosine rerank), a 1024-bit sketch (the Hamming scan, in memory: src/lib/knowledge/sketch-cache.ts) and a
-// seq that tells the caches what is new. Only vectors of the current model id and dimension are ever
+// Embeddings in knowledge_vectors (drizzle/0030, 0039), one row per chunk: the float32 bytes and a 1024-bit
+// sketch, which each instance keeps in memory (the sketch for the Hamming scan, the vector in int8 for the
+// cosine rerank: src/lib/knowledge/sketch-cache.ts), and a seq that tells the caches what is new. Only vectors of the current model id and dimension are ever
 // compared, so a changed model can never mix two vector spaces. The rows are apart from the chunks so that embedding never rewrites the wide
 // chunk rows (on PGlite, which never vacuums, each rewrite left a dead copy for full-text scans to visit).
 
@@ -76,8 +76,8 @@ export async function sketchesAfter(tx: TenantTx, set: VectorSet, after: number)
 export type VectorCandidate = Omit<TextHit, "score">;
 
 /**
- * The chosen chunks (their text and page; the vectors are in the instance's cache), in the order given (`rows`: those on an indexed
- * page), the ids that still have a vector of `set` whatever their page's state (`present`), and the
+ * The chosen chunks (their text and page; the vectors are in the instance's cache), in the order given
+ * (`rows`: those on an indexed page), the ids that still have a vector of `set` whatever their page's state (`present`), and the
  * business's newest seq of `set` (null when it has none), in one statement: michi_knowledge_vectors_by_id
  * (drizzle/0039). A chosen id that is gone (its chunk deleted or re-embedded by another model) is in neither.
  */
