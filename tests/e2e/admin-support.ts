@@ -101,9 +101,16 @@ export async function createBusiness(
 ): Promise<{ slug: string; widgetKey: string }> {
   await page.goto("/admin/operator");
   const form = page.locator("#create");
-  await form.getByLabel("Business name").fill(name);
-  const slug = await form.getByLabel("Address (slug)").inputValue();
-  expect(slug).not.toBe("");
+  const nameField = form.getByLabel("Business name");
+  // React derives the address from the name as it is typed: a name filled in before the form has hydrated
+  // left the address empty (seen once in CI on a slow machine). React keeps its props on a hydrated element.
+  await expect
+    .poll(() => nameField.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps"))))
+    .toBe(true);
+  await nameField.fill(name);
+  const slugField = form.getByLabel("Address (slug)");
+  await expect(slugField).not.toHaveValue("");
+  const slug = await slugField.inputValue();
   await form.getByLabel("Owner's e-mail").fill(E2E.operator.email);
   await form.getByRole("button", { name: "Create business" }).click();
   await expect(form.getByRole("status").first()).toContainText("The existing account was made its owner");
