@@ -3,6 +3,7 @@ import {
   type Browser,
   type BrowserContext,
   expect,
+  type Locator,
   type Page,
   type TestInfo,
 } from "@playwright/test";
@@ -89,6 +90,14 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
+/** Waits until React has hydrated the element (React keeps its props on it then): a click or a keystroke
+ * before that reaches no handler, and the page silently ignores it. */
+export async function waitForHydration(el: Locator): Promise<void> {
+  await expect
+    .poll(() => el.evaluate((node) => Object.keys(node).some((k) => k.startsWith("__reactProps"))))
+    .toBe(true);
+}
+
 /**
  * A business of the spec's own, made by the operator on the operator console with the operator as its owner,
  * so a spec run (each of --repeat-each's too) starts from an empty business and never meets an earlier run's
@@ -103,10 +112,8 @@ export async function createBusiness(
   const form = page.locator("#create");
   const nameField = form.getByLabel("Business name");
   // React derives the address from the name as it is typed: a name filled in before the form has hydrated
-  // left the address empty (seen once in CI on a slow machine). React keeps its props on a hydrated element.
-  await expect
-    .poll(() => nameField.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps"))))
-    .toBe(true);
+  // left the address empty (seen once in CI on a slow machine).
+  await waitForHydration(nameField);
   await nameField.fill(name);
   const slugField = form.getByLabel("Address (slug)");
   await expect(slugField).not.toHaveValue("");

@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { signIn } from "./admin-support";
+import { signIn, waitForHydration } from "./admin-support";
 
 // A pack's page (Tools → one pack) as a tenant admin uses it, on the production build: the generated form,
 // the url policy's messages, typed values kept after a failed save, the audit trail, the Test panel,
@@ -143,12 +143,10 @@ test("a secret is write-only: after saving, no page HTML contains it", async ({ 
   // check_stock has an optional API key; its base URL is required, so the save must include it to succeed.
   const secretCard = page.locator('section[data-pack="check_stock"]');
   // An earlier --repeat-each round stored a key: the field then shows "Set on …" with Replace. Replace is a
-  // client-side toggle, so it only works once React has hydrated it (React keeps its props on the element).
+  // client-side toggle, so it only works once React has hydrated it.
   const replace = secretCard.getByRole("button", { name: "Replace" });
   if ((await replace.count()) > 0) {
-    await expect
-      .poll(() => replace.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps"))))
-      .toBe(true);
+    await waitForHydration(replace);
     await replace.click();
   }
   await expect(secretCard.locator('input[type="password"]')).toHaveCount(1);
