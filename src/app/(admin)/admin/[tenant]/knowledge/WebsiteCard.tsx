@@ -5,6 +5,7 @@ import type { loadKnowledgeView } from "@/lib/knowledge/views";
 import { resyncAction } from "./actions";
 import { ActionButton } from "./KnowledgeForms";
 import { REASONS } from "./reasons";
+import { idleSyncStatus } from "./sync-status";
 
 type KnowledgeView = Awaited<ReturnType<typeof loadKnowledgeView>>;
 
@@ -86,7 +87,7 @@ export function WebsiteCard({
             </div>
           ) : (
             <p role="status" data-testid="sync-state">
-              Up to date
+              {idleSyncStatus(src)}
             </p>
           )}
           <p>
