@@ -20,6 +20,7 @@ import {
 import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { makeTenant, makeUser } from "../support/admin-world";
 import { freshDb, type TestDb } from "../support/db";
+import { deferred } from "../support/deferred";
 
 // Who gets a waiting visitor (issue #28): a person is offered only when an agent is online (a heartbeat of the
 // open console, not away) and the business is open; round-robin among the online agents, under the
@@ -275,14 +276,8 @@ describe.skipIf(!process.env.DATABASE_URL)("two assignments at the same moment",
     first: (tx: TenantTx, record: RecordAudit) => Promise<void>,
     second: () => Promise<void>,
   ) {
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let holding!: () => void;
-    const held = new Promise<void>((r) => {
-      holding = r;
-    });
+    const { promise: released, resolve: release } = deferred();
+    const { promise: held, resolve: holding } = deferred();
     const one = forTenantAudited(t.handle, shop.id, null, async (tx, record) => {
       await first(tx, record);
       holding();

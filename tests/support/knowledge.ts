@@ -6,6 +6,7 @@ import { createExtractPool } from "@/lib/knowledge/extract-pool";
 import { knowledgeWorkers } from "@/lib/knowledge/worker";
 import { type JobQueue, type QueueWorker, startQueue } from "@/lib/queue";
 import { createPageFetcher, type PageFetcher } from "@/lib/security/fetch-text";
+import { deferred } from "./deferred";
 import type { FixtureSite } from "./fixture-site";
 
 // The knowledge jobs for integration tests: the real pg-boss workers on the test database polling twice a
@@ -30,14 +31,6 @@ export type KnowledgeInstance = {
   crash(): void;
   stop(): Promise<void>;
 };
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 export async function startKnowledgeInstance(
   db: DbHandle,

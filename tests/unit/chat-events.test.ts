@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { encodeEvent, eventStream } from "@/lib/chat/events";
 import { acquireStreamSlot, limitSettings, openStreams } from "@/lib/chat/limits";
+import { deferred } from "../support/deferred";
 
 async function readAll(stream: ReadableStream<Uint8Array>) {
   const events: EventSourceMessage[] = [];
@@ -32,10 +33,7 @@ describe("SSE encoding", () => {
 
   it("aborts the turn's signal when the reader cancels", async () => {
     let seen: AbortSignal | undefined;
-    let release!: () => void;
-    const running = new Promise<void>((r) => {
-      release = r;
-    });
+    const { promise: running, resolve: release } = deferred();
     const s = eventStream(async (emit, signal) => {
       seen = signal;
       emit({ type: "delta", data: { text: "hi" } });

@@ -12,6 +12,7 @@ import {
   directRoutes,
   serveDirect,
 } from "../../scripts/direct-routes.mjs";
+import { deferred } from "../support/deferred";
 import { lazyBody } from "../support/lazy-body";
 
 // The production server hands a visitor's token and chat requests to their route handlers itself
@@ -259,10 +260,7 @@ describe("serving a matched request", () => {
   });
 
   it("streams each chunk as the handler produces it", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
+    const { promise: held, resolve: release } = deferred();
     const { url } = await serve(async () => {
       const body = new ReadableStream<Uint8Array>({
         async start(c) {

@@ -1,0 +1,10 @@
+// A promise with its resolve function outside it, for tests that hold one side of a race still (Node 20 has
+// no Promise.withResolvers).
+
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
