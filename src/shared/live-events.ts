@@ -25,6 +25,7 @@ export type LiveEventData<A = LiveAgent> = {
   state: { state: LiveState; agent?: A; reason?: string };
   /** Agents only: a visitor's stream never carries one. */
   note: { text: string; author: A };
+  /** Who will answer a waiting visitor (round-robin or a teammate's choice); the visitor sees the name. */
   assigned: { agent: A };
 };
 
@@ -44,9 +45,10 @@ export const VISITOR_LIVE_KINDS = [
   "agent_message",
   "bot_message",
   "state",
+  "assigned",
 ] as const satisfies readonly LiveKind[];
 
-export const LIVE_KINDS = [...VISITOR_LIVE_KINDS, "note", "assigned"] as const satisfies readonly LiveKind[];
+export const LIVE_KINDS = [...VISITOR_LIVE_KINDS, "note"] as const satisfies readonly LiveKind[];
 
 /** Parses a Last-Event-ID (header or query parameter): a non-negative integer, else 0 (from the start). */
 export function parseLastEventId(value: string | null | undefined): number {

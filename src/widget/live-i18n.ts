@@ -6,6 +6,8 @@ import type { Lang } from "@/shared/languages";
 export type LiveStrings = {
   asking: string;
   waiting: string;
+  /** Waiting, with someone assigned; {name} is the person's name. */
+  assigned: string;
   /** {name} is the person's name. */
   joined: string;
   backToBot: string;
@@ -20,6 +22,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
   en: {
     asking: "Asking for a person…",
     waiting: "Someone will be with you shortly. You can keep typing in the meantime.",
+    assigned: "{name} will be with you shortly. You can keep typing in the meantime.",
     joined: "{name} joined the conversation.",
     backToBot: "You are talking with the assistant again.",
     closed: "The conversation with a person has ended. The assistant will answer your next message.",
@@ -30,6 +33,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
   es: {
     asking: "Buscando a una persona…",
     waiting: "Alguien te atenderá en breve. Mientras tanto, puedes seguir escribiendo.",
+    assigned: "{name} te atenderá en breve. Mientras tanto, puedes seguir escribiendo.",
     joined: "{name} se ha unido a la conversación.",
     backToBot: "Vuelves a hablar con el asistente.",
     closed: "La conversación con una persona ha terminado. El asistente responderá a tu próximo mensaje.",
@@ -39,6 +43,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
   fr: {
     asking: "Recherche d'une personne…",
     waiting: "Quelqu'un va vous répondre sous peu. Vous pouvez continuer à écrire en attendant.",
+    assigned: "{name} va vous répondre sous peu. Vous pouvez continuer à écrire en attendant.",
     joined: "{name} a rejoint la conversation.",
     backToBot: "Vous parlez de nouveau avec l'assistant.",
     closed: "La conversation avec une personne est terminée. L'assistant répondra à votre prochain message.",
@@ -50,6 +55,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
   de: {
     asking: "Wir holen eine Person dazu…",
     waiting: "Gleich ist jemand für Sie da. Sie können in der Zwischenzeit weiterschreiben.",
+    assigned: "Gleich ist {name} für Sie da. Sie können in der Zwischenzeit weiterschreiben.",
     joined: "{name} ist dem Gespräch beigetreten.",
     backToBot: "Sie sprechen wieder mit dem Assistenten.",
     closed: "Das Gespräch mit einer Person ist beendet. Der Assistent beantwortet Ihre nächste Nachricht.",
@@ -61,6 +67,7 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
   ja: {
     asking: "担当者を呼んでいます…",
     waiting: "まもなく担当者が対応します。その間もメッセージを入力できます。",
+    assigned: "まもなく{name}が対応します。その間もメッセージを入力できます。",
     joined: "{name}が会話に参加しました。",
     backToBot: "再びアシスタントと会話しています。",
     closed: "担当者との会話は終了しました。次のメッセージにはアシスタントが回答します。",

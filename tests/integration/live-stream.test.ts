@@ -93,7 +93,7 @@ describe("the visitor's live stream", () => {
     await d.close();
   });
 
-  it("never carries a note, an assignment, another conversation's or another tenant's events", async () => {
+  it("never carries a note, another conversation's or another tenant's events; an assignment by name only", async () => {
     const mine = await visitor();
     const neighbour = await visitor();
     const elsewhere = await visitor();
@@ -105,8 +105,11 @@ describe("the visitor's live stream", () => {
     await append(elsewhere.tenant, elsewhere.id, "agent_message", say("for another business"));
     // Appended last: once it arrives, anything before it that was going to arrive has.
     await append(mine.tenant, mine.id, "agent_message", say("for you"));
-    await s.until((m) => liveCount(m) >= 1);
-    expect(s.seen()).toEqual(["agent_message:for you"]);
+    await s.until((m) => liveCount(m) >= 2);
+    expect(s.seen()).toEqual(["assigned:", "agent_message:for you"]);
+    // Whom the visitor waits for, by name: never the person's user id.
+    const given = s.messages.find((m) => m.event === "assigned")!.data as { data: { agent: unknown } };
+    expect(given.data.agent).toEqual({ name: "Ana" });
     await s.close();
   });
 

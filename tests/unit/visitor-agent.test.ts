@@ -35,7 +35,8 @@ describe("the visitor's live stream", () => {
     ": keep-alive\n\n" +
     encodeLiveEvent(ev(2, { kind: "agent_message", data: { messageId: "m", text: "Hi", agent: ben } })) +
     encodeLiveEvent(ev(3, { kind: "visitor_message", data: { messageId: "v", text: "Ana? 6a1d" } })) +
-    'id: 3\nevent: ready\ndata: {"seq":3}\n\n';
+    encodeLiveEvent(ev(4, { kind: "assigned", data: { agent: ben } })) +
+    'id: 4\nevent: ready\ndata: {"seq":4}\n\n';
 
   it("names people by name and photo address only, however the chunks were cut", async () => {
     const whole = await through([text]);
@@ -51,12 +52,15 @@ describe("the visitor's live stream", () => {
       avatarUrl: expect.stringMatching(/^\/api\/widget\/cafe-key\/avatars\/[A-Za-z0-9_-]{102}$/),
     });
     expect(data[1].data.agent).toEqual({ name: "Ben" });
+    // Whom a waiting visitor was given to: by name only, as everywhere.
+    expect(data[3]).toMatchObject({ kind: "assigned", data: { agent: { name: "Ben" } } });
+    expect(data[3].data.agent).toEqual({ name: "Ben" });
     // What names nobody is left exactly as it came.
     expect(whole.startsWith("retry: 1000\n\n")).toBe(true);
     expect(whole).toContain("\n\n: keep-alive\n\n");
     expect(whole).toContain(
       encodeLiveEvent(ev(3, { kind: "visitor_message", data: { messageId: "v", text: "Ana? 6a1d" } })),
     );
-    expect(whole.endsWith('id: 3\nevent: ready\ndata: {"seq":3}\n\n')).toBe(true);
+    expect(whole.endsWith('id: 4\nevent: ready\ndata: {"seq":4}\n\n')).toBe(true);
   });
 });

@@ -82,6 +82,11 @@ describe("the panel's live stream", () => {
       kind: "note",
       data: { text: "internal", author: { id: "a", name: "Ana" } },
     };
+    const assigned = (seq: number, agent: unknown) => ({
+      ...agentSays(seq, "x"),
+      kind: "assigned",
+      data: { agent },
+    });
     script([
       (s) =>
         sse(
@@ -89,6 +94,9 @@ describe("the panel's live stream", () => {
             `id: 1\nevent: note\ndata: ${JSON.stringify(note)}\n\n`,
             "id: 2\nevent: agent_message\ndata: {not json\n\n",
             encodeLiveEvent(agentSays(3, "visible")),
+            // Whom the visitor waits for reaches them; an assignment naming nobody does not.
+            `id: 4\nevent: assigned\ndata: ${JSON.stringify(assigned(4, { name: "Ben" }))}\n\n`,
+            `id: 5\nevent: assigned\ndata: ${JSON.stringify(assigned(5, {}))}\n\n`,
           ],
           s,
           true,
@@ -96,7 +104,7 @@ describe("the panel's live stream", () => {
     ]);
     const got: number[] = [];
     const stop = subscribeLive(CONV, (e) => got.push(e.seq), { base: "/b", token: async () => "t" });
-    await vi.waitFor(() => expect(got).toEqual([3]));
+    await vi.waitFor(() => expect(got).toEqual([3, 4]));
     stop();
   });
 

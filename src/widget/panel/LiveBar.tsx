@@ -11,7 +11,8 @@ import { type Session, withToken } from "./session";
 import { httpError } from "./sse";
 import type { Live } from "./useLive";
 
-// What the visitor sees of a live conversation (issue #28): where they stand (waiting, who joined, back with
+// What the visitor sees of a live conversation (issue #28): where they stand (waiting, and for whom once
+// someone is assigned; who joined; back with
 // the assistant) under the conversation, and a person's messages with their name and photo (their initial
 // when they have none, or while it loads).
 
@@ -70,13 +71,16 @@ export function LiveBar({
   const { l } = cfg;
   let text: string | null = null;
   if (asking) text = l.asking;
-  else if (live.state === "waiting") text = l.waiting;
+  else if (live.state === "waiting")
+    text = live.agent ? fill(l.assigned, { name: live.agent.name }) : l.waiting;
   else if (live.state === "person") text = live.agent ? fill(l.joined, { name: live.agent.name }) : null;
   else if (live.ended) text = live.state === "closed" ? l.closed : l.backToBot;
   if (!text) return null;
   return (
     <p class={`live-bar ${live.state}`} role="status">
-      {live.state === "person" && live.agent && <Avatar cfg={cfg} session={session} agent={live.agent} />}
+      {(live.state === "person" || live.state === "waiting") && live.agent && (
+        <Avatar cfg={cfg} session={session} agent={live.agent} />
+      )}
       {text}
     </p>
   );

@@ -28,9 +28,11 @@ function toLiveEvent(kind: string | undefined, data: string): VisitorLiveEvent |
     const d = e?.data as Record<string, unknown> | undefined;
     if (!e || !d || typeof d !== "object" || !Number.isSafeInteger(e.seq) || e.kind !== kind) return null;
     if (!(VISITOR_LIVE_KINDS as readonly unknown[]).includes(kind) || !str(e.conversationId)) return null;
-    if (kind === "state" ? !str(d.state) : !str(d.text) || !str(d.messageId)) return null;
+    if (kind === "state" ? !str(d.state) : kind !== "assigned" && (!str(d.text) || !str(d.messageId)))
+      return null;
     const agent = d.agent as Record<string, unknown> | undefined;
-    if ((kind === "agent_message" || agent) && !(agent && str(agent.name))) return null;
+    if ((kind === "agent_message" || kind === "assigned" || agent) && !(agent && str(agent.name)))
+      return null;
     return e as unknown as VisitorLiveEvent;
   } catch {
     return null;

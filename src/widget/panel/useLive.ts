@@ -54,6 +54,10 @@ export function useLive(
           setEnded(true);
           announce(e.data.state === "bot" ? lRef.current.backToBot : lRef.current.closed);
         } else setEnded(false);
+      } else if (e.kind === "assigned") {
+        // Who will answer while the visitor still waits (given by round-robin, or passed on by a teammate).
+        setAgent(e.data.agent);
+        announce(lRef.current.assigned.replace("{name}", e.data.agent.name));
       } else if (e.kind === "agent_message") {
         const { messageId, text, agent: who } = e.data;
         setMsgs((ms) =>

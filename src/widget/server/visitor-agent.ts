@@ -30,16 +30,17 @@ export function visitorEvent(view: VisitorView, e: LiveEvent): VisitorLiveEvent 
     return { ...e, data: { ...e.data, agent: visitorAgent(view, e.data.agent) } };
   if (e.kind === "state" && e.data.agent)
     return { ...e, data: { ...e.data, agent: visitorAgent(view, e.data.agent) } };
-  // The remaining visitor kinds name nobody; notes and assignments never reach this stream.
+  if (e.kind === "assigned") return { ...e, data: { agent: visitorAgent(view, e.data.agent) } };
+  // The remaining visitor kinds name nobody; notes never reach this stream.
   return e as VisitorLiveEvent;
 }
 
-const NAMES_A_PERSON = /^event: (?:state|agent_message)$/m;
+const NAMES_A_PERSON = /^event: (?:state|agent_message|assigned)$/m;
 
 /**
  * The held stream's Server-Sent Events with every person re-written for the visitor. Events are blocks ending
  * in a blank line (src/lib/live/stream.ts writes whole blocks, but a block split across chunks is joined
- * first); only the two kinds that can name a person are parsed, the rest pass through as they came.
+ * first); only the kinds that can name a person are parsed, the rest pass through as they came.
  */
 export function visitorSse(view: VisitorView, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const dec = new TextDecoder();
