@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fullTextHits } from "@/lib/db/queries/knowledge-search";
-import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
 import { freshDb, type TestDb } from "../support/db";
+import { addSitemapSource } from "../support/knowledge";
 
 // "Minimum should match" in full text (drizzle/0040): once ten passages hold two or more of the question's
 // words, a passage holding only one of them is not ranked at all, however often it repeats that word; with
@@ -13,16 +13,6 @@ import { freshDb, type TestDb } from "../support/db";
 let t: TestDb;
 let tenant: { id: string };
 let sourceId: string;
-
-const settings = {
-  startUrl: "https://shop.example/",
-  sitemapUrl: null,
-  includePatterns: [],
-  excludePatterns: [],
-  pageCap: 500,
-  schedule: "off" as const,
-  nextSyncAt: null,
-};
 
 async function addPage(path: string, texts: string[]) {
   await t.handle.forTenant(tenant.id, (tx) =>
@@ -38,17 +28,16 @@ async function addPage(path: string, texts: string[]) {
   );
 }
 
-const hitsFor = (question: string) =>
-  t.handle.forTenant(tenant.id, async (tx) => (await fullTextHits(tx, question, 40)).hits);
-const urlsFor = async (question: string) => (await hitsFor(question)).map((h) => h.url);
+const urlsFor = (question: string) =>
+  t.handle.forTenant(tenant.id, async (tx) => (await fullTextHits(tx, question, 40)).hits.map((h) => h.url));
 
 beforeAll(async () => {
   t = await freshDb();
   tenant = await createTenant(t.handle.platform, { slug: "k-two", name: "Two words" });
-  sourceId = await t.handle.forTenant(
-    tenant.id,
-    async (tx) => (await saveWebsiteSource(tx, tenant.id, settings)).id,
-  );
+  sourceId = await addSitemapSource(t.handle, tenant.id, "https://shop.example/sitemap.xml", {
+    pageCap: 500,
+    schedule: "off",
+  });
   await addPage("/footer", [Array.from({ length: 20 }, () => "refund").join(" ")]);
 });
 afterAll(() => t?.close());
