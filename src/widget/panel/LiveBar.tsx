@@ -12,9 +12,8 @@ import { httpError } from "./sse";
 import type { Live } from "./useLive";
 
 // What the visitor sees of a live conversation (issue #28): where they stand (waiting, and for whom once
-// someone is assigned; who joined; back with
-// the assistant) under the conversation, and a person's messages with their name and photo (their initial
-// when they have none, or while it loads).
+// someone is assigned; who joined; back with the assistant) under the conversation, and a person's messages
+// with their name and photo (their initial when they have none, or while it loads).
 
 const initial = (name: string) => (name.trim().slice(0, 1) || "?").toUpperCase();
 

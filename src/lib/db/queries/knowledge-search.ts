@@ -39,10 +39,10 @@ export async function fullTextHits(
 
 /**
  * The full-text statement (exported for EXPLAIN in the bench). The matching runs in
- * michi_knowledge_text_hits (drizzle/0025; its ranking as of 0040), where the GIN index on tsv can be used: under row-level security
- * Postgres never lets a non-leakproof operator such as @@ drive an index, so every chunk of the tenant was read
- * and matched. The function filters the tenant this transaction entered itself. The hits' pages are read in
- * one pass (a plain join scanned the tenant's pages once per hit).
+ * michi_knowledge_text_hits (drizzle/0025; its ranking as of 0040), where the GIN index on tsv can be used:
+ * under row-level security Postgres never lets a non-leakproof operator such as @@ drive an index, so every
+ * chunk of the tenant was read and matched. The function filters the tenant this transaction entered itself.
+ * The hits' pages are read in one pass (a plain join scanned the tenant's pages once per hit).
  */
 export function fullTextSql(words: string, limit: number) {
   return sql`with hits as materialized (
