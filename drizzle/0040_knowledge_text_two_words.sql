@@ -1,7 +1,8 @@
 -- Full text that reads fewer chunks (issue 27: p95 at 10,000 chunks on PGlite). Timed piece by piece on the
 -- bench's index, nearly all of the statement was reading and ranking the chunks that share one word with the
--- question: when fewer than 40 chunks held two of its words, every chunk with any one of them was ranked (270 to
--- 730 for the bench's questions, about 20 µs each in WebAssembly), to fill 40 candidates of which an answer shows five.
+-- question: when fewer than 40 chunks held two of its words, every chunk with any one of them was ranked
+-- (270 to 730 for the bench's questions, about 20 µs each in WebAssembly), to fill 40 candidates of which an
+-- answer shows five.
 --
 -- Now the chunks with two or more of the question's words are ranked alone as soon as there are 10 of them
 -- (twice the five passages an answer shows), as "minimum should match" does in Lucene and Elasticsearch; a
