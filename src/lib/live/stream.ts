@@ -71,7 +71,7 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
     closed = true;
     held.get()?.delete(close);
     feed.leave();
-    clearInterval(heartbeat);
+    clearTimeout(heartbeat);
     clearInterval(resync);
     clearTimeout(lifetime);
     input.signal?.removeEventListener("abort", onAbort);
@@ -150,11 +150,19 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
       if (input.signal?.aborted) return close();
       input.signal?.addEventListener("abort", onAbort, { once: true });
       held.use(() => new Set()).add(close);
-      heartbeat = setInterval(() => write(": keep-alive\n\n"), input.heartbeatMs ?? HEARTBEAT_MS);
+      // Streams opened together (a burst of visitors, every client of a restarted instance coming back in
+      // the same second) would beat together for as long as they are held: hundreds of writes in one moment,
+      // every 20 s, which the bot turns being served then wait behind. Each stream's first beat falls at a
+      // random point of the interval instead, so many held streams make a steady trickle; no gap is longer.
+      const beatMs = input.heartbeatMs ?? HEARTBEAT_MS;
+      const beat = () => {
+        write(": keep-alive\n\n");
+        heartbeat = setTimeout(beat, beatMs).unref();
+      };
+      heartbeat = setTimeout(beat, beatMs * Math.random()).unref();
       // Spread the re-reads of many held streams, so they do not all land on the database at once.
       const every = (input.resyncMs ?? RESYNC_MS) * (0.75 + Math.random() / 2);
       resync = setInterval(() => (joined ? feed.resync(every) : void pump()), every);
-      heartbeat.unref();
       resync.unref();
       if (input.maxMs !== undefined) lifetime = setTimeout(close, Math.max(0, input.maxMs));
       // EventSource waits this long before it reconnects (after a lifetime's end, a restart).
