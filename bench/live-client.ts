@@ -6,6 +6,7 @@ import type { Client } from "./lib/client";
 import { readyMessage, sleep, spawnTracked, stopChild } from "./lib/procs";
 import { KEYS } from "./lib/seed";
 import { type Summary, summarize } from "./lib/stats";
+import type { Hops } from "./live-hops";
 
 /** The instances' MICHI_PUBLIC_URL, sent as every request's Origin. */
 export const ORIGIN = "http://bench-live.test";
@@ -82,6 +83,11 @@ export type LoopStats = {
 /** The host's event-loop delay (ms late) and GC pauses since the previous call (bench/live-host.ts). */
 export function loopStats(host: Host): Promise<LoopStats> {
   return getJson(`${host.url}/bench/loop`);
+}
+
+/** The host's bot turns hop by hop since the previous call (bench/live-hops.ts). */
+export function hopStats(host: Host): Promise<Hops> {
+  return getJson(`${host.url}/bench/hops`);
 }
 
 function getJson<T>(url: string): Promise<T> {

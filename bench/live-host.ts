@@ -12,6 +12,7 @@ import type { tenants } from "../src/lib/db/schema";
 import { wakeLive } from "../src/lib/live/bus";
 import { watchLiveEvents } from "../src/lib/live/watch";
 import type { LiveEventData, LiveKind } from "../src/shared/live-events";
+import { hopsSince, installHops, traceTurn, untraced } from "./live-hops";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const events = (await import("../src/app/api/widget/[key]/conversations/[id]/events/route")) as unknown as {
@@ -26,7 +27,12 @@ async function body(req: http.IncomingMessage): Promise<string> {
   return raw;
 }
 
-async function send(res: http.ServerResponse, out: Response, gone: AbortSignal) {
+// Opt-in (`--live-hops`): an AsyncLocalStorage context per chat request turns on promise hooks, which cost
+// every bot turn some CPU, so the default figures are measured without it.
+const HOPS = process.env.BENCH_LIVE_HOPS === "1";
+if (HOPS) installHops(new URL(process.env.OPENAI_BASE_URL ?? "http://model.invalid").origin);
+
+async function send(res: http.ServerResponse, out: Response, gone: AbortSignal, firstByte?: () => void) {
   res.writeHead(out.status, Object.fromEntries(out.headers));
   if (!out.body) return res.end();
   const reader = out.body.getReader();
@@ -35,6 +41,7 @@ async function send(res: http.ServerResponse, out: Response, gone: AbortSignal) 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      firstByte?.();
       res.write(value);
     }
   } catch {}
@@ -117,11 +124,21 @@ const server = http.createServer(async (req, res) => {
         ac.signal,
       );
     }
-    m = /^\/api\/widget\/([^/]+)\/(chat|session)$/.exec(url.pathname);
+    m = /^\/api\/widget\/([^/]+)\/chat$/.exec(url.pathname);
+    if (m && req.method === "POST") {
+      const key = m[1]!;
+      // Traced hop by hop (bench/live-hops.ts), from the request's headers to its last byte.
+      const run = HOPS ? traceTurn : untraced;
+      return await run(async (mark) => {
+        const r = new Request(url, { method: "POST", headers, body: await body(req), signal: ac.signal });
+        mark.body();
+        await send(res, await chat.POST(r, { params: Promise.resolve({ key }) }), ac.signal, mark.firstByte);
+      });
+    }
+    m = /^\/api\/widget\/([^/]+)\/session$/.exec(url.pathname);
     if (m && req.method === "POST") {
       const r = new Request(url, { method: "POST", headers, body: await body(req), signal: ac.signal });
-      const route = m[2] === "chat" ? chat : session;
-      return await send(res, await route.POST(r, { params: Promise.resolve({ key: m[1]! }) }), ac.signal);
+      return await send(res, await session.POST(r, { params: Promise.resolve({ key: m[1]! }) }), ac.signal);
     }
     m = /^\/bench\/console\/([^/]+)$/.exec(url.pathname);
     if (m && req.method === "GET") {
@@ -141,6 +158,10 @@ const server = http.createServer(async (req, res) => {
     if (url.pathname === "/bench/burn" && req.method === "POST") {
       burn(Number(url.searchParams.get("msPerSec")));
       return res.writeHead(200).end();
+    }
+    if (url.pathname === "/bench/hops") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(hopsSince()));
     }
     if (url.pathname === "/bench/loop") {
       res.writeHead(200, { "content-type": "application/json" });

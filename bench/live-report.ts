@@ -36,6 +36,12 @@ export function liveRows(live: LiveResult): string[][] {
         `${fmt(live.chatTurnsPerSec.before)} before, ${fmt(live.chatTurnsPerSec.after)} after; ` +
         `delivery p99 then ${p99(live.underBotLoad)}`,
     ],
+    [
+      "live.heldRatio",
+      fmt(live.chatTurnsPerSec.heldRatio, "", 2),
+      `closed loop with ${live.conversations} conversations held, no traffic: ` +
+        `${fmt(live.chatTurnsPerSec.held)} turns/s; open loop ${open(live.openLoop.held)}`,
+    ],
     ["live.cpuShare before", "ms/s", cpu(live.cpuShare.before!)],
     ["live.cpuShare during", "ms/s", cpu(live.cpuShare.during!)],
     ["live.cpuShare liveAlone", "ms/s", cpu(live.cpuShare.liveAlone!)],
@@ -59,6 +65,20 @@ export function liveRows(live: LiveResult): string[][] {
         `${fmt(live.openLoop.synthetic.outsideMsPerSec, " ms/s")} outside): closed loop ` +
         `${fmt(live.chatTurnsPerSec.synthetic)} turns/s; open loop ${open(live.openLoop.synthetic)}`,
     ],
+    ...(["openBefore", "openHeld", "openDuring", "openAfter", "openSynthetic"] as const).flatMap((phase) => {
+      const h = live.hopsA[phase];
+      if (!h) return [];
+      const s = h.slowest;
+      return [
+        [
+          `live.hops ${phase}`,
+          `p99 ${fmt(h.total.p99, " ms")}`,
+          `first byte p99 ${fmt(h.firstByte.p99, " ms")}; slowest ${s.n}, mean ms: pool ${fmt(s.pool, "")}, ` +
+            `db ${fmt(s.db, "")}, model ${fmt(s.model, "")}, fetch ${fmt(s.fetch, "")}, body ${fmt(s.body, "")}, ` +
+            `other ${fmt(s.other, "")} of ${fmt(s.total, "")}`,
+        ],
+      ];
+    }),
     [
       "live.cpuMsPerLiveMessage",
       fmt(live.cpuMsPerLiveMessage, " ms", 2),

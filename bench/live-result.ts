@@ -1,6 +1,7 @@
 // The live bench's result (bench/live.ts), as bench/results.json holds it and bench/live-report.ts prints it.
 import type { attributeDrop, CpuShare } from "./lib/cpu-share";
 import type { LoopStats, OpenLoop } from "./live-client";
+import type { Hops } from "./live-hops";
 import type { Delivery } from "./live-traffic";
 
 export type LiveResult = {
@@ -24,6 +25,9 @@ export type LiveResult = {
     during: number;
     after: number;
     ratio: number;
+    /** With every conversation held and no live traffic; heldRatio against the mean of before and after. */
+    held: number;
+    heldRatio: number;
     synthetic: number;
     syntheticRatio: number;
   };
@@ -57,11 +61,15 @@ export type LiveResult = {
   cpuShare: Record<string, CpuShare>;
   /** Instance A's event-loop delay (ms late: p50, p99, max) and GC pauses (count, total, longest) per phase. */
   loopA: Record<string, LoopStats>;
+  /** Instance A's bot turns hop by hop, per phase with turns (bench/live-hops.ts). */
+  hopsA: Record<string, Hops>;
   /** What the live load's CPU explains of the closed-loop drop, by process. */
   drop: ReturnType<typeof attributeDrop>;
   /** Bot turns offered at a fixed rate below capacity, before, during (with the live traffic) and after. */
   openLoop: {
     before: OpenLoop;
+    /** Every conversation held, no live traffic. */
+    held: OpenLoop;
     during: OpenLoop;
     after: OpenLoop;
     live: Delivery;

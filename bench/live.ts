@@ -19,6 +19,7 @@ import {
   counters,
   type Host,
   hold,
+  hopStats,
   type LoopStats,
   loopStats,
   memory,
@@ -28,6 +29,7 @@ import {
   startHost,
 } from "./live-client";
 import { outsideA, withCpuBurn } from "./live-control";
+import type { Hops } from "./live-hops";
 import type { LiveResult } from "./live-result";
 import { type Conv, liveTraffic, seedLive } from "./live-traffic";
 
@@ -43,6 +45,8 @@ export async function benchLive(opts: {
   quick: boolean;
   /** Open-loop bot turns/s; default 40% of the closed-loop figure before the live load. */
   openLoopPerSec?: number;
+  /** Times instance A's bot turns hop by hop (bench/live-hops.ts); off by default, it costs them CPU. */
+  hops?: boolean;
   log: (s: string) => void;
 }): Promise<LiveResult> {
   const n = opts.quick ? 100 : 500;
@@ -76,6 +80,7 @@ export async function benchLive(opts: {
     MICHI_FETCH_EXTRA_CA: opts.world.caFile,
     MICHI_LOG_LEVEL: "warn",
     ...UNLIMITED,
+    ...(opts.hops ? { BENCH_LIVE_HOPS: "1" } : {}),
   };
   const model = fakeModelControl(opts.world.modelUrl);
   await model.reset();
@@ -95,11 +100,13 @@ export async function benchLive(opts: {
       database: new URL(db.url).pathname.slice(1),
     };
     // Instance A's event-loop delay and GC pauses per phase, beside its CPU: where a bot turn's tail comes from.
+    // And its bot turns hop by hop (bench/live-hops.ts): what a tail turn waited for.
     const loopA: Record<string, LoopStats> = {};
+    const hopsA: Record<string, Hops> = {};
     const cpuOf = async <T>(phase: string, fn: () => Promise<T>) => {
-      await loopStats(a);
+      await Promise.all([loopStats(a), hopStats(a)]);
       const out = await measureCpu(groups, fn);
-      loopA[phase] = await loopStats(a);
+      [loopA[phase], hopsA[phase]] = await Promise.all([loopStats(a), hopStats(a)]);
       return out;
     };
     const closedLoop = () => botTurns(client, chatTokens, seconds * 1000);
@@ -149,10 +156,18 @@ export async function benchLive(opts: {
     const q0 = await counters(a);
     const [, cpuHeld] = await cpuOf("heldIdle", () => sleep(idleMs));
     const q1 = await counters(a);
+    // Holding alone: the bot turns again with every conversation and console held and no live traffic (the
+    // streams' heartbeats and slow re-reads only), so what holding costs them is apart from what traffic does.
+    const [heldTurns, cpuHeldClosed] = await cpuOf("held", closedLoop);
+    const [openHeld, cpuOpenHeld] = await cpuOf("openHeld", openLoop);
+    opts.log(
+      `  with ${n} held, no traffic: ${round(heldTurns, 1)} turns/s; open loop ${describeOpen(openHeld)}`,
+    );
+    const q2 = await counters(a);
     const t1 = performance.now();
     const [oneInstance, cpuAlone] = await cpuOf("liveAlone", () => traffic(a, a));
     const heldQueries = ((q1.queries - q0.queries) * (performance.now() - t1)) / idleMs;
-    const queriesPerLiveMessage = ((await counters(a)).queries - q1.queries - heldQueries) / oneInstance.sent;
+    const queriesPerLiveMessage = ((await counters(a)).queries - q2.queries - heldQueries) / oneInstance.sent;
     const cpuPerMessage = (cpuAlone.instanceA - cpuHeld.instanceA) / perSecond;
     opts.log(
       `  one instance: p99 visitor→agent ${round(oneInstance.visitorToAgent.p99)} ms, agent→visitor ${round(oneInstance.agentToVisitor.p99)} ms`,
@@ -229,6 +244,8 @@ export async function benchLive(opts: {
         during: round(during, 1),
         after: round(after, 1),
         ratio: round((2 * during) / (without + after), 2),
+        held: round(heldTurns, 1),
+        heldRatio: round((2 * heldTurns) / (without + after), 2),
         synthetic: round(closedSynthetic, 1),
         syntheticRatio: round((2 * closedSynthetic) / (without + after), 2),
       },
@@ -252,6 +269,8 @@ export async function benchLive(opts: {
       cpuShare: {
         before: cpuBefore,
         heldIdle: cpuHeld,
+        held: cpuHeldClosed,
+        openHeld: cpuOpenHeld,
         liveAlone: cpuAlone,
         during: cpuDuring,
         after: cpuAfter,
@@ -262,6 +281,7 @@ export async function benchLive(opts: {
         openSynthetic: cpuOpenSynthetic,
       },
       loopA,
+      hopsA: Object.fromEntries(Object.entries(hopsA).filter(([, h]) => h.n > 0)),
       drop: attributeDrop({
         before: { cpu: cpuBefore, turnsPerSec: without },
         liveAlone: cpuAlone,
@@ -270,6 +290,7 @@ export async function benchLive(opts: {
       }),
       openLoop: {
         before: openBefore,
+        held: openHeld,
         during: openDuring,
         after: openAfter,
         live: underOpenLoop,

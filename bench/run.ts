@@ -9,6 +9,8 @@
 //   npm run bench -- --only=knowledge --knowledge-db=pg   the knowledge part on a fresh Postgres database
 //   npm run bench -- --only=live --live-open-rate=60       the live part's open-loop bot turns at 60/s (default:
 //                                         40% of the closed-loop rate before the live load)
+//   npm run bench -- --only=live --live-hops              also times instance A's bot turns hop by hop (pool,
+//                                         statements, model, fetch; bench/live-hops.ts), which costs them CPU
 //   npm run bench -- --only=channels --channels-db=pg     the channels part on a fresh Postgres database
 // Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
 import { writeFileSync } from "node:fs";
@@ -76,6 +78,7 @@ function parseArgs(argv: string[]) {
     knowledgeDb,
     channelsDb,
     liveOpenRate: openRate ? Number(openRate) : undefined,
+    liveHops: argv.includes("--live-hops"),
     quick: argv.includes("--quick"),
     build: argv.includes("--build"),
     standalone,
@@ -236,6 +239,7 @@ async function main() {
         serverUrl,
         quick: args.quick,
         openLoopPerSec: args.liveOpenRate,
+        hops: args.liveHops,
         log,
       });
     } else results.skipped.push("live: needs Postgres (two instances share one database)");
