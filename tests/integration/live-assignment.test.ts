@@ -247,22 +247,74 @@ describe("the waiting queue, oldest first, whenever room appears", () => {
     await recordPresence(ctx(ben), {});
     expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: ben.id });
     expect(await agentOf(three!.id)).toEqual({ state: "waiting", agent: null });
-    // Ben, now at his limit, goes away; a higher limit gives Ana room, but not Ben while away.
+    // Ben, now at his limit, goes away: the visitor the round-robin gave him, unclaimed, is in line again (the
+    // first in it), but Ana has no room yet.
     await recordPresence(ctx(ben), { away: "true" });
+    expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: ben.id });
+    // A higher limit gives Ana room: the oldest in line first, Ben's then the third; not Ben while away.
     await t.handle.forTenant(shop.id, (tx) =>
       writeLiveSettings(tx, shop.id, { maxPerAgent: 3, escalateAfterMin: 5, hours: null, savedReplies: [] }),
     );
     const [four] = await askInTurn(1);
+    expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: ana.id });
     expect(await agentOf(three!.id)).toEqual({ state: "waiting", agent: ana.id });
-    expect(await agentOf(four!.id)).toEqual({ state: "waiting", agent: ana.id });
-    await limit(1);
+    expect(await agentOf(four!.id)).toEqual({ state: "waiting", agent: null });
+    // Back from away, Ben's beat takes the one waiting; one he has claimed stays his while he is away, and
+    // ending it then leaves room that is not his to fill until he is back.
+    await recordPresence(ctx(ben), { away: "false" });
+    expect(await agentOf(four!.id)).toEqual({ state: "waiting", agent: ben.id });
+    await claimConversation(ctx(ben), { conversationId: four!.id });
+    await recordPresence(ctx(ben), { away: "true" });
+    expect(await agentOf(four!.id)).toEqual({ state: "person", agent: ben.id });
     const [five] = await askInTurn(1);
-    expect(await agentOf(five!.id)).toEqual({ state: "waiting", agent: null });
-    // Ben, away, ends his chat: the room it leaves is not his to fill until he is back.
-    await closeLiveConversation(ctx(ben), { conversationId: two!.id });
+    await closeLiveConversation(ctx(ben), { conversationId: four!.id });
     expect(await agentOf(five!.id)).toEqual({ state: "waiting", agent: null });
     await recordPresence(ctx(ben), { away: "false" });
     expect(await agentOf(five!.id)).toEqual({ state: "waiting", agent: ben.id });
+  });
+
+  it("a visitor given to an agent whose console then closed goes to one online; a person's choice stays", async () => {
+    await limit(1);
+    await recordPresence(ctx(ana), {});
+    const [one, two] = await askInTurn(2);
+    expect(await agentOf(one!.id)).toEqual({ state: "waiting", agent: ana.id });
+    // Ben (an admin) gives the second, waiting unassigned, to Ana himself (a person may go past the limit).
+    await assignConversation(ctx(ben), { conversationId: two!.id, agentId: ana.id });
+    // Ana's console closes (no beat for ten minutes), Ben's opens: his first beat takes the visitor the
+    // round-robin gave her, and leaves the one he chose for her.
+    await t.handle.platform
+      .update(livePresence)
+      .set({ seenAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(livePresence.userId, ana.id));
+    await recordPresence(ctx(ben), {});
+    expect(await agentOf(one!.id)).toEqual({ state: "waiting", agent: ben.id });
+    expect(await agentOf(two!.id)).toEqual({ state: "waiting", agent: ana.id });
+    // The visitor's panel is told who now has them; the audit says from whom.
+    expect(await assignedEvents(one!.id)).toEqual([ana.id, ben.id]);
+    const moves = await t.handle.platform
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "live.assigned"), eq(auditLog.target, one!.id)))
+      .orderBy(auditLog.createdAt);
+    expect(moves.map((m) => m.details)).toEqual([
+      { to: ana.id, from: null, by: "round-robin" },
+      { to: ben.id, from: ana.id, by: "round-robin" },
+    ]);
+  });
+
+  it("nobody online with room: the visitor stays with the agent who left until someone can take them", async () => {
+    await limit(1);
+    await recordPresence(ctx(ana), {});
+    await recordPresence(ctx(ben), {});
+    const [one, two] = await askInTurn(2);
+    const anas = (await agentOf(one!.id)).agent === ana.id ? one! : two!;
+    const bens = anas === one ? two! : one!;
+    await claimConversation(ctx(ben), { conversationId: bens.id });
+    await recordPresence(ctx(ana), { away: "true" });
+    // Ben is at his limit: Ana's visitor keeps her name (their panel says so) until room appears.
+    expect(await agentOf(anas.id)).toEqual({ state: "waiting", agent: ana.id });
+    await closeLiveConversation(ctx(ben), { conversationId: bens.id });
+    expect(await agentOf(anas.id)).toEqual({ state: "waiting", agent: ben.id });
   });
 });
 

@@ -13,13 +13,15 @@ import {
 import { PRESENCE_TTL_MS, pickAgent } from "./availability";
 import { wakeLive } from "./bus";
 
-// Visitors who asked for a person while every agent was at their limit wait unassigned. Round-robin at the
-// moment of asking alone would leave them there for ever, so every change that can make room (a visitor
-// asking, a hand back, a close, a transfer or a takeover, an agent online or back from away, a higher
-// limit) calls assignWaiting inside its own transaction: the oldest waiting visitors go, one by one, to the
-// online agent next in the round-robin with room, each audited and in the live log. The tenant's live-log
-// lock makes it one decision at a time, so two events at once never count the same free slot twice; while
-// holding it nothing here waits for a row (skip locked), since others wait for it while holding rows.
+// Visitors who asked for a person while every agent was at their limit wait unassigned, in line; so does one
+// the round-robin gave to an agent who has left since (console closed, away), though a teammate a person chose
+// keeps theirs. Round-robin at the moment of asking alone would leave them there for ever, so every change
+// that can make room (a visitor asking, a hand back, a close, a transfer or a takeover, an agent online or
+// back from away, a higher limit) calls assignWaiting inside its own transaction: the oldest in line go, one
+// by one, to the online agent next in the round-robin with room, each audited and in the live log. The
+// tenant's live-log lock makes it one decision at a time, so two events at once never count the same free
+// slot twice; while holding it nothing here waits for a row (skip locked), since others wait for it while
+// holding rows.
 
 /**
  * Gives the oldest unassigned waiting conversations to online agents with room. Returns the ids assigned, to
@@ -33,18 +35,19 @@ export async function assignWaiting(
 ): Promise<string[]> {
   // Most calls (every heartbeat of every console) find nobody waiting; they should not queue on the lock.
   // Whoever makes a visitor wait unassigned calls this too, under the lock, so the look cannot miss one.
-  if (!(await anyoneUnassigned(tx, tenantId))) return [];
+  const since = new Date(now.getTime() - PRESENCE_TTL_MS);
+  if (!(await anyoneUnassigned(tx, tenantId, since))) return [];
   await lockAssignments(tx, tenantId);
   const settings = await readLiveSettings(tx, tenantId);
-  const agents = await onlineAgents(tx, tenantId, new Date(now.getTime() - PRESENCE_TTL_MS));
+  const agents = await onlineAgents(tx, tenantId, since);
   const room = agents.reduce((n, a) => n + Math.max(0, settings.maxPerAgent - a.load), 0);
   if (room === 0) return [];
-  const waiting = await lockOldestUnassigned(tx, tenantId, room);
+  const waiting = await lockOldestUnassigned(tx, tenantId, room, since);
   const assigned: string[] = [];
-  for (const conversationId of waiting) {
+  for (const { id: conversationId, from } of waiting) {
     const agent = pickAgent(agents, settings.maxPerAgent);
     if (!agent) break;
-    await setLiveState(tx, conversationId, { state: "waiting", agentId: agent.id });
+    await setLiveState(tx, conversationId, { state: "waiting", agentId: agent.id, auto: true });
     await markAssignedUnlessBusy(tx, tenantId, agent.id);
     // As in the table: to the back of the line, one more conversation held.
     agent.load += 1;
@@ -53,7 +56,7 @@ export async function assignWaiting(
     );
     await record("live.assigned", {
       target: conversationId,
-      details: { to: agent.id, from: null, by: "round-robin" },
+      details: { to: agent.id, from, by: "round-robin" },
     });
     await appendLiveEvent(tx, {
       conversationId,

@@ -7,9 +7,10 @@ import { assignWaiting, wakeAssigned } from "./assign-next";
 // An agent's presence: the open console sends a heartbeat every PRESENCE_BEAT_MS (availability.ts), and the
 // agent may set themselves away (no new visitors are offered a person on their account, none assigned).
 // Only admins and owners answer visitors, so only they are ever online; viewers watch without presence.
-// An agent present and not away may be room for a visitor still waiting unassigned: every such beat serves
-// the queue (assign-next.ts), so coming online, coming back from away, or a slot a skipped row left free
-// is taken up within one beat.
+// Every beat serves the queue (assign-next.ts): an agent present and not away may be room for a visitor in
+// line, so coming online, coming back from away, or a slot a skipped row left free is taken up within one
+// beat; an agent going away puts the visitors the round-robin gave them and nobody claimed back in line, and
+// any beat finds those of an agent whose console went quiet.
 
 export const presenceSchema = z.object({ away: z.enum(["true", "false"]).optional() });
 
@@ -23,7 +24,7 @@ export async function recordPresence(
     await touchPresence(tx, ctx.tenant.id, ctx.user.id, away);
     // A heartbeat is not worth an entry; choosing to be away (or back) is.
     if (away !== undefined) await record(away ? "live.away" : "live.available");
-    return away === true ? [] : assignWaiting(tx, ctx.tenant.id, record);
+    return assignWaiting(tx, ctx.tenant.id, record);
   });
   wakeAssigned(ctx.tenant.id, assigned);
 }

@@ -62,6 +62,8 @@ export async function setLiveState(
     endedAt?: Date | null;
     /** A new request starts the first-response clock again (null). */
     firstResponseAt?: null;
+    /** The round-robin's choice (assign-next.ts); every other change is a person's, and clears it. */
+    auto?: boolean;
   },
 ): Promise<void> {
   await tx
@@ -69,6 +71,7 @@ export async function setLiveState(
     .set({
       liveState: change.state,
       liveAgentId: change.agentId,
+      liveAutoAssigned: change.auto ?? false,
       liveVersion: sql`${conversations.liveVersion} + 1`,
       lastActivityAt: sql`now()`,
       ...(change.requestedAt !== undefined ? { liveRequestedAt: change.requestedAt } : {}),

@@ -22,32 +22,47 @@ export async function lockAssignments(tx: TenantTx, tenantId: string): Promise<v
   );
 }
 
-/** Whether any visitor waits with nobody assigned: the cheap look before taking the lock. */
-export async function anyoneUnassigned(tx: TenantTx, tenantId: string): Promise<boolean> {
+/**
+ * Waiting with nobody who can answer: nobody assigned, or the round-robin's choice of an agent who is no
+ * longer online (no heartbeat since `since`, set away, or no longer an admin or owner). A teammate chosen by a
+ * person stays assigned, online or not: the one who chose may have meant it.
+ */
+const inLine = (since: Date) => sql`c.live_state = 'waiting' and (c.live_agent_id is null or (
+    c.live_auto_assigned and not exists (
+      select 1 from live_presence p
+        join memberships m on m.tenant_id = p.tenant_id and m.user_id = p.user_id
+      where p.tenant_id = c.tenant_id and p.user_id = c.live_agent_id and not p.away
+        and p.seen_at > ${since.toISOString()}::timestamptz and m.role in ('owner', 'admin'))))`;
+
+/** Whether any visitor waits in line (see inLine): the cheap look before taking the lock. */
+export async function anyoneUnassigned(tx: TenantTx, tenantId: string, since: Date): Promise<boolean> {
   const rows = await rowsOf<{ one: number }>(
     tx,
-    sql`select 1 as one from conversations
-      where tenant_id = ${tenantId} and live_state = 'waiting' and live_agent_id is null limit 1`,
+    sql`select 1 as one from conversations c where c.tenant_id = ${tenantId} and ${inLine(since)} limit 1`,
   );
   return rows.length > 0;
 }
 
 /**
- * The oldest waiting, unassigned conversations, locked for the rest of `tx`. A row locked by someone else
- * right now (its visitor's message being stored, or a teammate acting on it) is skipped rather than waited
- * for: that someone may be waiting for the assignment lock this transaction holds, and the next moment a
- * slot frees (or the next console heartbeat) looks again.
+ * The oldest conversations in line, locked for the rest of `tx`, each with the agent it had (the one who
+ * left, or null). A row locked by someone else right now (its visitor's message being stored, or a teammate
+ * acting on it) is skipped rather than waited for: that someone may be waiting for the assignment lock this
+ * transaction holds, and the next moment a slot frees (or the next console heartbeat) looks again.
  */
-export async function lockOldestUnassigned(tx: TenantTx, tenantId: string, limit: number): Promise<string[]> {
-  const rows = await rowsOf<{ id: string }>(
+export async function lockOldestUnassigned(
+  tx: TenantTx,
+  tenantId: string,
+  limit: number,
+  since: Date,
+): Promise<{ id: string; from: string | null }[]> {
+  return rowsOf<{ id: string; from: string | null }>(
     tx,
-    sql`select id from conversations
-      where tenant_id = ${tenantId} and live_state = 'waiting' and live_agent_id is null
-      order by live_requested_at asc nulls last, id asc
+    sql`select c.id, c.live_agent_id as "from" from conversations c
+      where c.tenant_id = ${tenantId} and ${inLine(since)}
+      order by c.live_requested_at asc nulls last, c.id asc
       limit ${limit}
-      for update skip locked`,
+      for update of c skip locked`,
   );
-  return rows.map((r) => r.id);
 }
 
 /**

@@ -39,6 +39,8 @@ export const conversations = pgTable(
     /** Bumped by every live state change; a turn stores its answer only while it is unchanged. */
     liveVersion: integer("live_version").notNull().default(0),
     liveAgentId: uuid("live_agent_id").references(() => users.id, { onDelete: "set null" }),
+    /** The round-robin chose liveAgentId, not a person (0041): it may give a waiting visitor on if they leave. */
+    liveAutoAssigned: boolean("live_auto_assigned").notNull().default(false),
     liveRequestedAt: timestamp("live_requested_at", { withTimezone: true }),
     liveFirstResponseAt: timestamp("live_first_response_at", { withTimezone: true }),
     liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
