@@ -5,9 +5,9 @@ import { setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
 import { onlineAgents, readLiveSettings } from "../db/queries/live-presence";
 import {
-  anyoneUnassigned,
+  anyoneInLine,
   lockAssignments,
-  lockOldestUnassigned,
+  lockOldestInLine,
   markAssignedUnlessBusy,
 } from "../db/queries/live-queue";
 import { PRESENCE_TTL_MS, pickAgent } from "./availability";
@@ -24,7 +24,7 @@ import { wakeLive } from "./bus";
 // holding rows.
 
 /**
- * Gives the oldest unassigned waiting conversations to online agents with room. Returns the ids assigned, to
+ * Gives the oldest conversations in line to online agents with room. Returns the ids assigned, to
  * be woken (wakeAssigned) once the caller's transaction has committed.
  */
 export async function assignWaiting(
@@ -36,13 +36,13 @@ export async function assignWaiting(
   // Most calls (every heartbeat of every console) find nobody waiting; they should not queue on the lock.
   // Whoever makes a visitor wait unassigned calls this too, under the lock, so the look cannot miss one.
   const since = new Date(now.getTime() - PRESENCE_TTL_MS);
-  if (!(await anyoneUnassigned(tx, tenantId, since))) return [];
+  if (!(await anyoneInLine(tx, tenantId, since))) return [];
   await lockAssignments(tx, tenantId);
   const settings = await readLiveSettings(tx, tenantId);
   const agents = await onlineAgents(tx, tenantId, since);
   const room = agents.reduce((n, a) => n + Math.max(0, settings.maxPerAgent - a.load), 0);
   if (room === 0) return [];
-  const waiting = await lockOldestUnassigned(tx, tenantId, room, since);
+  const waiting = await lockOldestInLine(tx, tenantId, room, since);
   const assigned: string[] = [];
   for (const { id: conversationId, from } of waiting) {
     const agent = pickAgent(agents, settings.maxPerAgent);

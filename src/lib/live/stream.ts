@@ -152,12 +152,13 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
       held.use(() => new Set()).add(close);
       // Streams opened together (a burst of visitors, every client of a restarted instance coming back in
       // the same second) would beat together for as long as they are held: hundreds of writes in one moment,
-      // every 20 s, which the bot turns being served then wait behind. Each stream's first beat falls at a
-      // random point of the interval instead, so many held streams make a steady trickle; no gap is longer.
+      // every 20 s. Each stream's first beat falls at a random point of the interval instead, so many held
+      // streams make a steady trickle; no gap is longer than the interval.
       const beatMs = input.heartbeatMs ?? HEARTBEAT_MS;
       const beat = () => {
         write(": keep-alive\n\n");
-        heartbeat = setTimeout(beat, beatMs).unref();
+        // A failed write closes the stream, and the close has already cleared this (fired) timer.
+        if (!closed) heartbeat = setTimeout(beat, beatMs).unref();
       };
       heartbeat = setTimeout(beat, beatMs * Math.random()).unref();
       // Spread the re-reads of many held streams, so they do not all land on the database at once.

@@ -2,8 +2,9 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type TenantTx } from "../client";
 
-// The queue of visitors waiting for a person with nobody assigned yet (issue #28), and the lock that makes
-// handing them out one decision at a time per business. Tenant path only.
+// The line of visitors waiting for a person with nobody to answer them yet (issue #28): nobody assigned, or
+// an agent the round-robin chose who has left since. And the lock that makes handing them out one decision
+// at a time per business. Tenant path only.
 
 // The lock is the live log's own per-tenant append lock (drizzle/0027, michi_append_live_event): every
 // state change appends to the log, so it already holds this lock when it serves the queue, and taking one
@@ -35,7 +36,7 @@ const inLine = (since: Date) => sql`c.live_state = 'waiting' and (c.live_agent_i
         and p.seen_at > ${since.toISOString()}::timestamptz and m.role in ('owner', 'admin'))))`;
 
 /** Whether any visitor waits in line (see inLine): the cheap look before taking the lock. */
-export async function anyoneUnassigned(tx: TenantTx, tenantId: string, since: Date): Promise<boolean> {
+export async function anyoneInLine(tx: TenantTx, tenantId: string, since: Date): Promise<boolean> {
   const rows = await rowsOf<{ one: number }>(
     tx,
     sql`select 1 as one from conversations c where c.tenant_id = ${tenantId} and ${inLine(since)} limit 1`,
@@ -49,7 +50,7 @@ export async function anyoneUnassigned(tx: TenantTx, tenantId: string, since: Da
  * acting on it) is skipped rather than waited for: that someone may be waiting for the assignment lock this
  * transaction holds, and the next moment a slot frees (or the next console heartbeat) looks again.
  */
-export async function lockOldestUnassigned(
+export async function lockOldestInLine(
   tx: TenantTx,
   tenantId: string,
   limit: number,
