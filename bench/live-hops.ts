@@ -32,7 +32,7 @@ const blank = (): Trace => ({
   other: 0,
 });
 
-/** Runs one chat request inside a trace; `done` records it once the response has ended. */
+/** Runs one chat request inside a trace, recorded once `fn` (the whole response) has ended. */
 export function traceTurn<T>(fn: (mark: { body(): void; firstByte(): void }) => Promise<T>): Promise<T> {
   const t = blank();
   return als.run(t, async () => {
