@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { signIn } from "./admin-support";
+import { signIn, waitForHydration } from "./admin-support";
 
 // A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account and accepts;
 // a person who forgot their password resets it. Each link is read from the mail that reached the world's SMTP
@@ -183,6 +183,8 @@ test("the operator creates a business for a new owner, who is e-mailed an invita
   await signIn(page, E2E.operator);
   await page.goto("/admin/operator");
   const form = page.locator("#create");
+  // The address is derived by React as the name is typed: typing before it hydrates leaves it empty.
+  await waitForHydration(form.getByLabel("Business name"));
   await form.getByLabel("Business name").fill(name);
   // The address follows the name as sign-up derives it, and stays editable.
   const slug = form.getByLabel("Address (slug)");
