@@ -2,7 +2,7 @@ import "server-only";
 import { isToolWorldError, ToolWorldError } from "@/lib/errors";
 import type { PageFetcher } from "@/lib/security/fetch-text";
 import { parseRobots, type RobotsRules, robotsUrlOf } from "./robots";
-import { parseSitemap } from "./sitemap";
+import { walkSitemaps } from "./sitemap-walk";
 import { normalizePageUrl } from "./urls";
 
 // The start of a sync: robots.txt, then the sitemap (and the sitemaps an index names, two levels deep), giving
@@ -18,9 +18,6 @@ export type Discovery = {
   /** Why a sitemap gave nothing (shown on the Knowledge page). */
   notice: string | null;
 };
-
-const MAX_SITEMAPS = 50;
-const SITEMAP_MAX_BYTES = 20 * 1024 * 1024;
 
 /**
  * robots.txt's text, or "" when the site has none (any 4xx but 429: RFC 9309 §2.3.1.3, "unavailable", crawl
@@ -78,30 +75,6 @@ export async function discover(
     const start = normalizePageUrl(source.startUrl!);
     return { robotsTxt, robots, urls: start ? [start] : [], followLinks: true, notice: null };
   }
-  const urls = new Set<string>();
-  const queue = [source.sitemapUrl];
-  const seen = new Set<string>();
-  let notice: string | null = null;
-  while (queue.length > 0 && seen.size < MAX_SITEMAPS && urls.size < limit) {
-    const next = queue.shift()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    const res = await fetcher.fetchPage(next, {
-      accept: "application/xml,text/xml;q=0.9,*/*;q=0.5",
-      onSite,
-      maxBytes: SITEMAP_MAX_BYTES,
-    });
-    if (res.kind !== "ok") {
-      notice = `The sitemap ${next} could not be read (${res.kind === "http" ? `HTTP ${res.status}` : res.kind === "refused" ? res.message : "unchanged"})`;
-      continue;
-    }
-    const parsed = parseSitemap(res.body.toString("utf8"));
-    for (const s of parsed.sitemaps) if (seen.size + queue.length < MAX_SITEMAPS) queue.push(s);
-    for (const p of parsed.pages) {
-      const n = normalizePageUrl(p);
-      if (n) urls.add(n);
-    }
-  }
-  if (urls.size === 0 && !notice) notice = "The sitemap lists no pages";
-  return { robotsTxt, robots, urls: [...urls], followLinks: false, notice };
+  const { urls, notice } = await walkSitemaps(fetcher, source.sitemapUrl, onSite, limit);
+  return { robotsTxt, robots, urls, followLinks: false, notice };
 }
