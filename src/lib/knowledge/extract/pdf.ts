@@ -1,6 +1,7 @@
 import "server-only";
 import { getDocumentProxy } from "unpdf";
 import { collapse } from "./dom-sections";
+import { checkPdfStreams } from "./pdf-streams";
 import { type Deadline, type ExtractedDocument, type ExtractLimits, refusal, type Section } from "./types";
 
 // A PDF's text through PDF.js (bundled by unpdf). A PDF has no headings, only glyphs at sizes: a short line
@@ -75,6 +76,11 @@ export async function extractPdf(
   limits: ExtractLimits,
   clock: Deadline,
 ): Promise<Omit<ExtractedDocument, "hash" | "canonical" | "noindex" | "links" | "navigationOnly">> {
+  checkPdfStreams(
+    bytes,
+    { perStreamBytes: limits.maxPdfStreamBytes, totalBytes: limits.maxPdfStreamsBytes },
+    clock,
+  );
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // PDF.js takes ownership of the buffer it is given; a copy keeps the caller's bytes intact.

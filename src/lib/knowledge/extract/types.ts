@@ -68,6 +68,10 @@ export type ExtractLimits = {
   maxZipEntries: number;
   /** Uncompressed bytes of a DOCX's XML parts, which the converter parses (media are not read). */
   maxDocxMarkupBytes: number;
+  /** Decoded bytes of one PDF stream, checked before PDF.js inflates it outside the heap. */
+  maxPdfStreamBytes: number;
+  /** Decoded bytes of all a PDF's streams together. */
+  maxPdfStreamsBytes: number;
   /** Wall-clock budget, checked between pages and steps (the caller's worker is the hard stop). */
   timeoutMs: number;
 };
@@ -82,7 +86,10 @@ export const DEFAULT_LIMITS: ExtractLimits = {
   maxPages: 500,
   maxUnzippedBytes: 100 * 1024 * 1024,
   maxZipEntries: 2_000,
-  maxDocxMarkupBytes: 30 * 1024 * 1024,
+  // mammoth holds a part's XML as a tree: about 20 times its size on the heap (a 28 MB part took the worker down).
+  maxDocxMarkupBytes: 10 * 1024 * 1024,
+  maxPdfStreamBytes: 16 * 1024 * 1024,
+  maxPdfStreamsBytes: 128 * 1024 * 1024,
   timeoutMs: 30_000,
 };
 
