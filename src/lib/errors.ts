@@ -68,10 +68,13 @@ export class ToolWorldError extends Error {
   readonly [WORLD_ERROR] = true;
   /** Set when the guarded fetch refused the address itself (the policy, not the site). */
   readonly blocked: boolean;
-  constructor(message: string, opts: { blocked?: boolean } = {}) {
+  /** Set when the site did not answer within the request's time limit (not worth trying again at once). */
+  readonly timedOut: boolean;
+  constructor(message: string, opts: { blocked?: boolean; timedOut?: boolean } = {}) {
     super(message);
     this.name = "ToolWorldError";
     this.blocked = opts.blocked ?? false;
+    this.timedOut = opts.timedOut ?? false;
   }
 }
 

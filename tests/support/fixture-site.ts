@@ -20,7 +20,8 @@ const SPECIAL = Symbol("fixture-special");
 type Special =
   | { [SPECIAL]: "redirect"; location: string; status: number }
   | { [SPECIAL]: "stream"; bytes: number; chunk: number }
-  | { [SPECIAL]: "hang" };
+  | { [SPECIAL]: "hang" }
+  | { [SPECIAL]: "trickle"; everyMs: number };
 
 /** A route answering with a redirect to `location` (absolute or relative). */
 export function redirectTo(location: string, status = 302): Special {
@@ -35,6 +36,11 @@ export function hugeBody(bytes: number, chunk = 16 * 1024): Special {
 /** A route that accepts the request and never answers (for timeouts). */
 export function hang(): Special {
   return { [SPECIAL]: "hang" };
+}
+
+/** A route that answers 200 at once, then sends its body one byte every `everyMs`, never ending it. */
+export function trickle(everyMs = 100): Special {
+  return { [SPECIAL]: "trickle", everyMs };
 }
 
 /** A JSON body to answer with, a special route, or a function of the request. */
@@ -120,6 +126,13 @@ export async function startFixtureSite(opts: {
     if (isSpecial(reply)) {
       const s = reply;
       if (s[SPECIAL] === "hang") return;
+      if (s[SPECIAL] === "trickle") {
+        res.writeHead(200, { "content-type": "text/html" });
+        const timer = setInterval(() => res.write(" "), s.everyMs);
+        res.on("close", () => clearInterval(timer));
+        res.on("error", () => {});
+        return;
+      }
       if (s[SPECIAL] === "redirect") {
         res.writeHead(s.status, { location: s.location }).end();
         return;

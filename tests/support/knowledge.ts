@@ -40,13 +40,15 @@ export async function startKnowledgeInstance(
     worker?: boolean;
     hold?: (url: string) => boolean;
     alsoSites?: Pick<FixtureSite, "host" | "caPem">[];
+    /** Each request's time limit (10 s unless a test of timeouts shortens it). */
+    timeoutMs?: number;
   } = {},
 ): Promise<KnowledgeInstance> {
   // A second fixture site stands for the business's other host (example.com redirecting to www.example.com).
   const sites = [site, ...(opts.alsoSites ?? [])];
   const allowHosts = sites.map((s) => s.host);
   const extraCaPem = sites.map((s) => s.caPem).join("\n");
-  const real = createPageFetcher({ allowHosts, extraCaPem, timeoutMs: 10_000 });
+  const real = createPageFetcher({ allowHosts, extraCaPem, timeoutMs: opts.timeoutMs ?? 10_000 });
   let gate = opts.hold ? deferred() : null;
   let held = 0;
   let dead = false;

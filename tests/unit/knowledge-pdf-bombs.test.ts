@@ -66,7 +66,8 @@ describe("PDF compression bombs", () => {
       (_, i) => `${10 + i} 0 obj\n<< /Length ${part.length} /Filter /FlateDecode >>\nstream\n`,
     );
     const pieces: Buffer[] = [Buffer.from(writePdf([[{ text: "Menu" }]]))];
-    for (const o of objects) pieces.push(Buffer.from(o, "latin1"), part, Buffer.from("\nendstream\nendobj\n"));
+    for (const o of objects)
+      pieces.push(Buffer.from(o, "latin1"), part, Buffer.from("\nendstream\nendobj\n"));
     const result = await read(new Uint8Array(Buffer.concat(pieces)));
     expect(result).toMatchObject({ ok: false, reason: "zip_bomb" });
     if (!result.ok) expect(result.message).toContain("in all");
@@ -85,11 +86,16 @@ describe("PDF compression bombs", () => {
   it("refuses the 1 MB file whose stream inflates to 1 GiB under the default caps", async () => {
     const bytes = await pdfBomb();
     expect(bytes.byteLength).toBeLessThan(1.1 * MB);
-    const result = await extractDocument({ bytes, contentType: "application/pdf", url: "https://a.example/b.pdf" });
+    const result = await extractDocument({
+      bytes,
+      contentType: "application/pdf",
+      url: "https://a.example/b.pdf",
+    });
     expect(result).toEqual({
       ok: false,
       reason: "zip_bomb",
-      message: "The PDF holds a stream that unpacks to more than 16 MB (a compression bomb), so it is not read.",
+      message:
+        "The PDF holds a stream that unpacks to more than 16 MB (a compression bomb), so it is not read.",
     });
   }, 30_000);
 });

@@ -21,6 +21,7 @@ import {
 import { isToolWorldError } from "@/lib/errors";
 import type { QueueJob } from "@/lib/queue";
 import { parseRobots, robotsUrlOf } from "./crawl/robots";
+import { hostStalled, noteStall } from "./crawl/stalls";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
 import { EMBED_QUEUE, type EmbedJob } from "./embed";
@@ -66,6 +67,9 @@ async function fetchOutcome(
   if (!robots.allowed(url)) return { kind: "skip", reason: "robots", dropChunks: true };
   if (!wantedByPatterns(url, source.includePatterns, source.excludePatterns))
     return { kind: "skip", reason: "excluded", dropChunks: true };
+  // A host that stopped answering earlier in this run is not waited on again for each of its pages.
+  if (hostStalled(job.data.runId, url))
+    return { kind: "failed", status: null, reason: "The site stopped answering during this sync" };
   const delay = Math.min(10_000, Math.max(deps.intervalMs, (robots.crawlDelay() ?? 0) * 1000));
   const wait = await deps.db.forTenant(source.tenantId, (tx) => reserveFetchSlot(tx, source.id, delay));
   if (wait > 0) await deps.sleep(wait);
@@ -78,7 +82,10 @@ async function fetchOutcome(
       lastModified: conditional ? page.lastModified : null,
     });
   } catch (err) {
-    if (job.retryCount < job.retryLimit) throw err;
+    // A try that ran out its time limit is not repeated in this run: a trickling site would take it again.
+    const timedOut = isToolWorldError(err) && err.timedOut;
+    if (timedOut) noteStall(job.data.runId, url);
+    if (!timedOut && job.retryCount < job.retryLimit) throw err;
     return { kind: "failed", status: null, reason: isToolWorldError(err) ? err.message : "fetch failed" };
   }
   if (res.kind === "not_modified") return { kind: "unchanged" };

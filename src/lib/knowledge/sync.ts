@@ -121,7 +121,9 @@ export async function runSyncJob(deps: KnowledgeDeps, job: QueueJob<SyncJob>): P
   try {
     discovery = await discover(deps.fetcher, source, onSite, source.pageCap * 2 + 100);
   } catch (err) {
-    if (job.retryCount < job.retryLimit) throw err;
+    // A robots.txt or sitemap that ran out its time limit is not asked again at once: the next sync will.
+    const timedOut = isToolWorldError(err) && err.timedOut;
+    if (!timedOut && job.retryCount < job.retryLimit) throw err;
     const reason = isToolWorldError(err) ? err.message : "The site could not be read";
     await deps.db.forTenant(tenantId, (tx) =>
       failRun(tx, sourceId, runId, reason, nextSyncAt(source.schedule)),

@@ -120,7 +120,7 @@ export function createPageFetcher(opts: GuardedFetcherOptions = {}): PageFetcher
       try {
         res = await request(current, { method: "GET", dispatcher: agent, signal, headers });
       } catch (err) {
-        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
+        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time", { timedOut: true });
         if (o.signal?.aborted) throw new ToolWorldError("The request was cancelled");
         if (isBlocked(err))
           return {
@@ -168,7 +168,7 @@ export function createPageFetcher(opts: GuardedFetcherOptions = {}): PageFetcher
       } catch (err) {
         if (err instanceof TooLarge) return tooLarge;
         if (isToolWorldError(err)) throw err;
-        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
+        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time", { timedOut: true });
         throw new ToolWorldError("The answer was interrupted");
       }
       return {

@@ -32,10 +32,11 @@ export async function readRobots(
   anyUrl: string,
   onSite: (u: URL) => boolean,
 ): Promise<string> {
-  const unread = (why: string) =>
+  const unread = (why: string, timedOut = false) =>
     new ToolWorldError(
       `The sync did not run: the site's robots.txt ${why}, so no page was fetched this time. ` +
         "The pages indexed before stay searchable; the next sync tries again.",
+      { timedOut },
     );
   let res: Awaited<ReturnType<PageFetcher["fetchPage"]>>;
   try {
@@ -47,6 +48,7 @@ export async function readRobots(
   } catch (err) {
     throw unread(
       isToolWorldError(err) ? `could not be read (${err.message.toLowerCase()})` : "could not be read",
+      isToolWorldError(err) && err.timedOut,
     );
   }
   if (res.kind === "ok") return res.body.toString("utf8");

@@ -219,7 +219,8 @@ function streamSize(data: Buffer, chains: string[][], cap: number): number {
 /** Refuses (zip_bomb) a PDF whose streams would decode past the budget; reads nothing else. */
 export function checkPdfStreams(bytes: Uint8Array, budget: StreamBudget, clock: Deadline): void {
   const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const bomb = (what: string) => refusal("zip_bomb", `The PDF holds ${what} (a compression bomb), so it is not read.`);
+  const bomb = (what: string) =>
+    refusal("zip_bomb", `The PDF holds ${what} (a compression bomb), so it is not read.`);
   let total = 0;
   let pos = 0;
   let stretchFrom = 0;
