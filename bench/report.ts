@@ -142,6 +142,19 @@ export function printSummary(r: Results): void {
       "pages under robots-disallowed /preview/ (must be 0)",
     ]);
   }
+  const bombs = r.knowledgeBombs;
+  if (bombs) {
+    rows.push([
+      "knowledgeBombs.loopP99Ms",
+      `${bombs.busyLoopP99Ms} ms`,
+      `idle ${bombs.idleLoopP99Ms} ms, max ${bombs.busyLoopMaxMs} ms (target: within 20% of idle)`,
+    ]);
+    rows.push([
+      "knowledgeBombs.readiness",
+      `${bombs.readinessFailures} of ${bombs.readinessChecks} failed`,
+      `rss +${bombs.rssGrowthMb} MB (target < 150 MB); PDF ${bombs.pdfRefusal.split(":")[0]}`,
+    ]);
+  }
   const ch = r.channels;
   if (ch) {
     // The target is for deliveries as Meta sends them (a steady rate, each timed from when it was due): the

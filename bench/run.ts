@@ -2,7 +2,7 @@
 //   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
 //   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
 //   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults, knowledge,
-//                                         channels)
+//                                         knowledge-bombs, channels)
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
@@ -23,6 +23,7 @@ import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResu
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
+import { benchKnowledgeBombs, type KnowledgeBombsResult } from "./knowledge-bombs";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
@@ -53,6 +54,7 @@ const SECTIONS = [
   "db",
   "faults",
   "knowledge",
+  "knowledge-bombs",
   "channels",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -107,6 +109,7 @@ export type Results = {
   live?: LiveResult;
   tokens?: TokensResult;
   knowledge?: KnowledgeResult;
+  knowledgeBombs?: KnowledgeBombsResult;
   channels?: ChannelsResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
@@ -267,6 +270,11 @@ async function main() {
     const k = await benchKnowledge({ log, quick: args.quick, databaseUrl });
     if (k) results.knowledge = k;
     else results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
+  }
+
+  if (has("knowledge-bombs")) {
+    section("knowledge bombs (sitemaps and a PDF bomb beside the event loop)");
+    results.knowledgeBombs = await benchKnowledgeBombs({ log });
   }
 
   if (has("channels")) {

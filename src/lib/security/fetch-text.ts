@@ -1,5 +1,6 @@
 import "server-only";
-import { gunzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 import { type Agent, type Dispatcher, request } from "undici";
 import { isToolWorldError, ToolWorldError } from "../errors";
 import { createGuardedAgent, type GuardedFetcherOptions } from "./fetch";
@@ -74,12 +75,17 @@ function isBlocked(err: unknown): boolean {
   return false;
 }
 
-/** Gzip bodies (a sitemap.xml.gz, or a server that compresses unasked) are inflated up to maxBytes only. */
-function inflate(body: Buffer, encoding: string, maxBytes: number): Buffer {
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * Gzip bodies (a sitemap.xml.gz, or a server that compresses unasked) are inflated up to maxBytes only, on
+ * libuv's thread pool: 20 MB inflated in one synchronous call held the event loop for tens of milliseconds.
+ */
+async function inflate(body: Buffer, encoding: string, maxBytes: number): Promise<Buffer> {
   const gz = body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b;
   if (!gz && !/gzip/i.test(encoding)) return body;
   try {
-    return gunzipSync(body, { maxOutputLength: maxBytes });
+    return await gunzipAsync(body, { maxOutputLength: maxBytes });
   } catch (err) {
     if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || err instanceof RangeError)
       throw new TooLarge();
@@ -160,7 +166,7 @@ export function createPageFetcher(opts: GuardedFetcherOptions = {}): PageFetcher
       }
       let body: Buffer;
       try {
-        body = inflate(
+        body = await inflate(
           await readBytes(res.body, maxBytes),
           one(res.headers["content-encoding"]) ?? "",
           maxBytes,

@@ -1,0 +1,153 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../src/lib/db/client";
+import { migrationsApplied } from "../src/lib/db/migrate";
+import { createTenant } from "../src/lib/db/queries/tenants";
+import { createExtractPool } from "../src/lib/knowledge/extract-pool";
+import { startSync } from "../src/lib/knowledge/sync";
+import { pdfBomb } from "../tests/support/bombs";
+import { freshDb } from "../tests/support/db";
+import { startFixtureSite } from "../tests/support/fixture-site";
+import { addSitemapSource, startKnowledgeInstance } from "../tests/support/knowledge";
+import { round } from "./lib/stats";
+
+// Hostile knowledge input in process (issue 44, findings 1-2): a 19 MB sitemap of 95,000 pages, a sitemap index
+// naming twelve of them, and a 1 MB PDF whose stream inflates to 1 GiB, processed by the real sync jobs and
+// extraction workers on a fresh database (PGlite unless DATABASE_URL), while a timer measures this process's
+// event loop (monitorEventLoopDelay) and the readiness check (/api/ready's ping and migrations) runs every
+// 100 ms. The same measures for the same time with nothing to do are the idle figures beside them.
+
+export type KnowledgeBombsResult = {
+  idleLoopP99Ms: number;
+  busyLoopP99Ms: number;
+  busyLoopMaxMs: number;
+  readinessChecks: number;
+  readinessFailures: number;
+  rssGrowthMb: number;
+  pdfRefusal: string;
+  sitemapNotices: (string | null)[];
+  seconds: number;
+};
+
+const MB = 1024 * 1024;
+
+export async function benchKnowledgeBombs(opts: { log: (s: string) => void }): Promise<KnowledgeBombsResult> {
+  const { log } = opts;
+  const urlset = (inner: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${inner}</urlset>`;
+  let hugeGz = Buffer.alloc(0);
+  let origin = "";
+  const site = await startFixtureSite({
+    routes: {
+      "/robots.txt": () => ({ body: "User-agent: *\nAllow: /\n", headers: { "content-type": "text/plain" } }),
+      // Gzipped as a real sitemap.xml.gz is (a 19 MB body over TLS would also cost this process, which
+      // serves the site, the encryption of every byte).
+      "/huge.xml": () => ({ body: hugeGz, headers: { "content-type": "application/gzip" } }),
+      "/index.xml": () => ({
+        body: `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+          { length: 12 },
+          (_, i) => `<sitemap><loc>${origin}/huge.xml?n=${i}</loc></sitemap>`,
+        ).join("")}</sitemapindex>`,
+        headers: { "content-type": "application/xml" },
+      }),
+    },
+  });
+  origin = site.origin;
+  const huge = Buffer.from(
+    urlset(
+      Array.from(
+        { length: 95_000 },
+        (_, i) =>
+          `<url><loc>${origin}/products/category-${i % 40}/item-${i}?colour=blue&amp;size=medium&amp;ref=sitemap</loc><lastmod>2026-11-30</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>`,
+      ).join("\n"),
+    ),
+  );
+  hugeGz = gzipSync(huge);
+  const bomb = await pdfBomb();
+  log(
+    `  sitemap ${round(huge.byteLength / MB, 1)} MB (${round(hugeGz.byteLength / MB, 2)} MB gzipped), PDF bomb ${round(bomb.byteLength / MB, 2)} MB`,
+  );
+  const db = await freshDb();
+  const k = await startKnowledgeInstance(db.handle, site);
+  const pool = createExtractPool();
+  const started = performance.now();
+  try {
+    let checks = 0;
+    let failures = 0;
+    let probing = true;
+    const probe = (async () => {
+      while (probing) {
+        checks += 1;
+        try {
+          await db.handle.ping(2000);
+          if (!(await migrationsApplied(db.handle))) failures += 1;
+        } catch {
+          failures += 1;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const window = async (ms: number, work?: () => Promise<void>) => {
+      const h = monitorEventLoopDelay({ resolution: 10 });
+      h.enable();
+      const t0 = performance.now();
+      if (work) await work();
+      const left = ms - (performance.now() - t0);
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+      h.disable();
+      return { p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+    };
+    const idle = await window(5_000);
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    const notices: (string | null)[] = [];
+    let refusal = "";
+    const busy = await window(5_000, async () => {
+      const sync = async (path: string, slug: string) => {
+        const tenantId = (await createTenant(db.handle.platform, { slug, name: slug })).id;
+        const sourceId = await addSitemapSource(db.handle, tenantId, `${origin}${path}`, {
+          pageCap: Number(process.env.BOMBS_PAGE_CAP ?? 500),
+          schedule: "off",
+        });
+        await startSync(db.handle, k.queue, { tenantId, sourceId, actor: null, reason: "manual" });
+        for (;;) {
+          const [row] = await rowsOf<{ last_sync_error: string | null; run_queued: number }>(
+            db.handle.platform,
+            sql`select last_sync_error, run_queued from knowledge_sources where id = ${sourceId}`,
+          );
+          if (row && row.run_queued > 0) return notices.push(row.last_sync_error);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      const pdf = pool
+        .extract({ bytes: bomb, contentType: "application/pdf", url: "https://bench.example/bomb.pdf" })
+        .then((r) => {
+          refusal = r.ok ? "read (not refused)" : `${r.reason}: ${r.message}`;
+        });
+      await Promise.all([sync("/huge.xml", "bombs-one"), sync("/index.xml", "bombs-index"), pdf]);
+    });
+    clearInterval(sampler);
+    probing = false;
+    await probe;
+    return {
+      idleLoopP99Ms: round(idle.p99),
+      busyLoopP99Ms: round(busy.p99),
+      busyLoopMaxMs: round(busy.max),
+      readinessChecks: checks,
+      readinessFailures: failures,
+      rssGrowthMb: round((peak - rssBefore) / MB, 1),
+      pdfRefusal: refusal,
+      sitemapNotices: notices,
+      seconds: round((performance.now() - started) / 1000, 1),
+    };
+  } finally {
+    await pool.close();
+    await k.stop();
+    await db.close();
+    await site.close();
+  }
+}
