@@ -6,6 +6,7 @@ import {
   deletePageChunks,
   findSameContent,
   getPage,
+  NOT_FOUND,
   type PagePatch,
   type PageRow,
   replacePageChunks,
@@ -225,7 +226,17 @@ export async function runPageJob(deps: KnowledgeDeps, job: QueueJob<PageJob>): P
         if (current.missingCount + 1 >= 2) {
           await deletePage(tx, pageId);
           patch = {};
-        } else patch = { missingCount: current.missingCount + 1, httpStatus: outcome.status };
+        } else if (current.status === "indexed")
+          patch = { missingCount: current.missingCount + 1, httpStatus: outcome.status };
+        // Never indexed (a sitemap entry or a link to nothing): it failed, not "pending" for ever; the
+        // second miss removes it as it would an indexed page.
+        else
+          patch = {
+            status: "failed",
+            reason: NOT_FOUND,
+            missingCount: current.missingCount + 1,
+            httpStatus: outcome.status,
+          };
         break;
       case "failed":
         // The last good version stays searchable; the page shows why this run could not refresh it.
