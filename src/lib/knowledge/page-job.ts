@@ -21,10 +21,12 @@ import {
 } from "@/lib/db/queries/knowledge-sources";
 import { isToolWorldError } from "@/lib/errors";
 import type { QueueJob } from "@/lib/queue";
-import { parseRobots, robotsUrlOf } from "./crawl/robots";
+import type { RobotsRules } from "./crawl/robots";
+import { robotsBookFor } from "./crawl/robots-book";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
 import { EMBED_QUEUE, type EmbedJob } from "./embed";
+import { robotsDirectives } from "./extract/robots-directives";
 import { prepareChunks } from "./prepare";
 import { sameHost, siteChecker } from "./site";
 import { enqueuePages, finishRun } from "./sync";
@@ -54,6 +56,16 @@ function transient(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
 }
 
+/**
+ * The X-Robots-Tag header counts as the meta tag does (names other than ours ignored). Applied here rather
+ * than in the extractor because the header belongs to the response, which the extraction worker never sees.
+ */
+function withHeaderDirectives(doc: ExtractedDoc, header: string[]): ExtractedDoc {
+  if (header.length === 0) return doc;
+  const { noindex, nofollow } = robotsDirectives([], header);
+  return { ...doc, noindex: doc.noindex || noindex, links: nofollow ? [] : doc.links };
+}
+
 async function fetchOutcome(
   deps: KnowledgeDeps,
   source: SourceRow,
@@ -62,8 +74,26 @@ async function fetchOutcome(
   onSite: (u: URL) => boolean,
 ): Promise<Outcome> {
   const url = job.data.url;
-  const robots = parseRobots(robotsUrlOf(url), source.robotsTxt);
   if (page.excluded) return { kind: "skip", reason: "excluded", dropChunks: true };
+  const first = source.sitemapUrl ?? source.startUrl;
+  const book = robotsBookFor(
+    deps.fetcher,
+    job.data.runId,
+    onSite,
+    first ? { url: first, robotsTxt: source.robotsTxt } : null,
+  );
+  let robots: RobotsRules;
+  try {
+    robots = await book.rulesFor(url);
+  } catch (err) {
+    // This host's robots.txt is down: nothing of it is fetched, and what was indexed from it stays.
+    if (job.retryCount < job.retryLimit) throw err;
+    return {
+      kind: "failed",
+      status: null,
+      reason: isToolWorldError(err) ? err.message : "robots.txt unread",
+    };
+  }
   if (!robots.allowed(url)) return { kind: "skip", reason: "robots", dropChunks: true };
   if (!wantedByPatterns(url, source.includePatterns, source.excludePatterns))
     return { kind: "skip", reason: "excluded", dropChunks: true };
@@ -77,6 +107,7 @@ async function fetchOutcome(
       onSite,
       etag: conditional ? page.etag : null,
       lastModified: conditional ? page.lastModified : null,
+      allowHop: (hop) => book.allowed(hop.toString()),
     });
   } catch (err) {
     if (job.retryCount < job.retryLimit) throw err;
@@ -86,7 +117,7 @@ async function fetchOutcome(
   if (res.kind === "refused")
     return res.reason === "blocked"
       ? { kind: "failed", status: null, reason: res.message }
-      : { kind: "skip", reason: res.reason, dropChunks: true };
+      : { kind: "skip", reason: res.reason === "disallowed" ? "robots" : res.reason, dropChunks: true };
   if (res.kind === "http") {
     if (res.status === 404 || res.status === 410) return { kind: "missing", status: res.status };
     if (transient(res.status) && job.retryCount < job.retryLimit)
@@ -104,7 +135,7 @@ async function fetchOutcome(
   return {
     kind: "content",
     url: res.url,
-    doc: extracted.doc,
+    doc: withHeaderDirectives(extracted.doc, res.robotsTag ?? []),
     etag: res.etag,
     lastModified: res.lastModified,
     bytes: res.body.byteLength,

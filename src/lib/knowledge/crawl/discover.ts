@@ -6,14 +6,15 @@ import { parseSitemap } from "./sitemap";
 import { normalizePageUrl } from "./urls";
 
 // The start of a sync: robots.txt, then the sitemap (and the sitemaps an index names, two levels deep), giving
-// the URLs to fetch. Without a sitemap the frontier is the start URL and the crawl grows breadth-first from
-// the links of each page (page job).
+// the URLs to fetch. Without a sitemap the frontier is the start URL. Either way the crawl then grows
+// breadth-first from the links of each page (page job): real sitemaps forget pages that every page links to.
+// The sitemap's own entries are claimed first, so under the page cap they come before what links add.
 
 export type Discovery = {
   robotsTxt: string;
   robots: RobotsRules;
   urls: string[];
-  /** True when the pages' own links should be followed (no sitemap given). */
+  /** True when the pages' own links should be followed (with or without a sitemap). */
   followLinks: boolean;
   /** Why a sitemap gave nothing (shown on the Knowledge page). */
   notice: string | null;
@@ -103,5 +104,5 @@ export async function discover(
     }
   }
   if (urls.size === 0 && !notice) notice = "The sitemap lists no pages";
-  return { robotsTxt, robots, urls: [...urls], followLinks: false, notice };
+  return { robotsTxt, robots, urls: [...urls], followLinks: true, notice };
 }
