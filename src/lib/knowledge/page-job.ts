@@ -75,6 +75,8 @@ async function fetchOutcome(
 ): Promise<Outcome> {
   const url = job.data.url;
   if (page.excluded) return { kind: "skip", reason: "excluded", dropChunks: true };
+  // Off the site: no robots.txt to read there, the fetch would refuse it anyway.
+  if (!onSite(new URL(url))) return { kind: "skip", reason: "off_domain", dropChunks: true };
   const first = source.sitemapUrl ?? source.startUrl;
   const book = robotsBookFor(
     deps.fetcher,

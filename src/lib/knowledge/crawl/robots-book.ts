@@ -30,8 +30,8 @@ export function robotsBookFor(
   onSite: (u: URL) => boolean,
   start: { url: string; robotsTxt: string | null } | null,
 ): RobotsBook {
-  let runs = books.get(fetcher);
-  if (!runs) books.set(fetcher, (runs = new Map()));
+  const runs = books.get(fetcher) ?? new Map<string, Entry>();
+  books.set(fetcher, runs);
   const known = runs.get(runId);
   if (known) return known.book;
   const hosts = new Map<string, Promise<RobotsRules>>();
