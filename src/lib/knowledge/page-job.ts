@@ -9,7 +9,6 @@ import {
   NOT_FOUND,
   type PagePatch,
   type PageRow,
-  replacePageChunks,
   updatePage,
 } from "@/lib/db/queries/knowledge-pages";
 import {
@@ -25,9 +24,8 @@ import type { RobotsRules } from "./crawl/robots";
 import { robotsBookFor } from "./crawl/robots-book";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
-import { EMBED_QUEUE, type EmbedJob } from "./embed";
 import { robotsDirectives } from "./extract/robots-directives";
-import { prepareChunks } from "./prepare";
+import { indexDocument } from "./index-document";
 import { sameHost, siteChecker } from "./site";
 import { enqueuePages, finishRun } from "./sync";
 
@@ -196,25 +194,14 @@ async function storeContent(
     await deletePageChunks(tx, page.id);
     return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: twin.url, contentHash: doc.hash };
   }
-  const { lang, chunks } = doc.prepared ?? prepareChunks(doc, deps.chunk, deps.searchText);
-  const patch: PagePatch = {
+  const indexed = await indexDocument(tx, deps, page, doc);
+  return {
     ...base,
-    status: "indexed",
-    reason: null,
     title: (doc.title ?? "").slice(0, 300) || new URL(job.url).pathname,
-    lang,
     canonicalUrl: canonical,
     byteSize: o.bytes,
+    ...indexed,
   };
-  if (page.status === "indexed" && page.contentHash === doc.hash) return patch;
-  const written = await replacePageChunks(
-    tx,
-    { tenantId: source.tenantId, sourceId: source.id, pageId: page.id },
-    chunks,
-  );
-  if (deps.embeddings && written.inserted > 0)
-    await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId: source.tenantId } satisfies EmbedJob);
-  return { ...patch, contentHash: doc.hash, indexed: true };
 }
 
 /** Only the fields that differ, so an unchanged page costs no write of its own. */
