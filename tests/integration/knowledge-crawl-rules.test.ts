@@ -47,6 +47,14 @@ const shop = await startFixtureSite({
   },
 });
 
+// A third host whose robots.txt answers a server error: nothing of it may be fetched this run (RFC 9309 §2.3.1.4).
+const down = await startFixtureSite({
+  routes: {
+    "/robots.txt": () => ({ status: 503, body: "busy", headers: { "content-type": "text/plain" } }),
+    "/page": html("Page on a host whose robots.txt is down"),
+  },
+});
+
 const main = await startFixtureSite({
   routes: {
     "/robots.txt": () => ({
@@ -78,6 +86,7 @@ const main = await startFixtureSite({
     "/xr-none": html("Header none", [], { "x-robots-tag": "none" }),
     "/xr-ours": html("Header for us", [], { "x-robots-tag": "michi-chat: noindex" }),
     "/xr-googlebot": html("Header for another crawler", [], { "x-robots-tag": "googlebot: noindex" }),
+    "/sitemap-down.xml": sitemap(() => [`${main.origin}/welcome`, `${down.origin}/page`]),
     "/sitemap-one.xml": sitemap(() => [`${main.origin}/welcome`]),
     "/sitemap-404.xml": sitemap(() => [`${main.origin}/welcome`, `${main.origin}/gone`]),
     "/sitemap-links.xml": sitemap(() => [`${main.origin}/hub`]),
@@ -100,12 +109,14 @@ afterEach(async () => {
 afterAll(async () => {
   await main.close();
   await shop.close();
+  await down.close();
   await t?.close();
 });
 
 const label = (url: string) => {
   const u = new URL(url);
-  return `${u.host === main.host ? "main" : u.host === shop.host ? "shop" : u.host}${u.pathname}`;
+  const names: Record<string, string> = { [main.host]: "main", [shop.host]: "shop", [down.host]: "down" };
+  return `${names[u.host] ?? u.host}${u.pathname}`;
 };
 
 /** A business whose website source is `source`, synced once: its pages and what each site was asked for. */
@@ -126,9 +137,9 @@ async function crawl(slug: string, source: { sitemapUrl?: string; startUrl?: str
         })
       ).id,
   );
-  const k = await startKnowledgeInstance(t.handle, main, { alsoSites: [shop] });
+  const k = await startKnowledgeInstance(t.handle, main, { alsoSites: [shop, down] });
   running.push(k);
-  const from = { main: main.requests.length, shop: shop.requests.length };
+  const from = { main: main.requests.length, shop: shop.requests.length, down: down.requests.length };
   await startSync(t.handle, k.queue, { tenantId, sourceId, actor: null, reason: "manual" });
   await expect
     .poll(
@@ -149,7 +160,16 @@ async function crawl(slug: string, source: { sitemapUrl?: string; startUrl?: str
   );
   const passages = Object.fromEntries(listed.map((p) => [label(p.url), p.chunks]));
   const asked = (s: typeof main, n: number) => s.requests.slice(n).map((r) => r.path);
-  return { pages, passages, counts, main: asked(main, from.main), shop: asked(shop, from.shop) };
+  const reasons = Object.fromEntries(listed.map((p) => [label(p.url), p.reason]));
+  return {
+    pages,
+    reasons,
+    passages,
+    counts,
+    main: asked(main, from.main),
+    shop: asked(shop, from.shop),
+    down: asked(down, from.down),
+  };
 }
 
 describe("robots.txt per host and per hop", () => {
@@ -186,6 +206,16 @@ describe("robots.txt per host and per hop", () => {
       "main/welcome": "indexed",
     });
     expect(r.main.filter((p) => p.startsWith("/k/"))).toEqual([]);
+  });
+});
+
+describe("another host's robots.txt answering a server error", () => {
+  it("fetches nothing of that host this run and says why on its page", async () => {
+    const r = await crawl("kn-rules-down", { sitemapUrl: `${main.origin}/sitemap-down.xml` });
+    expect(r.pages).toMatchObject({ "main/welcome": "indexed" });
+    expect(r.pages["down/page"]).toMatch(/^failed:/);
+    expect(r.reasons["down/page"]).toContain("robots.txt");
+    expect(r.down.filter((p) => p !== "/robots.txt")).toEqual([]);
   });
 });
 
