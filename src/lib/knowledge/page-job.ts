@@ -6,9 +6,9 @@ import {
   deletePageChunks,
   findSameContent,
   getPage,
+  NOT_FOUND,
   type PagePatch,
   type PageRow,
-  replacePageChunks,
   updatePage,
 } from "@/lib/db/queries/knowledge-pages";
 import {
@@ -20,12 +20,13 @@ import {
 } from "@/lib/db/queries/knowledge-sources";
 import { isToolWorldError } from "@/lib/errors";
 import type { QueueJob } from "@/lib/queue";
-import { parseRobots, robotsUrlOf } from "./crawl/robots";
 import { hostStalled, noteStall } from "./crawl/stalls";
+import type { RobotsRules } from "./crawl/robots";
+import { robotsBookFor } from "./crawl/robots-book";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
-import { EMBED_QUEUE, type EmbedJob } from "./embed";
-import { prepareChunks } from "./prepare";
+import { robotsDirectives } from "./extract/robots-directives";
+import { indexDocument } from "./index-document";
 import { sameHost, siteChecker } from "./site";
 import { enqueuePages, finishRun } from "./sync";
 
@@ -54,6 +55,16 @@ function transient(status: number): boolean {
   return status === 429 || status === 408 || status >= 500;
 }
 
+/**
+ * The X-Robots-Tag header counts as the meta tag does (names other than ours ignored). Applied here rather
+ * than in the extractor because the header belongs to the response, which the extraction worker never sees.
+ */
+function withHeaderDirectives(doc: ExtractedDoc, header: string[]): ExtractedDoc {
+  if (header.length === 0) return doc;
+  const { noindex, nofollow } = robotsDirectives([], header);
+  return { ...doc, noindex: doc.noindex || noindex, links: nofollow ? [] : doc.links };
+}
+
 async function fetchOutcome(
   deps: KnowledgeDeps,
   source: SourceRow,
@@ -62,8 +73,28 @@ async function fetchOutcome(
   onSite: (u: URL) => boolean,
 ): Promise<Outcome> {
   const url = job.data.url;
-  const robots = parseRobots(robotsUrlOf(url), source.robotsTxt);
   if (page.excluded) return { kind: "skip", reason: "excluded", dropChunks: true };
+  // Off the site: no robots.txt to read there, the fetch would refuse it anyway.
+  if (!onSite(new URL(url))) return { kind: "skip", reason: "off_domain", dropChunks: true };
+  const first = source.sitemapUrl ?? source.startUrl;
+  const book = robotsBookFor(
+    deps.fetcher,
+    job.data.runId,
+    onSite,
+    first ? { url: first, robotsTxt: source.robotsTxt } : null,
+  );
+  let robots: RobotsRules;
+  try {
+    robots = await book.rulesFor(url);
+  } catch (err) {
+    // This host's robots.txt is down: nothing of it is fetched, and what was indexed from it stays.
+    if (job.retryCount < job.retryLimit) throw err;
+    return {
+      kind: "failed",
+      status: null,
+      reason: isToolWorldError(err) ? err.message : "robots.txt unread",
+    };
+  }
   if (!robots.allowed(url)) return { kind: "skip", reason: "robots", dropChunks: true };
   if (!wantedByPatterns(url, source.includePatterns, source.excludePatterns))
     return { kind: "skip", reason: "excluded", dropChunks: true };
@@ -80,6 +111,7 @@ async function fetchOutcome(
       onSite,
       etag: conditional ? page.etag : null,
       lastModified: conditional ? page.lastModified : null,
+      allowHop: (hop) => book.allowed(hop.toString()),
     });
   } catch (err) {
     // A try that ran out its time limit is not repeated in this run: a trickling site would take it again.
@@ -92,7 +124,7 @@ async function fetchOutcome(
   if (res.kind === "refused")
     return res.reason === "blocked"
       ? { kind: "failed", status: null, reason: res.message }
-      : { kind: "skip", reason: res.reason, dropChunks: true };
+      : { kind: "skip", reason: res.reason === "disallowed" ? "robots" : res.reason, dropChunks: true };
   if (res.kind === "http") {
     if (res.status === 404 || res.status === 410) return { kind: "missing", status: res.status };
     if (transient(res.status) && job.retryCount < job.retryLimit)
@@ -110,7 +142,7 @@ async function fetchOutcome(
   return {
     kind: "content",
     url: res.url,
-    doc: extracted.doc,
+    doc: withHeaderDirectives(extracted.doc, res.robotsTag ?? []),
     etag: res.etag,
     lastModified: res.lastModified,
     bytes: res.body.byteLength,
@@ -169,25 +201,14 @@ async function storeContent(
     await deletePageChunks(tx, page.id);
     return { ...base, status: "skipped", reason: "duplicate", canonicalUrl: twin.url, contentHash: doc.hash };
   }
-  const { lang, chunks } = doc.prepared ?? prepareChunks(doc, deps.chunk, deps.searchText);
-  const patch: PagePatch = {
+  const indexed = await indexDocument(tx, deps, page, doc);
+  return {
     ...base,
-    status: "indexed",
-    reason: null,
     title: (doc.title ?? "").slice(0, 300) || new URL(job.url).pathname,
-    lang,
     canonicalUrl: canonical,
     byteSize: o.bytes,
+    ...indexed,
   };
-  if (page.status === "indexed" && page.contentHash === doc.hash) return patch;
-  const written = await replacePageChunks(
-    tx,
-    { tenantId: source.tenantId, sourceId: source.id, pageId: page.id },
-    chunks,
-  );
-  if (deps.embeddings && written.inserted > 0)
-    await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId: source.tenantId } satisfies EmbedJob);
-  return { ...patch, contentHash: doc.hash, indexed: true };
 }
 
 /** Only the fields that differ, so an unchanged page costs no write of its own. */
@@ -232,7 +253,17 @@ export async function runPageJob(deps: KnowledgeDeps, job: QueueJob<PageJob>): P
         if (current.missingCount + 1 >= 2) {
           await deletePage(tx, pageId);
           patch = {};
-        } else patch = { missingCount: current.missingCount + 1, httpStatus: outcome.status };
+        } else if (current.status === "indexed")
+          patch = { missingCount: current.missingCount + 1, httpStatus: outcome.status };
+        // Never indexed (a sitemap entry or a link to nothing): it failed, not "pending" for ever; the
+        // second miss removes it as it would an indexed page.
+        else
+          patch = {
+            status: "failed",
+            reason: NOT_FOUND,
+            missingCount: current.missingCount + 1,
+            httpStatus: outcome.status,
+          };
         break;
       case "failed":
         // The last good version stays searchable; the page shows why this run could not refresh it.

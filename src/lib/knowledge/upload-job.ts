@@ -1,12 +1,11 @@
 import "server-only";
-import { deletePageChunks, getPage, replacePageChunks, updatePage } from "@/lib/db/queries/knowledge-pages";
+import { deletePageChunks, getPage, updatePage } from "@/lib/db/queries/knowledge-pages";
 import { indexedLanguages } from "@/lib/db/queries/knowledge-search";
 import { getSource, setPackLanguages } from "@/lib/db/queries/knowledge-sources";
 import { getUploadFile } from "@/lib/db/queries/knowledge-uploads";
 import type { QueueJob } from "@/lib/queue";
 import type { KnowledgeDeps, UploadJob } from "./deps";
-import { EMBED_QUEUE, type EmbedJob } from "./embed";
-import { prepareChunks } from "./prepare";
+import { indexDocument } from "./index-document";
 
 // One uploaded document: its bytes read back from the database, its text extracted in the extraction worker
 // (never on the event loop that serves chats), chunked like a website page and stored in one transaction with
@@ -54,7 +53,8 @@ async function readUpload(deps: KnowledgeDeps, job: QueueJob<UploadJob>): Promis
   });
   await deps.db.forTenant(tenantId, async (tx) => {
     // Deleted while it was read: its rows are gone and nothing is written back.
-    if (!(await getPage(tx, pageId))) return;
+    const current = await getPage(tx, pageId);
+    if (!current) return;
     if (!extracted.ok) {
       await deletePageChunks(tx, pageId);
       const reason = REASONS[extracted.reason] ?? "unreadable";
@@ -69,18 +69,7 @@ async function readUpload(deps: KnowledgeDeps, job: QueueJob<UploadJob>): Promis
       await updatePage(tx, pageId, { status: "failed", reason: "empty: No text was found in the document." });
       return;
     }
-    const { lang, chunks } = doc.prepared ?? prepareChunks(doc, deps.chunk, deps.searchText);
-    const written = await replacePageChunks(tx, { tenantId, sourceId, pageId }, chunks);
-    if (deps.embeddings && written.inserted > 0)
-      await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId } satisfies EmbedJob);
-    await updatePage(tx, pageId, {
-      status: "indexed",
-      reason: null,
-      lang,
-      contentHash: doc.hash,
-      indexed: true,
-      fetched: true,
-    });
+    await updatePage(tx, pageId, { ...(await indexDocument(tx, deps, current, doc)), fetched: true });
     await setPackLanguages(tx, await indexedLanguages(tx));
   });
 }

@@ -19,6 +19,12 @@ export type PageFetchOptions = {
   accept?: string;
   /** Refuses a hop (the first URL included) that leaves the business's site. */
   onSite?: (url: URL) => boolean;
+  /**
+   * Asked before each hop is requested (the first URL included), after the checks above: false refuses it
+   * ("disallowed"). The crawler checks each hop against its host's robots.txt here, since redirects are
+   * followed inside this function and a hop into a disallowed path must not be requested at all.
+   */
+  allowHop?: (url: URL) => Promise<boolean>;
   maxBytes?: number;
 };
 
@@ -32,11 +38,18 @@ export type PageFetchResult =
       body: Buffer;
       etag: string | null;
       lastModified: string | null;
+      /** The X-Robots-Tag header's values (noindex, nofollow, "agent: noindex"), if any. */
+      robotsTag?: string[];
     }
   | { kind: "not_modified"; url: string }
   /** An HTTP answer outside 2xx/304 (404 and 410 count towards a page's removal). */
   | { kind: "http"; status: number; url: string }
-  | { kind: "refused"; reason: "off_domain" | "too_large" | "blocked"; message: string; url: string };
+  | {
+      kind: "refused";
+      reason: "off_domain" | "too_large" | "blocked" | "disallowed";
+      message: string;
+      url: string;
+    };
 
 export type PageFetcher = {
   fetchPage(url: string, opts?: PageFetchOptions): Promise<PageFetchResult>;
@@ -115,6 +128,13 @@ export function createPageFetcher(opts: GuardedFetcherOptions = {}): PageFetcher
           message: "This address is not on the business's site",
           url: current.toString(),
         };
+      if (o.allowHop && !(await o.allowHop(current)))
+        return {
+          kind: "refused",
+          reason: "disallowed",
+          message: "robots.txt disallows this address",
+          url: current.toString(),
+        };
       const headers: Record<string, string> = {
         accept: o.accept ?? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
         "user-agent": "michi-chat (knowledge crawler)",
@@ -185,6 +205,7 @@ export function createPageFetcher(opts: GuardedFetcherOptions = {}): PageFetcher
         body,
         etag: one(res.headers.etag) ?? null,
         lastModified: one(res.headers["last-modified"]) ?? null,
+        robotsTag: ([] as string[]).concat(res.headers["x-robots-tag"] ?? []),
       };
     }
   }

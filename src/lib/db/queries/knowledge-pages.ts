@@ -186,7 +186,11 @@ async function addWords(tx: TenantTx, tenantId: string, text: string): Promise<v
   );
 }
 
-export type PageCounts = Record<PageStatus, number> & { byReason: Record<string, number> };
+/** `found`: every page the site has, so not those that answered 404 or 410 (failed as "not_found"). */
+export type PageCounts = Record<PageStatus, number> & { found: number; byReason: Record<string, number> };
+
+/** The reason of a page that answered 404 or 410 and has no version indexed from before. */
+export const NOT_FOUND = "not_found";
 
 export async function pageCounts(tx: TenantTx, sourceId: string): Promise<PageCounts> {
   const rows = await rowsOf<{ status: PageStatus; reason: string | null; n: number }>(
@@ -194,9 +198,10 @@ export async function pageCounts(tx: TenantTx, sourceId: string): Promise<PageCo
     sql`select status, reason, count(*)::int as n from knowledge_pages where source_id = ${sourceId}
         group by status, reason`,
   );
-  const out: PageCounts = { pending: 0, indexed: 0, skipped: 0, failed: 0, byReason: {} };
+  const out: PageCounts = { pending: 0, indexed: 0, skipped: 0, failed: 0, found: 0, byReason: {} };
   for (const r of rows) {
     out[r.status] += r.n;
+    if (r.reason !== NOT_FOUND) out.found += r.n;
     if (r.reason) out.byReason[r.reason] = (out.byReason[r.reason] ?? 0) + r.n;
   }
   return out;
@@ -211,7 +216,9 @@ export async function listPages(
   const rows = await tx
     .select({
       page: knowledgePages,
-      chunks: sql<number>`(select count(*)::int from knowledge_chunks c where c.page_id = ${knowledgePages.id})`,
+      // Qualified by hand: drizzle writes a single-table select's columns bare, and a bare "id" inside the
+      // subquery would be the chunk's own id (every count 0).
+      chunks: sql<number>`(select count(*)::int from knowledge_chunks c where c.page_id = "knowledge_pages"."id")`,
     })
     .from(knowledgePages)
     .where(

@@ -6,14 +6,15 @@ import { walkSitemaps } from "./sitemap-walk";
 import { normalizePageUrl } from "./urls";
 
 // The start of a sync: robots.txt, then the sitemap (and the sitemaps an index names, two levels deep), giving
-// the URLs to fetch. Without a sitemap the frontier is the start URL and the crawl grows breadth-first from
-// the links of each page (page job).
+// the URLs to fetch. Without a sitemap the frontier is the start URL. Either way the crawl then grows
+// breadth-first from the links of each page (page job): real sitemaps forget pages that every page links to.
+// The sitemap's own entries are claimed first, so under the page cap they come before what links add.
 
 export type Discovery = {
   robotsTxt: string;
   robots: RobotsRules;
   urls: string[];
-  /** True when the pages' own links should be followed (no sitemap given). */
+  /** True when the pages' own links should be followed (with or without a sitemap). */
   followLinks: boolean;
   /** Why a sitemap gave nothing (shown on the Knowledge page). */
   notice: string | null;
@@ -78,5 +79,5 @@ export async function discover(
     return { robotsTxt, robots, urls: start ? [start] : [], followLinks: true, notice: null };
   }
   const { urls, notice } = await walkSitemaps(fetcher, source.sitemapUrl, onSite, limit);
-  return { robotsTxt, robots, urls, followLinks: false, notice };
+  return { robotsTxt, robots, urls, followLinks: true, notice };
 }

@@ -25,7 +25,7 @@ export function WebsiteCard({
   const src = view.source;
   const c = view.counts;
   const running = src && src.syncState !== "idle";
-  const found = c ? c.pending + c.indexed + c.skipped + c.failed : 0;
+  const found = c?.found ?? 0;
   return (
     <Card id="website" title="Your website">
       {!src ? (

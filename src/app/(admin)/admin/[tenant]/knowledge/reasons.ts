@@ -9,6 +9,7 @@ export const REASONS: Record<string, string> = {
   excluded: "excluded",
   not_html: "not a page",
   empty: "no text",
+  not_found: "not found",
 };
 
 const DOC_FAILURES: Record<string, string> = {
