@@ -1,5 +1,5 @@
 import "server-only";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import type { AvatarType } from "../db/schema";
 
 // What a profile photo must be before it is stored and shown to visitors: PNG, JPEG or WebP recognised by its
@@ -54,7 +54,7 @@ export async function checkPhoto(input: Uint8Array): Promise<CheckedPhoto | Phot
   const b = Buffer.from(input.buffer, input.byteOffset, input.length);
   const type = sniff(b);
   if (!type) return "not_an_image";
-  let header: sharp.Metadata;
+  let header: Metadata;
   try {
     header = await sharp(b, { ...DECODE, limitInputPixels: false }).metadata();
   } catch {
