@@ -32,6 +32,8 @@ const nextConfig: NextConfig = {
     "ioredis",
     "rate-limiter-flexible",
     "nodemailer",
+    // Native (libvips, from its own @img/sharp-* packages): profile photos are rebuilt from their pixels.
+    "sharp",
   ],
   async headers() {
     return [

@@ -126,10 +126,13 @@ export async function benchLive(opts: {
     const { arrive, run: traffic } = liveTraffic(convs, { seconds, perSecond });
 
     const opened = performance.now();
+    // Each visitor from an address of their own, as in life (the bench host passes the header on, as the
+    // production server does with the socket's address): HELD_STREAM_LIMITS bounds streams per address.
     await mapLimit(convs, 50, async (c) => {
+      const i = convs.indexOf(c);
       const s = hold(
         `${a.url}/api/widget/${c.key}/conversations/${c.id}/events`,
-        { authorization: `Bearer ${c.token}` },
+        { authorization: `Bearer ${c.token}`, "x-michi-peer": `10.9.${i >> 8}.${i & 255}` },
         arrive("agent_message"),
       );
       held.push(s);

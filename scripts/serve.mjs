@@ -8,6 +8,8 @@
 //    beside this file), so no reset or invitation token reaches a log;
 //  - request targets that are not a plain path of this server refused with 400 (badRequestTarget): Next
 //    redirected an absolute-form line to its foreign host and failed with 500 on a malformed escape;
+//  - a server action called with malformed arguments answered 400 where Next says 500 (src/lib/auth/action.ts
+//    marks them in the request context);
 //  - graceful shutdown: on SIGTERM stop accepting, let running chat streams finish up to a deadline, then close
 //    the database pool;
 //  - start-up before the first request: configuration errors stop the process instead of the first visitor;
@@ -112,7 +114,15 @@ const server = http.createServer((req, res) => {
     );
   });
   const origWriteHead = res.writeHead;
+  const isAction = typeof req.headers["next-action"] === "string";
   res.writeHead = function writeHead(...args) {
+    // Next answers any failed server action 500. One called with arguments no page sends (our action marked
+    // it), or one Next could not decode so that no action of ours ever ran, is the caller's mistake: 400.
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    if (isAction && status === 500 && (ctx.malformedAction || !ctx.actionRan)) {
+      if (typeof args[0] === "number") args[0] = 400;
+      res.statusCode = 400;
+    }
     const type = String(
       res.getHeader("content-type") ?? args.find((a) => a && typeof a === "object")?.["content-type"] ?? "",
     );

@@ -136,4 +136,44 @@ describe("the upload route", () => {
     const crossSite = await upload("x", { origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
   });
+
+  // Issue #44: "../../../../etc/passwd.txt" was kept whole as the document's title, and a NUL answered 500.
+  it("keeps only the base name of what was sent, whichever separator the sender's system used", async () => {
+    actAs(owner);
+    for (const [sent, kept] of [
+      ["../../../../etc/passwd.txt", "passwd.txt"],
+      ["..\\..\\windows\\win.ini.txt", "win.ini.txt"],
+      ["C:\\Users\\ana\\Menu 2026.md", "Menu 2026.md"],
+      ["/var/tmp/./a/../notes.md", "notes.md"],
+    ] as const) {
+      const res = await upload("some text", { "x-file-name": encodeURIComponent(sent) });
+      expect(res.status, sent).toBe(201);
+      expect(((await res.json()) as { message: string }).message).toBe(`${kept} uploaded; it is being read.`);
+      const names = await documents();
+      expect(names, sent).toContain(kept);
+      expect(
+        names.some((n) => /[\\/]|\.\./.test(n)),
+        sent,
+      ).toBe(false);
+    }
+  });
+
+  it("refuses a name with control characters in words, with a 400 and nothing stored", async () => {
+    actAs(owner);
+    for (const sent of [
+      "menu\u0000.txt",
+      "a\u0000\u0000.pdf",
+      "line\nbreak.md",
+      "bell\u0007.txt",
+      "x\u007f.md",
+      "report\u202Efdp.txt",
+    ]) {
+      const res = await upload("some text", { "x-file-name": encodeURIComponent(sent) });
+      expect(res.status, JSON.stringify(sent)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+        "The file name contains control characters. Rename the file and upload it again.",
+      );
+    }
+    expect((await documents()).some((n) => /[\p{Cc}\u202e]/u.test(n))).toBe(false);
+  });
 });

@@ -4,8 +4,10 @@ import { appendLiveEvent } from "@/lib/db/queries/live-events";
 import type { tenants } from "@/lib/db/schema";
 import { closeLiveWakes, wakeLive } from "@/lib/live/bus";
 import { watchLiveEvents } from "@/lib/live/watch";
+import { HELD_STREAM_LIMITS } from "@/lib/security/limits";
 import type { LiveEventData, LiveKind } from "@/shared/live-events";
 import { handleLiveEvents } from "@/widget/server/events";
+import { heldStreamCount, holdStreamSlots } from "@/widget/server/held-streams";
 import { type ChatWorld, PLATFORM, SITE, startChatWorld } from "../support/chat-world";
 import { liveCount, readLive, readyCount, visitorConversation } from "../support/live";
 
@@ -36,13 +38,16 @@ async function append<K extends LiveKind>(
 const agent = { id: "00000000-0000-4000-8000-000000000001", name: "Ana" };
 const say = (text: string) => ({ messageId: crypto.randomUUID(), text, agent });
 
-function request(key: string, id: string, token: string, opts: { header?: string; query?: string } = {}) {
+type OpenOpts = { header?: string; query?: string; ip?: string; lang?: string };
+function request(key: string, id: string, token: string, opts: OpenOpts = {}) {
   const headers = new Headers({ origin: SITE, authorization: `Bearer ${token}` });
   if (opts.header) headers.set("last-event-id", opts.header);
-  const q = opts.query ? `?lastEventId=${opts.query}` : "";
+  // The production server records the socket's address here (scripts/serve.mjs).
+  if (opts.ip) headers.set("x-michi-peer", opts.ip);
+  const q = opts.query ? `?lastEventId=${opts.query}` : opts.lang ? `?lang=${opts.lang}` : "";
   return new Request(`${PLATFORM}/api/widget/${key}/conversations/${id}/events${q}`, { headers });
 }
-const open = (key: string, id: string, token: string, opts?: { header?: string; query?: string }) =>
+const open = (key: string, id: string, token: string, opts?: OpenOpts) =>
   GET(request(key, id, token, opts), { params: Promise.resolve({ key, id }) });
 
 async function visitor() {
@@ -190,6 +195,72 @@ describe("held streams per visitor", () => {
     const again = await open(tenant.widgetKey, id, token);
     expect(again.status).toBe(200);
     await Promise.all([...readers.slice(1), readLive(again)].map((r) => r.close()));
+  });
+});
+
+// Issue #44: a visitor id costs one session request, so five streams per visitor let one address hold
+// hundreds. The bounds per network and per business are HELD_STREAM_LIMITS.
+describe("held streams per network and per business", () => {
+  it("refuses one more stream from an address holding its share, in the visitor's language, until one closes", async () => {
+    const tenant = await w.tenant();
+    const ip = "203.0.113.7";
+    const visitors = await Promise.all(
+      Array.from({ length: HELD_STREAM_LIMITS.perIp / 2 + 1 }, async () => {
+        const token = await w.token(tenant.widgetKey);
+        return { token, id: await visitorConversation(w.db, tenant, token, process.env.MICHI_AUTH_SECRET!) };
+      }),
+    );
+    // Two streams each from ten visitors: twenty, each visitor well under their own five.
+    const held = [];
+    for (const v of visitors.slice(0, -1))
+      for (let i = 0; i < 2; i++) {
+        const res = await open(tenant.widgetKey, v.id, v.token, { ip });
+        expect(res.status).toBe(200);
+        held.push(readLive(res));
+      }
+    await Promise.all(held.map((r) => r.until((m) => readyCount(m) === 1)));
+    expect(heldStreamCount(`i:${ip}`)).toBe(HELD_STREAM_LIMITS.perIp);
+    const last = visitors.at(-1)!;
+    const refused = await open(tenant.widgetKey, last.id, last.token, { ip, lang: "es" });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "Hay demasiadas ventanas de chat abiertas desde tu red. Cierra una y vuelve a intentarlo.",
+    );
+    // The same visitor from another address is not held back; a closed stream frees its slot at once.
+    const elsewhere = await open(tenant.widgetKey, last.id, last.token, { ip: "198.51.100.9" });
+    expect(elsewhere.status).toBe(200);
+    await readLive(elsewhere).close();
+    await held[0]!.close();
+    const again = await open(tenant.widgetKey, last.id, last.token, { ip });
+    expect(again.status).toBe(200);
+    await Promise.all([...held.slice(1), readLive(again)].map((r) => r.close()));
+    expect(heldStreamCount(`i:${ip}`)).toBe(0);
+  });
+
+  it("refuses one more stream of a business holding its share, and serves another business", async () => {
+    const full = await visitor();
+    const other = await visitor();
+    // The business's share taken by as many visitors on as many addresses (the accounting of the route).
+    const releases = Array.from({ length: HELD_STREAM_LIMITS.perBusiness }, (_, i) =>
+      holdStreamSlots(
+        { tenantId: full.tenant.id, visitorId: `v-${i}`, ip: `10.1.${i >> 8}.${i & 255}` },
+        "en",
+      ),
+    );
+    const refused = await open(full.tenant.widgetKey, full.id, full.token, { ip: "192.0.2.1", lang: "fr" });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "Beaucoup de personnes discutent en ce moment. Réessayez dans un instant.",
+    );
+    const theirs = await open(other.tenant.widgetKey, other.id, other.token, { ip: "192.0.2.1" });
+    expect(theirs.status).toBe(200);
+    await readLive(theirs).close();
+    releases[0]!();
+    const now = await open(full.tenant.widgetKey, full.id, full.token, { ip: "192.0.2.1" });
+    expect(now.status).toBe(200);
+    await readLive(now).close();
+    for (const release of releases) release();
+    expect(heldStreamCount(`b:${full.tenant.id}`)).toBe(0);
   });
 });
 

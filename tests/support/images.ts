@@ -5,7 +5,7 @@ import { crc32, deflateSync } from "node:zlib";
 // (ITU-T T.81 Annex B: SOI, APPn, SOF0, SOS, EOI markers with big-endian lengths; EXIF in APP1 per CIPA
 // DC-008), WebP (Google's "WebP Container Specification": RIFF, VP8L with its 0x2f signature and 14-bit
 // sizes, VP8X with 24-bit canvas sizes and the EXIF flag 0x08). Only the PNG decodes to a real picture; the
-// others are structurally valid, which is all the server reads.
+// others are structurally valid, enough for the header checks (real JPEG and WebP files: crafted-images.ts).
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);

@@ -3,6 +3,7 @@
 import { createElement, type ReactNode } from "react";
 import { z } from "zod";
 import { sessionUser } from "@/lib/auth/access";
+import { checkActionArgs } from "@/lib/auth/action";
 import { readInvitation } from "@/lib/team/invitations";
 import { InvitationView } from "./InvitationView";
 
@@ -13,6 +14,7 @@ const token = z.string().max(100);
 
 /** The invitation page for the token in the form (the page's fragment). */
 export async function openInvitationAction(_prev: unknown, form: FormData): Promise<ReactNode> {
+  checkActionArgs(form);
   const parsed = token.safeParse(form.get("token"));
   const t = parsed.success ? parsed.data : "";
   const { user, db } = await sessionUser();

@@ -15,7 +15,7 @@ type Caller = Pick<TenantContext, "db" | "user">;
 
 /** Checks and stores the caller's photo (replacing any earlier one); returns its version. */
 export async function setProfilePhoto(ctx: Caller, file: Uint8Array): Promise<{ version: string }> {
-  const checked = checkPhoto(file);
+  const checked = await checkPhoto(file);
   if (typeof checked === "string") {
     const message = PHOTO_PROBLEM_TEXT[checked];
     throw new AppError("invalid_input", message, { fieldErrors: { photo: [message] } });

@@ -1,8 +1,9 @@
 import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
-import { isAppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { log } from "../log";
+import { noteAction } from "../request-context";
 import {
   NOT_A_MEMBER,
   OPERATOR_ONLY,
@@ -85,6 +86,21 @@ export function parseForm<T>(
   };
 }
 
+/**
+ * The arguments of a form action as our pages send them (a slug where one is bound, then the previous state
+ * and the form), or a refusal: a replayed or hand-made call may send anything in their place, and that is the
+ * caller's mistake (400 through scripts/serve.mjs), not a failure of ours.
+ */
+export function checkActionArgs(
+  formData: unknown,
+  bound: { slug: unknown } | null = null,
+): asserts formData is FormData {
+  const badSlug = bound !== null && (typeof bound.slug !== "string" || bound.slug.length > 100);
+  const malformed = badSlug || !(formData instanceof FormData);
+  noteAction(malformed);
+  if (malformed) throw new AppError("invalid_input", "This request could not be read.");
+}
+
 async function run<C, T>(
   ctx: C,
   input: T,
@@ -136,6 +152,7 @@ export function tenantAction<T>(
 ): TenantActionFn {
   const echo = options.echo ?? defaultEcho;
   return async (slug, _prev, formData) => {
+    checkActionArgs(formData, { slug });
     const access = await resolveTenantAccess(slug, minRole);
     if (access.kind === "anonymous") redirectToSignIn(`/admin/${encodeURIComponent(String(slug))}`);
     if (access.kind === "not_found") return { ok: false, message: NOT_A_MEMBER };
@@ -161,6 +178,7 @@ export function operatorAction<T>(
 ): PlainActionFn {
   const echo = options.echo ?? defaultEcho;
   return async (_prev, formData) => {
+    checkActionArgs(formData);
     const { user, db } = await sessionUser();
     if (!user) redirectToSignIn("/admin/operator");
     if (!user.isOperator) return { ok: false, message: OPERATOR_ONLY };
@@ -178,6 +196,7 @@ export function publicAction<T>(
 ): PlainActionFn {
   const echo = options.echo ?? defaultEcho;
   return async (_prev, formData) => {
+    checkActionArgs(formData);
     const parsed = parseForm(schema, formData, echo);
     if (!parsed.ok) return parsed.state;
     return run(null, parsed.data, formData, (_c, input, fd) => fn(input, fd), echo);

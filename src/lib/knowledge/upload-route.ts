@@ -19,8 +19,7 @@ function fileNameOf(req: Request): string {
 }
 
 export async function receiveUpload(req: Request, ctx: TenantRouteContext): Promise<Response> {
-  const fileName = fileNameOf(req);
   const bytes = await readCappedBytes(req, MAX_UPLOAD_BYTES, "The file is larger than 20 MB.");
-  const { id } = await uploadDocument(ctx, { fileName, bytes });
+  const { id, fileName } = await uploadDocument(ctx, { fileName: fileNameOf(req), bytes });
   return Response.json({ ok: true, id, message: `${fileName} uploaded; it is being read.` }, { status: 201 });
 }

@@ -34,6 +34,21 @@ function refuse(message: string): never {
   throw new AppError("invalid_input", message, { fieldErrors: { file: [message] } });
 }
 
+// C0 and C1 control characters (NUL among them) and the Unicode marks that reverse or isolate the direction
+// of text, with which "report\u202Efdp.txt" shows as "reporttxt.pdf".
+const CONTROL = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * The name the document is kept and shown under: the last part of what the browser or a script sent, so
+ * "../../etc/passwd.txt" or "C:\\Users\\ana\\menu.pdf" become "passwd.txt" and "menu.pdf". A name with
+ * control characters is refused rather than cleaned: there is no good guess at what it should have said.
+ */
+function uploadFileName(raw: string): string {
+  if (CONTROL.test(raw))
+    refuse("The file name contains control characters. Rename the file and upload it again.");
+  return (raw.split(/[\\/]/).pop() ?? "").trim().slice(0, 200);
+}
+
 /** The file's type by its extension (the extractor checks the bytes again: a PDF must start like one). */
 function typeOf(fileName: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? "";
@@ -46,9 +61,9 @@ export async function uploadDocument(
   ctx: TenantContext,
   input: UploadInput,
   queue?: JobQueue,
-): Promise<{ id: string }> {
+): Promise<{ id: string; fileName: string }> {
   assertRole(ctx, "admin");
-  const fileName = input.fileName.replace(/[\\/]/g, "_").trim().slice(0, 200);
+  const fileName = uploadFileName(input.fileName);
   if (!fileName || input.bytes.byteLength === 0) refuse("Choose a file to upload.");
   const contentType = typeOf(fileName);
   if (input.bytes.byteLength > MAX_UPLOAD_BYTES)
@@ -75,7 +90,7 @@ export async function uploadDocument(
       target: sourceId,
       details: { fileName, bytes: input.bytes.byteLength },
     });
-    return { id: sourceId };
+    return { id: sourceId, fileName };
   });
 }
 

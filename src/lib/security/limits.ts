@@ -41,6 +41,15 @@ export const LIMITS = {
   feedbackPerVisitor: { keyPrefix: "feedback_visitor", points: 30, durationSec: 60 },
 } as const satisfies Record<string, LimiterSpec>;
 
+/**
+ * Live streams a visitor's panel holds open (src/widget/server/events.ts), counted at once in this process:
+ * a few tabs per visitor; per network, enough for an office or a family behind one address, far below a
+ * file-descriptor limit (a visitor id costs one session request, so the per-visitor bound alone let one
+ * address hold thousands); per business, its share of the process. Not rates: a slot is free again the
+ * moment its stream closes.
+ */
+export const HELD_STREAM_LIMITS = { perVisitor: 5, perIp: 20, perBusiness: 500 } as const;
+
 /** "Try again in N minutes." for a refusal that lasts `retryAfterSec` (at least one minute). */
 export function tryAgainIn(retryAfterSec: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSec / 60));

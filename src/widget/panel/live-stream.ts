@@ -12,6 +12,8 @@ export type LiveConnection = {
   token(force?: boolean): Promise<string>;
   /** The last seq already shown (e.g. after a reload); 0 replays the conversation's live events. */
   after?: number;
+  /** The panel's language, so a refusal (too many open windows) comes back in it. */
+  lang?: string;
 };
 
 const RETRY_MIN_MS = 500;
@@ -53,8 +55,9 @@ export function subscribeLive(
   let retry = RETRY_MIN_MS;
   let current: AbortController | undefined;
   let wait: ReturnType<typeof setTimeout> | undefined;
+  const lang = conn.lang ? `&lang=${encodeURIComponent(conn.lang)}` : "";
   const url = () =>
-    `${conn.base}/conversations/${encodeURIComponent(conversationId)}/events?lastEventId=${last}`;
+    `${conn.base}/conversations/${encodeURIComponent(conversationId)}/events?lastEventId=${last}${lang}`;
 
   async function once(force: boolean): Promise<number> {
     const ac = new AbortController();

@@ -84,8 +84,12 @@ export function useLive(
 
   useEffect(() => {
     if (!following) return;
-    return subscribeLive(following, onEvent, { base, token: (force) => session.token(force) });
-  }, [following, base, session, onEvent]);
+    return subscribeLive(following, onEvent, {
+      base,
+      token: (force) => session.token(force),
+      lang: cfg.lang,
+    });
+  }, [following, base, session, onEvent, cfg.lang]);
 
   const follow = useCallback(
     (at?: LiveState) => {

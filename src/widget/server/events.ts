@@ -6,20 +6,20 @@
 import "server-only";
 import { SSE_HEADERS } from "@/lib/chat/events";
 import { findVisitorConversation } from "@/lib/db/queries/conversations";
-import { AppError, errorResponse } from "@/lib/errors";
+import { errorResponse } from "@/lib/errors";
 import { liveEventStream } from "@/lib/live/stream";
+import { clientIp } from "@/lib/security/client-ip";
 import { parseLastEventId, VISITOR_LIVE_KINDS } from "@/shared/live-events";
+import { parseAcceptLanguage, pickLang } from "../lang";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { dbStep } from "./guard";
+import { holdStreamSlots } from "./held-streams";
 import { admitConversationRead } from "./history";
 import { visitorSse } from "./visitor-agent";
 
-/** Held streams per visitor in this process: a few tabs, not a way to hold the server's connections. */
-const STREAMS_PER_VISITOR = 5;
 /** A stream lives until the visitor's token expires, and at most this long: then the panel reconnects. */
 const MAX_STREAM_MS = 30 * 60_000;
-const held = new Map<string, number>();
 
 type LiveStreamOptions = { heartbeatMs?: number; resyncMs?: number; maxMs?: number };
 
@@ -39,27 +39,34 @@ export async function handleLiveEvents(
       db.forTenant(tenant.id, (tx) => findVisitorConversation(tx, id, visitor.visitorId)),
     );
     if (!mine) throw notFound;
-    const slot = `${tenant.id}:${visitor.visitorId}`;
-    const count = held.get(slot) ?? 0;
-    if (count >= STREAMS_PER_VISITOR)
-      throw new AppError("rate_limited", "Too many open chat windows. Close one and try again.");
-    held.set(slot, count + 1);
     const url = new URL(req.url);
-    const body = liveEventStream({
-      db,
-      tenantId: tenant.id,
-      conversationId: id,
-      kinds: VISITOR_LIVE_KINDS,
-      after: parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")),
-      signal: req.signal,
-      maxMs: Math.min(MAX_STREAM_MS, visitor.expiresAt.getTime() - Date.now()),
-      ...opts,
-      onClose: () => {
-        const n = (held.get(slot) ?? 1) - 1;
-        if (n > 0) held.set(slot, n);
-        else held.delete(slot);
-      },
-    });
+    // Held streams are bounded per visitor, per network and per business (HELD_STREAM_LIMITS).
+    const lang = pickLang(
+      url.searchParams.get("lang"),
+      tenant.bot.language,
+      parseAcceptLanguage(req.headers.get("accept-language")),
+    );
+    const release = holdStreamSlots(
+      { tenantId: tenant.id, visitorId: visitor.visitorId, ip: clientIp(req.headers, e.MICHI_TRUST_PROXY) },
+      lang,
+    );
+    let body: ReadableStream<Uint8Array>;
+    try {
+      body = liveEventStream({
+        db,
+        tenantId: tenant.id,
+        conversationId: id,
+        kinds: VISITOR_LIVE_KINDS,
+        after: parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")),
+        signal: req.signal,
+        maxMs: Math.min(MAX_STREAM_MS, visitor.expiresAt.getTime() - Date.now()),
+        ...opts,
+        onClose: release,
+      });
+    } catch (err) {
+      release();
+      throw err;
+    }
     // The log names a person by user id; the visitor gets their name and an opaque photo address instead.
     const view = { key, tenantId: tenant.id, visitorId: visitor.visitorId, authSecret: e.MICHI_AUTH_SECRET };
     return new Response(visitorSse(view, body), { headers: { ...SSE_HEADERS, ...cors } });
