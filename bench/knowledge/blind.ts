@@ -84,8 +84,10 @@ export function loadBlind(file: string, manifest: Record<string, string> | null)
     question: str(q, "question", "query", "text")!,
     siteQuery: str(q, "site_query", "siteQuery", "query_en", "english"),
     expect: arr(q, "expect", "expected", "pages", "answers", "urls", "sources").map((e) => {
+      // A page id is a file path under the site's folder, or for a site built from sources (cloudgov) the
+      // source path its manifest maps to an address.
       const mapped = e.startsWith("_") && manifest ? (manifest[e] ?? e) : e;
-      return pagePath(mapped);
+      return pagePath(/^(\/|https?:)/.test(mapped) ? mapped : `/${mapped}`);
     }),
   }));
 }

@@ -72,11 +72,17 @@ export function knowledgeSearchOptions(signal?: AbortSignal): SearchOptions {
 
 /** What the pack calls: hybrid search under the tenant, projected to titles, URLs and passages. */
 export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
-  return async (tenantId, query, signal) => {
-    const r = await searchKnowledge(db, tenantId, query, knowledgeSearchOptions(signal));
+  return async (tenantId, queries, signal) => {
+    const r = await searchKnowledge(db, tenantId, queries, knowledgeSearchOptions(signal));
     return {
-      curated: r.curated ? { question: r.curated.questions[0] ?? query, answer: r.curated.answer } : null,
-      passages: r.passages.map((p) => ({ title: p.title, url: p.url, section: p.headingPath, text: p.text })),
+      curated: r.curated ? { question: r.curated.questions[0] ?? queries[0]!, answer: r.curated.answer } : null,
+      passages: r.passages.map((p) => ({
+        title: p.title,
+        url: p.url,
+        section: p.headingPath,
+        text: p.text,
+        strength: p.strength,
+      })),
     };
   };
 }
