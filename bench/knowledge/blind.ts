@@ -93,35 +93,48 @@ export function loadBlind(file: string, manifest: Record<string, string> | null)
 }
 
 /** The distinct pages of a pack result, in the order of its passages, and its size. */
-function received(result: unknown): { found: boolean; pages: string[]; chars: number } {
+function received(result: unknown): { found: boolean; pages: string[]; strong: string[]; chars: number } {
   const r = (typeof result === "string" ? JSON.parse(result) : result) as {
     found?: boolean;
-    passages?: { url?: string }[];
+    passages?: { url?: string; strength?: string }[];
   };
   const pages: string[] = [];
+  const strong: string[] = [];
   for (const p of r.passages ?? []) {
     if (!p.url) continue;
     const pp = pagePath(p.url);
     if (!pages.includes(pp)) pages.push(pp);
+    if (p.strength === "strong" && !strong.includes(pp)) strong.push(pp);
   }
-  return { found: r.found !== false, pages, chars: JSON.stringify(r).length };
+  return { found: r.found !== false, pages, strong, chars: JSON.stringify(r).length };
 }
 
-type KindFigures = { n: number; r3: number; r5: number; mrr: number; lost: number; pages: number; chars: number };
+/** `strong`: the expected page among the passages marked strong (what the model is told to trust most). */
+type KindFigures = {
+  n: number;
+  r3: number;
+  r5: number;
+  mrr: number;
+  strong: number;
+  lost: number;
+  pages: number;
+  chars: number;
+};
 
 export type BlindReport = {
   site: string;
   half: string;
   answerable: KindFigures;
   byKind: Record<string, KindFigures>;
-  turnedAway: { n: number; empty: number };
+  /** `empty`: the pack said nothing relevant; `weak`: no passage was strong (the model's cue to abstain). */
+  turnedAway: { n: number; empty: number; weak: number };
   leaks: number;
   /** Other-language questions with the pages'-language query sent first (the scripted model's path). */
   crossLanguage?: KindFigures;
   misses: string[];
 };
 
-const blank = (): KindFigures => ({ n: 0, r3: 0, r5: 0, mrr: 0, lost: 0, pages: 0, chars: 0 });
+const blank = (): KindFigures => ({ n: 0, r3: 0, r5: 0, mrr: 0, strong: 0, lost: 0, pages: 0, chars: 0 });
 
 function add(f: KindFigures, expect: string[], got: ReturnType<typeof received>) {
   f.n++;
@@ -129,6 +142,7 @@ function add(f: KindFigures, expect: string[], got: ReturnType<typeof received>)
   if (rank >= 1 && rank <= 3) f.r3++;
   if (rank >= 1 && rank <= 5) f.r5++;
   if (rank >= 1) f.mrr += 1 / rank;
+  if (got.strong.some((p) => expect.includes(p))) f.strong++;
   if (!got.found) f.lost++;
   f.pages += got.pages.length;
   f.chars += got.chars;
@@ -141,6 +155,7 @@ function finish(f: KindFigures): KindFigures {
     r3: round(f.r3 / n, 3),
     r5: round(f.r5 / n, 3),
     mrr: round(f.mrr / n, 3),
+    strong: round(f.strong / n, 3),
     lost: f.lost,
     pages: round(f.pages / n, 1),
     chars: round(f.chars / n, 0),
@@ -157,7 +172,7 @@ export async function scoreBlind(
   const all = blank();
   const byKind: Record<string, KindFigures> = {};
   const cross = blank();
-  const away = { n: 0, empty: 0 };
+  const away = { n: 0, empty: 0, weak: 0 };
   let leaks = 0;
   const misses: string[] = [];
   for (const q of questions) {
@@ -166,6 +181,7 @@ export async function scoreBlind(
     if (TURN_AWAY.test(q.kind) || q.expect.length === 0) {
       away.n++;
       if (!got.found) away.empty++;
+      if (got.strong.length === 0) away.weak++;
       else misses.push(`  answered ${q.id} (${q.kind}) "${q.question}": ${got.pages.slice(0, 3).join(", ")}`);
       continue;
     }
@@ -196,13 +212,13 @@ export async function scoreBlind(
 
 export function formatBlind(r: BlindReport, details = false): string {
   const row = (name: string, f: KindFigures) =>
-    `  ${name.padEnd(14)} n=${String(f.n).padStart(3)}  r@3 ${f.r3.toFixed(3)}  r@5 ${f.r5.toFixed(3)}  MRR ${f.mrr.toFixed(3)}  lost ${f.lost}  pages ${f.pages}  chars ${f.chars}`;
+    `  ${name.padEnd(14)} n=${String(f.n).padStart(3)}  r@3 ${f.r3.toFixed(3)}  r@5 ${f.r5.toFixed(3)}  MRR ${f.mrr.toFixed(3)}  strong ${f.strong.toFixed(3)}  lost ${f.lost}  pages ${f.pages}  chars ${f.chars}`;
   const lines = [
     `knowledge blind ${r.site} (${r.half}):`,
     row("answerable", r.answerable),
     ...Object.entries(r.byKind).map(([k, f]) => row(k, f)),
     ...(r.crossLanguage ? [row("cross (model)", r.crossLanguage)] : []),
-    `  turned away    ${r.turnedAway.empty}/${r.turnedAway.n}   robots leaks ${r.leaks}`,
+    `  not answerable ${r.turnedAway.n}: turned away ${r.turnedAway.empty}, no strong passage ${r.turnedAway.weak}   robots leaks ${r.leaks}`,
   ];
   if (details) lines.push(...r.misses);
   return lines.join("\n");
