@@ -6,8 +6,10 @@
 -- The candidates are still gathered as in 0040 (the GIN index, "minimum should match" on two words); the 40 candidates are then scored with BM25 over its own words (k1 = 1.2, b = 0.75, length = its distinct words
 -- against the candidates' mean), and each query word found in the page's title or the section's heading path
 -- counts again, weighted like two more occurrences. A word's inverse document frequency is counted per tenant
--- from the index (capped at 300 chunks: beyond that a word is common, and counting on would cost a read of
--- every chunk holding it; at 2,000 the 10,000-chunk p95 tripled). A chunk is scored only for its own language's parse of the question, so a word is
+-- from the index, capped at 100 chunks (beyond that a word is common, and counting on would read every chunk
+-- holding it: at 2,000 the 10,000-chunk p95 tripled); idf = ln(1 + 1000 / (df + 0.5)), a fixed collection
+-- size in place of the tenant's count of chunks, which cost a read of all of them per search (the order of
+-- the words' weights is the same). A chunk is scored only for its own language's parse of the question, so a word is
 -- never counted twice by the parses of several languages.
 CREATE OR REPLACE FUNCTION michi_knowledge_text_hits(p_words text, p_langs text[], p_limit integer)
 RETURNS TABLE (chunk_id uuid, page_id uuid, heading_path text, body text, lang text, score double precision,
@@ -28,7 +30,6 @@ DECLARE
   v_enough integer := least(p_limit, 10);
   -- The candidates BM25 re-orders: 80 cost three times 0040's p95 at 10,000 chunks for no blind-set gain.
   v_cand integer := p_limit;
-  v_total float8;
 BEGIN
   IF v_tenant IS NULL THEN
     RETURN;
@@ -96,28 +97,30 @@ BEGIN
   IF v_ids IS NULL THEN
     RETURN;
   END IF;
-  SELECT count(*)::float8 INTO v_total FROM knowledge_chunks c WHERE c.tenant_id::text = v_tenant::text;
   RETURN QUERY
-    WITH cand AS MATERIALIZED (
-      SELECT c.id, c.page_id, c.heading_path, c.text, c.lang, c.tsv, h.i,
-             tsvector_to_array(michi_knowledge_tsv(c.lang, p_words || ' ' || v_extra)) AS terms,
+    WITH lq AS MATERIALIZED (
+      SELECT l, tsvector_to_array(michi_knowledge_tsv(l, p_words || ' ' || v_extra)) AS terms FROM unnest(v_langs) AS l
+    ),
+    cand AS MATERIALIZED (
+      SELECT c.id, c.page_id, c.heading_path, c.text, c.lang, c.tsv, h.i, lq.terms,
              tsvector_to_array(michi_knowledge_tsv(c.lang, coalesce(p.title, '') || ' ' || c.heading_path)) AS head,
              length(c.tsv)::float8 AS dl
       FROM unnest(v_ids) WITH ORDINALITY AS h(id, i)
       CROSS JOIN LATERAL (SELECT * FROM knowledge_chunks y WHERE y.id = h.id AND y.tenant_id::text = v_tenant::text) c
       LEFT JOIN knowledge_pages p ON p.id = c.page_id
+      JOIN lq ON lq.l = c.lang
     ),
     df AS MATERIALIZED (
       SELECT x AS lexeme,
              (SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks k
                                     WHERE k.tsv @@ quote_literal(x)::tsquery AND k.tenant_id::text = v_tenant::text
-                                    LIMIT 300) s)::float8 AS n
+                                    LIMIT 100) s)::float8 AS n
       FROM (SELECT DISTINCT unnest(terms) AS x FROM cand) t
     ),
     avgdl AS (SELECT greatest(avg(dl), 1) AS v FROM cand),
     scored AS (
       SELECT cand.id, coalesce(sum(
-               ln(1 + (v_total - df.n + 0.5) / (df.n + 0.5))
+               ln(1 + 1000 / (df.n + 0.5))
                * ((tf.n * 2.2) / (tf.n + 1.2 * (0.25 + 0.75 * cand.dl / avgdl.v))
                   + CASE WHEN df.lexeme = ANY (cand.head) THEN 2 ELSE 0 END)
              ), 0)::float8 AS score,

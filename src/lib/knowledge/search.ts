@@ -56,7 +56,8 @@ const RRF_K = 60;
 const STRONG_MATCHED = 0.5;
 const STRONG_SCORE = 0.5;
 
-type List = { name: "text" | "vector"; hits: TextHit[] };
+/** `weight` scales a list's reciprocal ranks: the first query's lists 1, the model's other wordings 0.5. */
+type List = { name: "text" | "vector"; hits: TextHit[]; weight?: number };
 
 export function fuse(lists: List[]): Passage[] {
   const byId = new Map<string, Passage>();
@@ -76,7 +77,7 @@ export function fuse(lists: List[]): Passage[] {
           strength: "partial",
           matched: 0,
         } satisfies Passage);
-      p.score += 1 / (RRF_K + i + 1);
+      p.score += (list.weight ?? 1) / (RRF_K + i + 1);
       if (list.name === "text") p.matched = Math.max(p.matched, h.matched ?? 0);
       p.ranks[list.name] = Math.min(p.ranks[list.name] ?? i + 1, i + 1);
       byId.set(h.chunkId, p);
@@ -125,9 +126,13 @@ export async function searchKnowledge(
     }),
     opts.vectorHits ? Promise.all(queries.map((q) => opts.vectorHits!(db, tenantId, q))) : [],
   ]);
+  // The first query is in the pages' language (the pack asks the model for that); the others, often the
+  // visitor's own words in another language, only break ties and add what it missed. Equal weights cost the
+  // cross-language dev questions a third of their recall@3.
+  const weight = (i: number) => (i === 0 ? 1 : 0.5);
   const lists: List[] = [
-    ...texts.map((t) => ({ name: "text" as const, hits: t.hits })),
-    ...vectors.map((hits) => ({ name: "vector" as const, hits })),
+    ...texts.map((t, i) => ({ name: "text" as const, hits: t.hits, weight: weight(i) })),
+    ...vectors.map((hits, i) => ({ name: "vector" as const, hits, weight: weight(i) })),
   ];
   const fused = fuse(lists);
   const top = fused[0]?.score ?? 0;
