@@ -1,5 +1,4 @@
 import { knowledgeSearcherFor } from "../../src/lib/knowledge/runtime";
-import { withKnowledgeSearcher } from "../../src/lib/tools/knowledge-search";
 import { searchKnowledge as knowledgePack } from "../../src/lib/tools/packs/search-knowledge";
 import { type BlindReport, blindFile, formatBlind, indexSite, loadBlind, manifestOf, SITES, scoreBlind } from "./blind";
 
@@ -21,15 +20,15 @@ export async function benchBlind(opts: {
     const questions = loadBlind(file, manifest.pages);
     const indexed = await indexSite(site, opts.log);
     try {
-      const searcher = knowledgeSearcherFor(indexed.db);
       const ctx = {
+        knowledge: knowledgeSearcherFor(indexed.db),
         tenantId: indexed.tenantId,
         conversationId: null,
         signal: new AbortController().signal,
         log: silent,
       };
       const report = await scoreBlind(site.name, half, questions, manifest.disallowed, (args) =>
-        withKnowledgeSearcher(searcher, () => knowledgePack.run({} as never, args, ctx)),
+        knowledgePack.run({} as never, args, ctx),
       );
       opts.log(formatBlind(report, opts.details));
       reports.push(report);

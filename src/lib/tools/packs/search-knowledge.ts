@@ -153,7 +153,7 @@ export const searchKnowledge = definePack({
   async run(_config, args, ctx) {
     const queries = queriesOf(args);
     if (queries.length === 0) throw new ToolWorldError("Say what to look for");
-    const search = knowledgeSearcher();
+    const search = ctx.knowledge ?? knowledgeSearcher();
     if (!search) throw new ToolWorldError("The website search is not available right now");
     const found = await search(ctx.tenantId, queries, ctx.signal);
     if (!found.curated && found.passages.length === 0)
