@@ -209,7 +209,7 @@ export const searchKnowledge = definePack({
       pageCap: 500,
       languages: ["en"],
     },
-    args: { queries: ["return policy"] },
+    args: { query: "return policy" },
     note: "Canned passages stand in for the index while the kit runs it.",
     fixtures: {
       "/knowledge": {
