@@ -1,6 +1,15 @@
 import { knowledgeSearcherFor } from "../../src/lib/knowledge/runtime";
 import { searchKnowledge as knowledgePack } from "../../src/lib/tools/packs/search-knowledge";
-import { type BlindReport, blindFile, formatBlind, indexSite, loadBlind, manifestOf, SITES, scoreBlind } from "./blind";
+import {
+  type BlindReport,
+  blindFile,
+  formatBlind,
+  indexSite,
+  loadBlind,
+  manifestOf,
+  SITES,
+  scoreBlind,
+} from "./blind";
 
 // The blind questions of every site, through the real pack (see blind.ts for what is measured).
 

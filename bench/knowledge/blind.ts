@@ -232,8 +232,9 @@ export async function indexSite(
   const served = await serveStaticSiteOnThread(site.dir, { originInFiles: site.origin });
   const db = await createDb({ dataDir: null });
   await migrate(db);
-  const tenantId = (await createTenant(db.platform, { slug: `blind-${site.name}-${Date.now()}`, name: site.name }))
-    .id;
+  const tenantId = (
+    await createTenant(db.platform, { slug: `blind-${site.name}-${Date.now()}`, name: site.name })
+  ).id;
   const sourceId = await addSitemapSource(db, tenantId, `${served.origin}/sitemap.xml`, {
     pageCap: 1000,
     schedule: "off",
@@ -263,7 +264,11 @@ export async function indexSite(
 }
 
 /** The question file of one site and half, or null (said loudly) when it or the site is missing. */
-export function blindFile(site: (typeof SITES)[number], half: string, log: (s: string) => void): string | null {
+export function blindFile(
+  site: (typeof SITES)[number],
+  half: string,
+  log: (s: string) => void,
+): string | null {
   if (!existsSync(site.dir)) {
     log(`knowledge blind: SKIPPED ${site.name}: ${site.dir} is not there; ${site.howToGet}`);
     return null;
@@ -282,7 +287,10 @@ export function manifestOf(site: (typeof SITES)[number]): {
 } {
   const file = path.join(site.dir, "manifest.json");
   if (existsSync(file)) {
-    const m = JSON.parse(readFileSync(file, "utf8")) as { pages: Record<string, string>; disallowed: string[] };
+    const m = JSON.parse(readFileSync(file, "utf8")) as {
+      pages: Record<string, string>;
+      disallowed: string[];
+    };
     return { pages: m.pages, disallowed: m.disallowed };
   }
   const robots = path.join(site.dir, "robots.txt");

@@ -9,7 +9,7 @@ export function inline(text: string, link: (href: string) => string): string {
   const codes: string[] = [];
   let s = text.replace(/`([^`]+)`/g, (_, c: string) => {
     codes.push(`<code>${esc(c)}</code>`);
-    return `\u0000${codes.length - 1}\u0000`;
+    return `\uE000${codes.length - 1}\uE001`;
   });
   s = esc(s);
   s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (_, alt: string) => alt);
@@ -22,7 +22,7 @@ export function inline(text: string, link: (href: string) => string): string {
   s = s
     .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
     .replace(/(^|[\s(])_([^_\s][^_]*)_(?=[\s).,;:]|$)/g, "$1<em>$2</em>");
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)]!);
+  return s.replace(/\uE000(\d+)\uE001/g, (_, i: string) => codes[Number(i)]!);
 }
 
 function slug(text: string): string {

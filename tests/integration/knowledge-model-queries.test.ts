@@ -5,8 +5,7 @@ import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { packConfigs } from "@/lib/db/schema";
 import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
-import { type ChatWorld, readEvents, textOf } from "../support/chat-world";
-import { startChatWorld } from "../support/chat-world";
+import { type ChatWorld, readEvents, startChatWorld, textOf } from "../support/chat-world";
 
 // A visitor writes Japanese to a business whose pages are English. The scripted model does what the pack's
 // description asks: its first query in the pages' language, the visitor's own words second. The pages are
@@ -105,7 +104,11 @@ describe("the model's queries in the pages' language", () => {
       passages: { n: number; url: string; strength: string }[];
     };
     expect(result.found).toBe(true);
-    expect(result.passages[0]).toMatchObject({ n: 1, url: "https://shop.example/parking", strength: "strong" });
+    expect(result.passages[0]).toMatchObject({
+      n: 1,
+      url: "https://shop.example/parking",
+      strength: "strong",
+    });
     expect(textOf(events)).toContain("[1]");
     expect(events.at(-1)!.data.citations).toEqual([
       { n: 1, title: "Parking", url: "https://shop.example/parking" },

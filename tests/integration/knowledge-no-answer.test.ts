@@ -91,7 +91,11 @@ describe("questions the site does not answer", () => {
     // "shop" is on the site, but most of the question is not: the passages come marked partial, and the model
     // is told to answer only from one that answers, else to say it does not know.
     const partial = await askTestQuestion(ctx, "does the shop sell fishing licences for the lake");
-    const weak = JSON.parse(partial.modelSees) as { found: boolean; note: string; passages: { strength: string }[] };
+    const weak = JSON.parse(partial.modelSees) as {
+      found: boolean;
+      note: string;
+      passages: { strength: string }[];
+    };
     expect(weak.found).toBe(true);
     expect(weak.passages.map((p) => p.strength)).not.toContain("strong");
     expect(weak.note).toMatch(/do not know/);

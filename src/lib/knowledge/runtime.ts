@@ -83,7 +83,9 @@ export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
 /** A search's result as the pack sees it: titles, addresses, sections, passages and their strength. */
 export function findingsOf(r: SearchResult, queries: readonly string[]): KnowledgeFindings {
   return {
-    curated: r.curated ? { question: r.curated.questions[0] ?? queries[0] ?? "", answer: r.curated.answer } : null,
+    curated: r.curated
+      ? { question: r.curated.questions[0] ?? queries[0] ?? "", answer: r.curated.answer }
+      : null,
     passages: r.passages.map((p) => ({
       title: p.title,
       url: p.url,

@@ -119,7 +119,8 @@ export async function searchKnowledge(
   const [{ texts, curated }, vectors] = await Promise.all([
     db.forTenant(tenantId, async (tx) => {
       const texts = [];
-      for (const q of queries) texts.push(await fullTextHits(tx, opts.searchText ? opts.searchText(q) : q, 40));
+      for (const q of queries)
+        texts.push(await fullTextHits(tx, opts.searchText ? opts.searchText(q) : q, 40));
       let curated: AnswerHit | null = null;
       for (const q of queries) curated ??= (await answerHits(tx, q, 1))[0] ?? null;
       return { texts, curated };
@@ -145,6 +146,9 @@ export async function searchKnowledge(
     passages,
     ranked: passages,
     relevance,
-    corrected: texts.map((t) => t.corrected).filter(Boolean).join(" "),
+    corrected: texts
+      .map((t) => t.corrected)
+      .filter(Boolean)
+      .join(" "),
   };
 }

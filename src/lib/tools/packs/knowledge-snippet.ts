@@ -1,13 +1,11 @@
+import "server-only";
+
 // Query-biased snippets: a passage cut to the sentences that share words with the queries, in page order,
 // within a character budget, so the model reads what bears on the question and five pages fit the result cap.
 // Word matching is deliberately crude (case and accents folded, the first five letters compared, a stand-in for
 // stemming in any language); the ranking that chose the passage has already done the real matching.
 
-const fold = (s: string) =>
-  s
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase();
+const fold = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** Words of three letters or more (any script), cut to their first five letters. */
 function stems(text: string): Set<string> {

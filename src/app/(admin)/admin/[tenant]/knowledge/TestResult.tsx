@@ -13,8 +13,8 @@ export function TestResult({ test }: { test: TestQuestionView }) {
         </p>
       ) : null}
       <p className="muted">
-        The best passage holds {Math.round(test.relevance * 100)}% of the question's words. The assistant answers
-        only from passages that answer the question, and otherwise says it does not know.
+        The best passage holds {Math.round(test.relevance * 100)}% of the question's words. The assistant
+        answers only from passages that answer the question, and otherwise says it does not know.
       </p>
       {test.passages.length === 0 ? <p>No word of the question is on your pages.</p> : null}
       {test.ranked.length > 0 ? (
