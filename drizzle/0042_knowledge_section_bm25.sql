@@ -3,14 +3,15 @@
 -- section whose heading holds its rare one ("locked"): every query word counted alike, and a page's many
 -- sections each got a turn at repeating it.
 --
--- The candidates are still gathered as in 0040 (the GIN index, "minimum should match" on two words); the 40 candidates are then scored with BM25 over its own words (k1 = 1.2, b = 0.75, length = its distinct words
+-- The candidates are still gathered as in 0040 (the GIN index, "minimum should match" on two words); the 40
+-- candidates are then scored with BM25 over their own words (k1 = 1.2, b = 0.75, length = distinct words
 -- against the candidates' mean), and each query word found in the page's title or the section's heading path
--- counts again, weighted like two more occurrences. A word's inverse document frequency is counted per tenant
--- from the index, capped at 100 chunks (beyond that a word is common, and counting on would read every chunk
--- holding it: at 2,000 the 10,000-chunk p95 tripled); idf = ln(1 + 1000 / (df + 0.5)), a fixed collection
--- size in place of the tenant's count of chunks, which cost a read of all of them per search (the order of
--- the words' weights is the same). A chunk is scored only for its own language's parse of the question, so a word is
--- never counted twice by the parses of several languages.
+-- counts again, like two more occurrences. A word's document frequency is counted per tenant from the index,
+-- capped at 100 chunks (beyond that a word is common, and counting on would read every chunk holding it: at
+-- 2,000 the 10,000-chunk p95 tripled); idf = ln(1 + 1000 / (df + 0.5)), a fixed collection size in place of
+-- the tenant's count of chunks, which cost a read of all of them per search (the order of the words' weights
+-- is the same). A chunk is scored only for its own language's parse of the question, so a word is never
+-- counted twice by the parses of several languages.
 CREATE OR REPLACE FUNCTION michi_knowledge_text_hits(p_words text, p_langs text[], p_limit integer)
 RETURNS TABLE (chunk_id uuid, page_id uuid, heading_path text, body text, lang text, score double precision,
                matched double precision, corrected text)
