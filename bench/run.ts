@@ -12,6 +12,8 @@
 //   npm run bench -- --only=live --live-hops              also times instance A's bot turns hop by hop (pool,
 //                                         statements, model, fetch; bench/live-hops.ts), which costs them CPU
 //   npm run bench -- --only=channels --channels-db=pg     the channels part on a fresh Postgres database
+//   npm run bench -- --only=knowledge --blind-only --details   only the blind questions (dev half), with misses;
+//                                         --half=heldout runs the held-out half (for the lead, once, at the end)
 // Prints a table and writes bench/results.json. Never part of `npm test`; never gates CI.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -24,6 +26,8 @@ import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
 import { benchKnowledgeBombs, type KnowledgeBombsResult } from "./knowledge-bombs";
+import type { BlindReport } from "./knowledge/blind";
+import { benchBlind } from "./knowledge/blind-run";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";
@@ -76,7 +80,12 @@ function parseArgs(argv: string[]) {
   const knowledgeDb = argv.find((a) => a.startsWith("--knowledge-db="))?.slice("--knowledge-db=".length);
   const openRate = argv.find((a) => a.startsWith("--live-open-rate="))?.slice("--live-open-rate=".length);
   const channelsDb = argv.find((a) => a.startsWith("--channels-db="))?.slice("--channels-db=".length);
+  const half = argv.find((a) => a.startsWith("--half="))?.slice("--half=".length);
+  if (half && half !== "dev" && half !== "heldout") throw new Error('--half is "dev" or "heldout"');
   return {
+    half: half ?? "dev",
+    blindOnly: argv.includes("--blind-only"),
+    details: argv.includes("--details"),
     knowledgeDb,
     channelsDb,
     liveOpenRate: openRate ? Number(openRate) : undefined,
@@ -110,6 +119,8 @@ export type Results = {
   tokens?: TokensResult;
   knowledge?: KnowledgeResult;
   knowledgeBombs?: KnowledgeBombsResult;
+  /** Blind questions per site, the half asked for (bench/knowledge/blind.ts). */
+  knowledgeBlind?: BlindReport[];
   channels?: ChannelsResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
@@ -267,9 +278,11 @@ async function main() {
       const fresh = await freshDatabase("knowledge", serverUrl);
       if (fresh.kind === "pg") databaseUrl = fresh.url;
     }
-    const k = await benchKnowledge({ log, quick: args.quick, databaseUrl });
+    results.knowledgeBlind = await benchBlind({ log, half: args.half, details: args.details });
+    const k = args.blindOnly ? null : await benchKnowledge({ log, quick: args.quick, databaseUrl });
     if (k) results.knowledge = k;
-    else results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
+    else if (!args.blindOnly)
+      results.skipped.push("knowledge: ../shared/knowledge-sites/logingov is not checked out");
   }
 
   if (has("knowledge-bombs")) {

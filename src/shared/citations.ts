@@ -33,10 +33,17 @@ function passagesOf(result: string): Citation[] {
   }
 }
 
-/** The passages of the turn's last search that the answer cites as [n], in the order of their numbers. */
+/**
+ * The passages of the turn's last search that returned any, cited by the answer as [n], in the order of their
+ * numbers. The model may search a second time when the first found nothing strong; a second search that found
+ * nothing leaves the first one's passages as those the answer can cite.
+ */
 export function citationsFrom(answer: string, runs: readonly Run[]): Citation[] {
-  const searches = runs.filter((r) => r.packId === "search_knowledge");
-  const last = searches.length ? passagesOf(searches[searches.length - 1]!.result) : [];
+  const found = runs
+    .filter((r) => r.packId === "search_knowledge")
+    .map((r) => passagesOf(r.result))
+    .filter((p) => p.length > 0);
+  const last = found[found.length - 1] ?? [];
   if (last.length === 0) return [];
   const cited = new Set<number>();
   for (const m of answer.matchAll(MARKER)) for (const n of m[1]!.split(",")) cited.add(Number(n.trim()));

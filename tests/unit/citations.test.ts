@@ -25,6 +25,17 @@ describe("citations", () => {
     ]);
   });
 
+  it("an answer that cites nothing shows no sources", () => {
+    expect(citationsFrom("I do not know; shall I put you in touch with someone?", [search])).toEqual([]);
+  });
+
+  it("a second search that found nothing leaves the first search's citations standing", () => {
+    const nothing = { packId: "search_knowledge", result: JSON.stringify({ found: false, note: "…" }) };
+    expect(citationsFrom("Park behind the shop [2].", [search, nothing])).toEqual([
+      { n: 2, title: "Parking", url: "https://michi.example/parking" },
+    ]);
+  });
+
   it("cites a passage of an uploaded document by its name, without a link", () => {
     const withDocument = {
       packId: "search_knowledge",

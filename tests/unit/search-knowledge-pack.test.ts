@@ -19,7 +19,7 @@ async function run(findings: KnowledgeFindings, args: Record<string, unknown> = 
   const queries: string[] = [];
   const record = await withKnowledgeSearcher(
     async (_tenant, q) => {
-      queries.push(q);
+      queries.push(...q);
       return findings;
     },
     () =>

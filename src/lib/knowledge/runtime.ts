@@ -6,13 +6,17 @@ import { registerJob } from "@/lib/jobs";
 import { log } from "@/lib/log";
 import type { JobQueue, QueueWorker } from "@/lib/queue";
 import { createPageFetcher } from "@/lib/security/fetch-text";
-import { installKnowledgeSearcher, type KnowledgeSearcher } from "@/lib/tools/knowledge-search";
+import {
+  installKnowledgeSearcher,
+  type KnowledgeFindings,
+  type KnowledgeSearcher,
+} from "@/lib/tools/knowledge-search";
 import type { KnowledgeDeps } from "./deps";
 import { embedWorker, enqueueMissingEmbeddings, vectorHits } from "./embed";
 import { type EmbeddingsClient, embeddingsClient, embeddingsConfig } from "./embeddings";
 import { chunkSections, questionText, searchText } from "./extract";
 import { createExtractPool } from "./extract-pool";
-import { type SearchOptions, searchKnowledge } from "./search";
+import { type SearchOptions, type SearchResult, searchKnowledge } from "./search";
 import { knowledgeWorkers, startDueSyncs } from "./worker";
 
 // The process's knowledge wiring: the jobs' dependencies (guarded page fetcher, extraction worker, queue), the
@@ -72,12 +76,23 @@ export function knowledgeSearchOptions(signal?: AbortSignal): SearchOptions {
 
 /** What the pack calls: hybrid search under the tenant, projected to titles, URLs and passages. */
 export function knowledgeSearcherFor(db: DbHandle): KnowledgeSearcher {
-  return async (tenantId, query, signal) => {
-    const r = await searchKnowledge(db, tenantId, query, knowledgeSearchOptions(signal));
-    return {
-      curated: r.curated ? { question: r.curated.questions[0] ?? query, answer: r.curated.answer } : null,
-      passages: r.passages.map((p) => ({ title: p.title, url: p.url, section: p.headingPath, text: p.text })),
-    };
+  return async (tenantId, queries, signal) =>
+    findingsOf(await searchKnowledge(db, tenantId, queries, knowledgeSearchOptions(signal)), queries);
+}
+
+/** A search's result as the pack sees it: titles, addresses, sections, passages and their strength. */
+export function findingsOf(r: SearchResult, queries: readonly string[]): KnowledgeFindings {
+  return {
+    curated: r.curated
+      ? { question: r.curated.questions[0] ?? queries[0] ?? "", answer: r.curated.answer }
+      : null,
+    passages: r.passages.map((p) => ({
+      title: p.title,
+      url: p.url,
+      section: p.headingPath,
+      text: p.text,
+      strength: p.strength,
+    })),
   };
 }
 

@@ -8,10 +8,11 @@ import { getPackConfig } from "@/lib/db/queries/packs";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { findPack } from "@/lib/tools/index";
+import type { KnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { definitionFor, runToolCall } from "@/lib/tools/runtime";
 import { estimateTokens } from "@/lib/tools/tokens";
-import { knowledgeSearchOptions } from "./runtime";
-import { type Passage, searchKnowledge } from "./search";
+import { findingsOf, knowledgeSearchOptions } from "./runtime";
+import { type Passage, type SearchResult, searchKnowledge } from "./search";
 import { KNOWLEDGE_PACK } from "./sources";
 
 // What the Knowledge page shows: the website source with its counts and run, its pages, the curated answers,
@@ -62,7 +63,13 @@ export type TestQuestionView = {
 export async function askTestQuestion(ctx: TenantContext, query: string): Promise<TestQuestionView> {
   const q = query.trim().slice(0, 200);
   const tenantId = ctx.tenant.id;
-  const found = await searchKnowledge(ctx.db, tenantId, q, knowledgeSearchOptions());
+  // The pack runs once, through a searcher handed to it in its run context that keeps the full result (with
+  // scores) for the page; the model's projection of it is the pack's own output.
+  let found: SearchResult = { curated: null, passages: [], ranked: [], relevance: 0, corrected: "" };
+  const knowledge: KnowledgeSearcher = async (tenant, queries, signal) => {
+    found = await searchKnowledge(ctx.db, tenant, queries, knowledgeSearchOptions(signal));
+    return findingsOf(found, queries);
+  };
   const pack = findPack(KNOWLEDGE_PACK)!;
   const row = await ctx.db.forTenant(tenantId, (tx) => getPackConfig(tx, KNOWLEDGE_PACK));
   const config = { ...(row?.config ?? {}) } as Record<string, unknown>;
@@ -74,6 +81,7 @@ export async function askTestQuestion(ctx: TenantContext, query: string): Promis
       conversationId: null,
       signal: new AbortController().signal,
       log: log().child({ tenantId }),
+      knowledge,
     },
     timeoutMs: env().MICHI_TOOL_TIMEOUT_MS,
     maxChars: env().MICHI_TOOL_RESULT_MAX_CHARS,

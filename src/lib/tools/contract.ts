@@ -1,6 +1,7 @@
 import "server-only";
 import type { Lang } from "@/shared/languages";
 import type { Logger } from "../log";
+import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The tool-pack contract (packs import it through registry.ts). A pack is plain data plus one `run` function;
 // the platform derives the admin form, the config validation, the model's tool list and the visitor's chip
@@ -109,6 +110,8 @@ export type ToolContext = {
   log: Logger;
   /** The language of the conversation, when known. */
   lang?: Lang;
+  /** The business's indexed knowledge, for search_knowledge, when the caller passes it (else boot's). */
+  knowledge?: KnowledgeSearcher;
 };
 
 /** The OpenAI function definition the model sees. */

@@ -5,7 +5,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // itself is a use case (src/lib/knowledge/search.ts, above this layer) that boot installs here; the pack sees
 // only this function type, so `npm run check:packs` can run it on canned passages without a database.
 
-export type KnowledgePassage = { title: string; url: string; section: string; text: string };
+export type KnowledgePassage = {
+  title: string;
+  url: string;
+  section: string;
+  text: string;
+  /** "strong": holds most of a query's words and ranks near the best; "partial": shares only some. */
+  strength?: "strong" | "partial";
+};
 
 export type KnowledgeFindings = {
   /** A curated answer the business wrote for this question, when one matches. */
@@ -15,7 +22,8 @@ export type KnowledgeFindings = {
 
 export type KnowledgeSearcher = (
   tenantId: string,
-  query: string,
+  /** One to three queries, the first in the pages' language; their results are fused. */
+  queries: readonly string[],
   signal: AbortSignal,
 ) => Promise<KnowledgeFindings>;
 

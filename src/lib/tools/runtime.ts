@@ -5,6 +5,7 @@ import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import { processSlot } from "../process-slot";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
+import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
 // chat loop gets a ToolRunRecord with a short, capped result the model can act on; this function never throws.
@@ -24,7 +25,14 @@ export type ToolRunRecord = ToolRunResult & { callId: string; label: string };
 export type ToolCallInput = {
   call: { id: string; name: string; arguments: string };
   enabled: EnabledPack[];
-  ctx: { tenantId: string; conversationId: string | null; signal: AbortSignal; log: Logger; lang?: Lang };
+  ctx: {
+    tenantId: string;
+    conversationId: string | null;
+    signal: AbortSignal;
+    log: Logger;
+    lang?: Lang;
+    knowledge?: KnowledgeSearcher;
+  };
   /** MICHI_TOOL_TIMEOUT_MS and MICHI_TOOL_RESULT_MAX_CHARS: the caller reads the environment, not this wrapper. */
   timeoutMs: number;
   maxChars: number;

@@ -1,12 +1,10 @@
-import { MIN_MATCHED } from "@/lib/knowledge/search";
 import type { TestQuestionView } from "@/lib/knowledge/views";
 
 /**
- * "Ask a test question": the ranked passages with their scores (also when they fall below the relevance bar,
- * so the business sees why the assistant would say it does not know) and exactly what the model receives.
+ * "Ask a test question": the passages with their scores and strength (the model is told to answer only from
+ * passages that answer, so the business sees what it would judge from) and exactly what the model receives.
  */
 export function TestResult({ test }: { test: TestQuestionView }) {
-  const below = test.passages.length === 0 && test.ranked.length > 0;
   return (
     <div className="mt-4 space-y-3 text-sm" data-testid="test-result">
       {test.curated ? (
@@ -15,12 +13,12 @@ export function TestResult({ test }: { test: TestQuestionView }) {
         </p>
       ) : null}
       <p className="muted">
-        The best passage holds {Math.round(test.relevance * 100)}% of the question's words; below{" "}
-        {Math.round(MIN_MATCHED * 100)}% the assistant is told nothing relevant was found.
+        The best passage holds {Math.round(test.relevance * 100)}% of the question's words. The assistant
+        answers only from passages that answer the question, and otherwise says it does not know.
       </p>
-      {test.passages.length === 0 ? <p>Nothing relevant found.</p> : null}
+      {test.passages.length === 0 ? <p>No word of the question is on your pages.</p> : null}
       {test.ranked.length > 0 ? (
-        <ol className={`list-decimal space-y-2 pl-5${below ? " opacity-60" : ""}`}>
+        <ol className="list-decimal space-y-2 pl-5">
           {test.ranked.map((p) => (
             <li key={p.chunkId}>
               {/^https:\/\//.test(p.url) ? (
@@ -33,7 +31,7 @@ export function TestResult({ test }: { test: TestQuestionView }) {
               {p.headingPath ? <span className="muted"> · {p.headingPath}</span> : null}
               <span className="muted">
                 {" "}
-                · score {p.score.toFixed(4)}
+                · {p.strength} · score {p.score.toFixed(4)}
                 {p.ranks.text ? ` · text #${p.ranks.text}` : ""}
                 {p.ranks.vector ? ` · vector #${p.ranks.vector}` : ""}
               </span>
