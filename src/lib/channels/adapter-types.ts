@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectionRow } from "../db/queries/channels";
 import type { applyStatus, InboundRow } from "../db/queries/channels-messages";
 import type { NewInbound } from "../db/queries/channels-queue";
