@@ -66,11 +66,18 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
     let parts = await batchParts(tx, batch);
     if (conn && parts.some((p) => p.body === null)) {
       const adapter = adapterFor(conn.channel);
+      const formatted: OutboundRow[] = [];
+      let lost = false;
       for (const p of parts) {
-        if (p.body === null && p.reply)
-          await expandReply(tx, p, adapter.format(p.reply.markdown, p.reply.offer ?? null));
+        const rows =
+          p.body === null && p.reply
+            ? await expandReply(tx, p, adapter.format(p.reply.markdown, p.reply.offer ?? null))
+            : [p];
+        if (rows) formatted.push(...rows);
+        else lost = true;
       }
-      parts = await batchParts(tx, batch);
+      // Another sender formatted a reply first: its rows as that sender stored them.
+      parts = lost ? await batchParts(tx, batch) : formatted;
     }
     const contact = parts[0] ? await contactOfConversation(tx, parts[0].conversationId) : null;
     const waits = parts.some((p) => p.status === "queued") && (await earlierQueued(tx, batch, ORDER_WAIT_MS));

@@ -171,8 +171,13 @@ export async function batchParts(tx: TenantTx, batch: string): Promise<OutboundR
 /**
  * A stored reply becomes the channel's messages: its own row takes the first, further pieces follow it. Only
  * the first sender to get here does it (the row is still unformatted), so two senders never both add pieces.
+ * Answers the reply's rows now, or null when another sender got there first.
  */
-export async function expandReply(tx: TenantTx, row: OutboundRow, bodies: OutboundBody[]): Promise<void> {
+export async function expandReply(
+  tx: TenantTx,
+  row: OutboundRow,
+  bodies: OutboundBody[],
+): Promise<OutboundRow[] | null> {
   const [first, ...rest] = bodies;
   const [won] = await tx
     .update(channelOutbound)
@@ -182,19 +187,24 @@ export async function expandReply(tx: TenantTx, row: OutboundRow, bodies: Outbou
         : { body: { text: "" }, status: "failed", errorTitle: "Nothing to send.", updatedAt: new Date() },
     )
     .where(and(eq(channelOutbound.id, row.id), isNull(channelOutbound.body)))
-    .returning({ id: channelOutbound.id });
-  if (!won || rest.length === 0) return;
-  await tx.insert(channelOutbound).values(
-    rest.map((body, i) => ({
-      tenantId: row.tenantId,
-      connectionId: row.connectionId,
-      conversationId: row.conversationId,
-      batch: row.batch,
-      part: row.part,
-      piece: i + 1,
-      body,
-    })),
-  );
+    .returning();
+  if (!won) return null;
+  if (rest.length === 0) return [won];
+  const pieces = await tx
+    .insert(channelOutbound)
+    .values(
+      rest.map((body, i) => ({
+        tenantId: row.tenantId,
+        connectionId: row.connectionId,
+        conversationId: row.conversationId,
+        batch: row.batch,
+        part: row.part,
+        piece: i + 1,
+        body,
+      })),
+    )
+    .returning();
+  return [won, ...pieces];
 }
 
 export async function recordSend(
