@@ -68,6 +68,23 @@ module.exports = {
       to: { path: "(^|/)node_modules/(drizzle-orm|pg|@electric-sql/pglite)/" },
     },
     {
+      name: "live-imports-channels",
+      comment:
+        "Arrows run channels → live → outbox: live/ queues a reply to a channel through src/lib/outbox, never " +
+        "src/lib/channels, which imports live/ (the one two-way pair among the use-case folders, issue 43).",
+      severity: "error",
+      from: { path: "^src/lib/live/" },
+      to: { path: "^src/lib/channels/" },
+    },
+    {
+      name: "outbox-imports-use-cases",
+      comment:
+        "The outbox is channel-blind and below live/ and channels/: it stores replies through src/lib/db only.",
+      severity: "error",
+      from: { path: "^src/lib/outbox/" },
+      to: { path: "^src/lib/(live|channels)/" },
+    },
+    {
       name: "no-circular",
       comment:
         "Two modules that import each other cannot be read, tested or loaded one at a time; shared types go in a module of their own (e.g. src/lib/chat/model-types.ts).",

@@ -41,7 +41,17 @@ export type ChannelsResult = {
   /** Database statements an acknowledgement waits for (counted, not timed). */
   ackStatements: number;
   loadAvg: number;
-  answered: { messages: number; seconds: number; perSecond: number; latencyMs: Summary };
+  /**
+   * `cpuMsPerTurn`: this process's CPU (user + system) over the burst per message answered; everything runs in
+   * it (webhook, workers, turn, fake model, fake Graph API, PGlite when no DATABASE_URL).
+   */
+  answered: {
+    messages: number;
+    seconds: number;
+    perSecond: number;
+    cpuMsPerTurn: number;
+    latencyMs: Summary;
+  };
 };
 
 const ACK_CONCURRENCY = 50;
@@ -77,6 +87,7 @@ async function burst(c: ChannelWorld, run: string, messages: number) {
   const before = c.graph.sent.length;
   const postedAt = new Map<string, number>();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: messages }, async (_, i) => {
       const from = customer(run, i);
@@ -87,6 +98,7 @@ async function burst(c: ChannelWorld, run: string, messages: number) {
   );
   await c.graph.waitForSent(before + messages, 600_000);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const answeredAt = new Map<string, number>();
   for (const r of c.graph.requests) {
     const to = r.body?.to;
@@ -97,6 +109,7 @@ async function burst(c: ChannelWorld, run: string, messages: number) {
     messages,
     seconds: round(seconds, 2),
     perSecond: round(messages / seconds, 1),
+    cpuMsPerTurn: round((cpu.user + cpu.system) / 1000 / messages, 2),
     latencyMs: summarize(waits.filter(Number.isFinite)),
   };
 }
@@ -227,7 +240,7 @@ export async function benchChannels(opts: {
     const l = answered.latencyMs;
     opts.log(
       `  channels answered ${answered.messages} customers in ${answered.seconds} s: ${answered.perSecond}/s ` +
-        `(wait p50 ${round(l.p50, 0)} ms, p99 ${round(l.p99, 0)} ms)`,
+        `(wait p50 ${round(l.p50, 0)} ms, p99 ${round(l.p99, 0)} ms; CPU ${answered.cpuMsPerTurn} ms per turn)`,
     );
     const ackAtRates = [];
     for (const rate of opts.quick ? [10, 50] : [10, 50, 100]) {

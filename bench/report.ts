@@ -188,6 +188,13 @@ export function printSummary(r: Results): void {
       String(ch.answered.perSecond),
       `${ch.answered.messages} customers at once, end to end to the fake Graph API (wait p50 ${fmt(ch.answered.latencyMs.p50, " ms")}, p99 ${fmt(ch.answered.latencyMs.p99, " ms")})`,
     ]);
+    if (ch.answered.cpuMsPerTurn !== undefined) {
+      rows.push([
+        "channels.cpuMsPerTurn",
+        fmt(ch.answered.cpuMsPerTurn, " ms"),
+        "the bench process's CPU per channel message answered in that burst (webhook, workers, turn, fakes, database)",
+      ]);
+    }
   }
   const f = r.faults;
   if (f) {

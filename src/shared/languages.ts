@@ -17,8 +17,21 @@ export function isLang(value: unknown): value is Lang {
   return typeof value === "string" && Object.hasOwn(LANGUAGE_LABELS, value);
 }
 
-/** The supported language of a tag such as "es-MX" or "ja_JP" (its primary subtag), else English. */
-export function langOrEnglish(tag: string | null | undefined): Lang {
-  const base = tag?.toLowerCase().split(/[-_]/)[0];
-  return isLang(base) ? base : "en";
+/** The primary subtag of a language tag, lower case: "es" for "es-MX", "ja" for "ja_JP", "" for none. */
+export function primarySubtag(tag: unknown): string {
+  return typeof tag === "string" ? (tag.trim().toLowerCase().split(/[-_]/)[0] ?? "") : "";
 }
+
+/** The supported language of a tag (its primary subtag), or undefined when it names none of them. */
+export function langOf(tag: unknown): Lang | undefined {
+  const base = primarySubtag(tag);
+  return isLang(base) ? base : undefined;
+}
+
+/** The supported language of a tag such as "es-MX" or "ja_JP", else English. */
+export function langOrEnglish(tag: string | null | undefined): Lang {
+  return langOf(tag) ?? "en";
+}
+
+/** The longest locale tag kept with a conversation (BCP 47 allows 35 characters for the usual forms). */
+export const LOCALE_MAX = 35;

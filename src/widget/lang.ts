@@ -1,12 +1,10 @@
 // Which of the widget's languages a conversation is in: the embed's choice, the business's, the browser's.
 
-import { isLang, type Lang } from "@/shared/languages";
+import { type Lang, langOf } from "@/shared/languages";
 
 /** "ja-JP", "JA", "ja_jp" → "ja"; anything we do not speak → null. */
 export function normalizeLang(tag: string | null | undefined): Lang | null {
-  if (!tag) return null;
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  return isLang(primary) ? primary : null;
+  return langOf(tag) ?? null;
 }
 
 /** The languages of an Accept-Language header, best first (q=0 entries dropped). */

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { liveWords } from "@/lib/channels/live-words";
 import type { BotSettings } from "@/lib/db/schema";
 import { livePresence, memberships, packConfigs, tenants } from "@/lib/db/schema";
 import { liveEscalationWorkers } from "@/lib/live/escalation";
 import { recordPresence } from "@/lib/live/presence";
+import { liveWords } from "@/shared/live-words";
 import { callbackUpdate, staleCallbackUpdate, textUpdate } from "../fixtures/channels/telegram/updates";
 import { buttonReply, textMessage } from "../fixtures/channels/whatsapp/webhooks";
 import { type ChannelWorld, eventually, startChannelWorld } from "../support/channel-world";

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/auth/access";
-import { liveWords } from "@/lib/channels/live-words";
 import { listLiveQueue } from "@/lib/db/queries/live-conversations";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { channelContacts, conversations, livePresence, memberships, packConfigs } from "@/lib/db/schema";
@@ -9,6 +8,7 @@ import { liveEscalationWorkers } from "@/lib/live/escalation";
 import { recordPresence } from "@/lib/live/presence";
 import { addInternalNote, sendAgentReply } from "@/lib/live/reply";
 import { closeLiveConversation, handBackConversation } from "@/lib/live/takeover";
+import { liveWords } from "@/shared/live-words";
 import { textUpdate } from "../fixtures/channels/telegram/updates";
 import { textMessage } from "../fixtures/channels/whatsapp/webhooks";
 import { makeUser } from "../support/admin-world";

@@ -32,13 +32,13 @@ const input = (over: Partial<TurnInput> = {}): TurnInput => ({
   pageUrl: "",
   locale: "en",
   lang: "en",
-  maxStreams: 1,
   ...over,
 });
 
 beforeAll(async () => {
   w = await startChatWorld();
-  tenant = await w.tenant();
+  // One turn at a time: a slot a refusal kept would refuse the next turn.
+  tenant = await w.tenant({ rateLimits: { maxStreams: 1 } });
   deps = { db: w.db, env: env(), packs: platformPacks };
   w.fake.setRules([
     { match: "open tomorrow", steps: [{ type: "text", text: "We open at nine.", chunkSize: 4 }] },

@@ -47,7 +47,6 @@ const input = (over: Partial<TurnInput> = {}): TurnInput => ({
   pageUrl: "",
   locale: "en",
   lang: "en",
-  maxStreams: 5,
   ...over,
 });
 

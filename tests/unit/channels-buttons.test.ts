@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { adapterFor } from "@/lib/channels/adapter";
 import {
   inboundText,
+  offerButtons,
   PERSON_ID,
-  replyButtons,
   TG_DATA_MAX_BYTES,
   telegramButtons,
   whatsappButtons,
 } from "@/lib/channels/buttons";
-import { isPersonRequest, personButtonLabel } from "@/lib/channels/live-words";
 import type { BotSettings } from "@/lib/db/schema";
 import { LANGS } from "@/shared/languages";
+import { isPersonRequest, personButtonLabel } from "@/shared/live-words";
 
 // The buttons under a first channel answer (docs/channels.md, "Buttons"): the starters and "Talk to a person",
 // within WhatsApp's limits (3 buttons, 20-character titles) and Telegram's (callback_data 1-64 bytes), and a
@@ -36,6 +37,12 @@ describe("the Talk to a person button", () => {
     expect(isPersonRequest("Parler à quelqu’un")).toBe(true);
   });
 });
+
+/** The buttons a first answer carries on a channel: the offer, as its adapter formats it. */
+function replyButtons(b: BotSettings, channel: string, offerPerson: boolean) {
+  const { text: _, ...buttons } = adapterFor(channel).format("Hi", offerButtons(b, offerPerson)).at(-1)!;
+  return buttons;
+}
 
 describe("the buttons of a first answer", () => {
   it("on WhatsApp are at most three, the person's last when the business can take one", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPersonRequest, liveWords } from "@/lib/channels/live-words";
+import { isPersonRequest, liveWords } from "@/shared/live-words";
 
 // What counts as a plain request for a person on a channel (docs/channels.md): the widget menu's words in its
 // languages, or one word, on their own; a longer message is the assistant's to answer.

@@ -1,10 +1,10 @@
 import "server-only";
+import { liveWords } from "../../shared/live-words";
 import { lockLiveConversation } from "../db/queries/live-conversations";
 import { isAppError } from "../errors";
 import { takeLeadPoint } from "../leads/limits";
 import { requestPerson } from "../live/request";
 import type { ChannelDeps } from "./deps";
-import { liveWords } from "./live-words";
 
 // A person on WhatsApp or Telegram asks for someone of the business: in plain words (live-words.ts) or through
 // the assistant offering a person (request_human). The live request is the widget's own (live/request.ts:

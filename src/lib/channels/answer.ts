@@ -1,8 +1,7 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { isLang } from "../../shared/languages";
-import { limitSettings, ratePointsForTurn, takeRatePoints } from "../chat/limits";
-import { runTurn, type TurnTenant } from "../chat/run-turn";
+import { isPersonRequest } from "../../shared/live-words";
+import { CHAT_MESSAGE_MAX } from "../../shared/message";
+import { runTurn } from "../chat/run-turn";
 import { type ConnectionRow, getConnection } from "../db/queries/channels";
 import {
   type ContactRow,
@@ -10,24 +9,24 @@ import {
   ensureContact,
   finishInbound,
   type InboundRow,
-  insertOutbound,
   nextPendingInbound,
   releaseContact,
   renewContact,
   updateContact,
 } from "../db/queries/channels-messages";
 import { getOwnTenant, type TenantRow } from "../db/queries/tenants";
-import type { InboundStatus, OutboundBody } from "../db/schema";
+import type { InboundStatus, OutboundReply } from "../db/schema";
 import { isAppError } from "../errors";
 import { wakeLive } from "../live/bus";
 import { log } from "../log";
+import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
+import { adapterFor } from "./adapter";
 import { askForPerson } from "./answer-live";
 import { inboundText } from "./buttons";
 import { type ChannelDeps, SEND_SAFETY_SECONDS } from "./deps";
-import { CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
-import { isPersonRequest } from "./live-words";
-import { formatReply, typingIndicator } from "./reply-format";
+import type { InboundJob } from "./jobs";
+import { replyOffer, typingIndicator } from "./reply-format";
 import { sendBatch } from "./send";
 import { takeTap } from "./taps";
 import { channelWords, isStartWord, isStopWord } from "./words";
@@ -39,15 +38,14 @@ import { channelWords, isStartWord, isStopWord } from "./words";
 // mid-answer loses the claim when the lease runs out and pg-boss retries its job.
 //
 // Each message becomes the widget's own chat turn (same limits, budget, packs, storage, live takeover) into
-// a sink that gathers the answer; the answer is converted to the channel's formatting, split into parts, and
-// the parts stored and queued for sending (send.ts) in the same transaction that marks the message answered.
+// a sink that gathers the answer; the answer is stored in the outbox as Markdown with the buttons a first
+// answer offers (src/lib/outbox) in the same transaction that marks the message answered, and the sender
+// formats it for the channel (send.ts). A message longer than the widget allows is cut rather than refused.
 // While a person of the business has the conversation (or it waits for one) the turn only stores the message
 // for their console and nothing is sent back; a plain request for a person, or the assistant offering one,
 // opens a live request (answer-live.ts).
 
 const LEASE_MS = 180_000;
-/** The widget's limit on one message; a longer one is cut rather than refused. */
-const MESSAGE_MAX = 2000;
 
 type Claimed = { conn: ConnectionRow; address: string };
 
@@ -120,7 +118,7 @@ async function drain(
   }
 }
 
-type Outcome = { status: InboundStatus; reply: OutboundBody[]; optedOutAt?: Date | null };
+type Outcome = { status: InboundStatus; reply: OutboundReply[]; optedOutAt?: Date | null };
 
 async function answerOne(
   deps: ChannelDeps,
@@ -132,9 +130,10 @@ async function answerOne(
   const words = channelWords(tenant.bot.language);
   // A tapped button is read as what it stands for: a starter's text, or the words asking for a person.
   const text = inboundText(tenant.bot, inbound.body);
-  const say = (t: string): OutboundBody[] => [{ text: t }];
-  // A Telegram tap: the spinner stopped and the keyboard removed; a second tap of it is not answered.
-  const firstTap = await takeTap(deps, conn, contact, inbound);
+  const say = (t: string): OutboundReply[] => [{ markdown: t }];
+  // A tap acknowledged the channel's way (Telegram: the spinner stopped, the keyboard removed); a second tap
+  // of the same buttons is not answered.
+  const firstTap = await takeTap(deps, adapterFor(conn.channel), conn, contact, inbound);
   let outcome: Outcome;
   if (!firstTap) {
     outcome = { status: "skipped", reply: [] };
@@ -155,14 +154,12 @@ async function answerOne(
     outcome =
       asked && !asked.live
         ? { status: "done", reply: say(asked.text) }
-        : await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, MESSAGE_MAX));
+        : await turnReply(deps, conn, tenant, contact, inbound, text.slice(0, CHAT_MESSAGE_MAX));
     if (asked?.live) outcome.reply.push(...say(asked.text));
   }
   const queue = outcome.reply.length > 0 ? await processQueue() : null;
   if (outcome.reply.length > 0 && !queue) throw new Error("the job queue is not running");
-  const batch = randomUUID();
-  const send: SendJob = { tenantId: tenant.id, connectionId: conn.id, batch };
-  await deps.db.forTenant(tenant.id, async (tx) => {
+  const send = await deps.db.forTenant(tenant.id, async (tx) => {
     await updateContact(tx, conn.id, contact.address, {
       // The window counts from the person's latest message, whatever order deliveries came in.
       lastInboundAt:
@@ -171,26 +168,18 @@ async function answerOne(
           : inbound.sentAt,
       ...(outcome.optedOutAt !== undefined ? { optedOutAt: outcome.optedOutAt } : {}),
     });
-    await insertOutbound(
-      tx,
-      outcome.reply.map((body) => ({
-        tenantId: tenant.id,
-        connectionId: conn.id,
-        conversationId: contact.conversationId,
-        batch,
-        body,
-      })),
-    );
     await finishInbound(tx, inbound.id, outcome.status);
-    if (queue) {
-      await queue.sendIn(tx, CHANNEL_SEND_QUEUE, send, {
-        startAfterSeconds: deps.sendJobDelaySeconds ?? SEND_SAFETY_SECONDS,
-      });
-    }
+    return queueReplies(tx, queue, {
+      tenantId: tenant.id,
+      conversationId: contact.conversationId,
+      connectionId: conn.id,
+      replies: outcome.reply,
+      startAfterSeconds: deps.sendJobDelaySeconds ?? SEND_SAFETY_SECONDS,
+    });
   });
   // Sent while this person is still held, so answers go out in the order of the questions; what fails for
   // now is left to the send job.
-  if (queue) await sendBatch(deps, send, false);
+  if (send) await sendBatch(deps, send, false);
 }
 
 async function turnReply(
@@ -202,24 +191,13 @@ async function turnReply(
   message: string,
 ): Promise<Outcome> {
   const words = channelWords(tenant.bot.language);
-  const turnTenant: TurnTenant = {
-    id: tenant.id,
-    name: tenant.name,
-    bot: tenant.bot,
-    monthlyTokenBudget: tenant.monthlyTokenBudget,
-  };
-  const base = tenant.bot.language?.toLowerCase().split(/[-_]/)[0];
-  const typing = typingIndicator(deps, conn, contact, inbound);
+  const typing = typingIndicator(deps, adapterFor(conn.channel), conn, contact, inbound);
   let text = "";
   let failed = false;
   let live = false;
   let handoff = false;
-  // The widget's limits, per person (a channel has no IP: the person stands in for it) and per business.
-  const settings = limitSettings(deps.env, tenant.rateLimits);
-  const keys = { tenantId: tenant.id, visitorId: inbound.contact, ip: inbound.contact };
   try {
-    const limits = await ratePointsForTurn(settings, keys);
-    if (!limits) await takeRatePoints(settings, keys);
+    // The widget's turn and limits (per person, the person standing in for an address, and per business).
     await runTurn(
       {
         db: deps.db,
@@ -230,16 +208,13 @@ async function turnReply(
         wakeLive,
       },
       {
-        tenant: turnTenant,
+        tenant,
         visitorId: inbound.contact,
         conversationId: contact.conversationId,
         message,
         origin: conn.channel,
         pageUrl: "",
-        locale: tenant.bot.language?.slice(0, 35) ?? "",
-        lang: isLang(base) ? base : undefined,
-        maxStreams: settings.maxStreams,
-        limits,
+        locale: tenant.bot.language ?? "",
       },
       {
         // A channel cannot stop listening half-way; the turn always runs to its end.
@@ -259,12 +234,12 @@ async function turnReply(
     if (isAppError(err) && err.code === "rate_limited") throw err;
     if (!isAppError(err)) throw err;
     log().info({ tenantId: tenant.id, code: err.code }, "channel turn refused");
-    return { status: "done", reply: [{ text: words.unavailable }] };
+    return { status: "done", reply: [{ markdown: words.unavailable }] };
   }
   // Stored for the person who has the conversation, who answers from the console.
   if (live) return { status: "done", reply: [] };
-  if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ text: words.unavailable }] };
-  const reply = await formatReply(deps, conn, tenant, contact, text);
+  if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ markdown: words.unavailable }] };
+  const reply: OutboundReply[] = [{ markdown: text, offer: await replyOffer(deps, tenant, contact) }];
   // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
   const asked = handoff
     ? await askFor(deps, tenant, contact, inbound).catch((err) => {
@@ -272,7 +247,7 @@ async function turnReply(
         return null;
       })
     : null;
-  if (asked) reply.push({ text: asked.text });
+  if (asked) reply.push({ markdown: asked.text });
   return { status: "done", reply };
 }
 

@@ -1,8 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { BotSettings, Channel, InboundBody, OutboundBody } from "../db/schema";
+import { primarySubtag } from "../../shared/languages";
+import { personButtonLabel } from "../../shared/live-words";
+import type { BotSettings, InboundBody, OutboundBody } from "../db/schema";
+import type { ReplyOffer } from "../outbox";
 import { STARTER_ID } from "./jobs";
-import { personButtonLabel } from "./live-words";
 import type { TgButton } from "./telegram/api";
 import { buttonTitle, WA_MAX_BUTTONS, type WaButton } from "./whatsapp/api";
 
@@ -25,29 +27,21 @@ const STARTER_HASH = "starter#";
 const WA_ID_MAX = 256;
 /** Bot API: callback_data is 1-64 bytes. */
 export const TG_DATA_MAX_BYTES = 64;
-/** As many starters as the panel shows. */
-const TG_MAX_STARTERS = 6;
 
 const hashOf = (starter: string) =>
   createHash("sha256").update(starter.trim()).digest("base64url").slice(0, 16);
 
 /** The starters in the bot's language: its own for that language, else the main ones (as the panel does). */
 export function channelStarters(bot: BotSettings): string[] {
-  const base = bot.language?.toLowerCase().split(/[-_]/)[0] ?? "";
-  const own = bot.startersByLang?.[base];
+  const own = bot.startersByLang?.[primarySubtag(bot.language)];
   const list = Array.isArray(own) && own.length > 0 ? own : (bot.starters ?? []);
   return list.map((s) => (typeof s === "string" ? s.trim() : "")).filter(Boolean);
 }
 
-/** The buttons of a first answer, in the bot's language; WhatsApp's three include the person's. */
-export function replyButtons(
-  bot: BotSettings,
-  channel: Channel,
-  offerPerson: boolean,
-): Pick<OutboundBody, "buttons" | "person"> {
+/** The buttons a first answer offers, in the bot's language; each channel keeps as many as it has room for. */
+export function offerButtons(bot: BotSettings, offerPerson: boolean): ReplyOffer {
   const person = offerPerson ? personButtonLabel(bot.language) : undefined;
-  const room = channel === "whatsapp" ? WA_MAX_BUTTONS - (person ? 1 : 0) : TG_MAX_STARTERS;
-  const starters = channelStarters(bot).slice(0, room);
+  const starters = channelStarters(bot);
   return { ...(starters.length > 0 ? { buttons: starters } : {}), ...(person ? { person } : {}) };
 }
 

@@ -18,14 +18,11 @@ import {
 import type { Channel, SealedSecret } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
-import {
-  newConnectionKey,
-  newWebhookSecret,
-  openChannelSecret,
-  type SecretField,
-  sealChannelSecret,
-} from "./identity";
+import { adapterFor } from "./adapter";
+import type { ApiBases } from "./adapter-types";
+import { newConnectionKey, newWebhookSecret, type SecretField, sealChannelSecret } from "./identity";
 import { createTelegramClient } from "./telegram/api";
+import { webhookUrl } from "./webhook-url";
 
 // The Channels page's use cases, for admins and owners: connect WhatsApp or Telegram, disconnect. Secrets are
 // write-only: a field left empty keeps the stored value, and nothing secret is ever read back to a page.
@@ -54,14 +51,6 @@ export const telegramFormSchema = z.object({
     ),
 });
 export type TelegramForm = z.infer<typeof telegramFormSchema>;
-
-/** The address the provider posts to: the platform's public URL and the connection's random key. */
-export function webhookUrl(
-  conn: Pick<ConnectionRow, "channel" | "key">,
-  publicUrl = env().MICHI_PUBLIC_URL,
-): string {
-  return `${publicUrl.replace(/\/+$/, "")}/api/channels/${conn.channel}/${conn.key}`;
-}
 
 function sealAll(
   tenantId: string,
@@ -158,7 +147,7 @@ export async function connectTelegram(
 export async function disconnectChannel(
   ctx: TenantContext,
   channel: Channel,
-  opts: { telegramBaseUrl?: string } = {},
+  opts: ApiBases = {},
 ): Promise<void> {
   assertRole(ctx, "admin");
   const removed = await auditedTx(ctx, async (tx, record) => {
@@ -168,11 +157,7 @@ export async function disconnectChannel(
     await record("channel.disconnected", { target: channel });
     return existing;
   });
-  if (removed.channel === "telegram") {
-    // Tells Telegram to stop sending; the webhook would refuse its updates anyway (the key is gone).
-    const botToken = openChannelSecret(removed.secrets, removed.tenantId, removed.id, "botToken");
-    if (botToken) await createTelegramClient({ botToken, baseUrl: opts.telegramBaseUrl }).deleteWebhook();
-  }
+  await adapterFor(removed.channel).disconnect(opts, removed);
 }
 
 /** The operator's platform-wide switch: off, no channel webhook is answered for any business. */

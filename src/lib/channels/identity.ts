@@ -1,16 +1,16 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import type { Channel, SealedSecret } from "../db/schema";
+import type { SealedSecret } from "../db/schema";
 import { openSecret, type SecretKeys, sealSecret } from "../security/secrets";
 
 // Who a person is to the rest of the product, and how a connection's secrets are sealed. The conversation
 // and the inbound queue only ever see a hash of the person's number (per connection, so the same number at
 // two businesses is two unrelated ids); the number itself stays on the contact row.
 
-/** The visitor id of a person on a channel: `wa:` or `tg:` and a hash of connection and address. */
-export function channelVisitorId(channel: Channel, connectionId: string, address: string): string {
+/** The visitor id of a person on a channel: its adapter's prefix (`wa`, `tg`) and a hash of connection and address. */
+export function channelVisitorId(prefix: string, connectionId: string, address: string): string {
   const h = createHash("sha256").update(`${connectionId}\n${address}`).digest("base64url").slice(0, 32);
-  return `${channel === "whatsapp" ? "wa" : "tg"}:${h}`;
+  return `${prefix}:${h}`;
 }
 
 /** The random part of a webhook URL: 32 bytes, so it cannot be guessed. */

@@ -1,15 +1,12 @@
 import "server-only";
 
 // The channel jobs' names and payloads, apart from their handlers so the webhook can enqueue without
-// importing the turn.
+// importing the turn. The send job is the outbox's (src/lib/outbox).
 
 export const CHANNEL_INBOUND_QUEUE = "channel-inbound";
-export const CHANNEL_SEND_QUEUE = "channel-send";
 
 /** Answer a person's pending messages, oldest first. Carries the contact's hash, never their number. */
 export type InboundJob = { tenantId: string; connectionId: string; contact: string };
-/** Send the parts of one reply, in order. */
-export type SendJob = { tenantId: string; connectionId: string; batch: string };
 
 /** The id prefix of a starter's reply button: the rest of the id is the starter itself. */
 export const STARTER_ID = "starter:";

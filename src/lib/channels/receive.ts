@@ -2,19 +2,16 @@ import "server-only";
 import type { DbHandle } from "../db";
 import { type ConnectionRow, findConnectionByKey, touchConnection } from "../db/queries/channels";
 import { applyStatus } from "../db/queries/channels-messages";
-import { type NewInbound, storeInbound } from "../db/queries/channels-queue";
-import { CHANNELS, type Channel, type RefusalReason } from "../db/schema";
+import { storeInbound } from "../db/queries/channels-queue";
+import type { Channel, RefusalReason } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
 import { processQueue } from "../queue";
 import { readCappedBytes } from "../security/body";
+import { adapterFor, CHANNEL_ADAPTERS } from "./adapter";
 import { queueAfterAck } from "./enqueue";
-import { channelVisitorId, openChannelSecret } from "./identity";
+import { openChannelSecret, type SecretField } from "./identity";
 import { noteAccepted, noteRefused } from "./refusals";
-import { parseTelegramUpdate } from "./telegram/parse";
-import { verifyTelegramSecret } from "./telegram/verify";
-import { parseWhatsAppWebhook, type WaInbound } from "./whatsapp/parse";
-import { verifyWhatsAppHandshake, verifyWhatsAppSignature } from "./whatsapp/verify";
 
 // The channels' webhooks. The connection's random key in the URL is the only thing that chooses the
 // business; the request is verified (Meta's signature over the raw bytes, Telegram's secret header) before a
@@ -35,7 +32,7 @@ const plain = (status: number, text: string) =>
   });
 
 async function connectionFor(db: DbHandle, channel: string, key: string) {
-  if (!(CHANNELS as readonly string[]).includes(channel) || !KEY_RE.test(key)) return null;
+  if (!CHANNEL_ADAPTERS.has(channel) || !KEY_RE.test(key)) return null;
   // The urgent pool: providers time the acknowledgement, and the answering workers must not hold it up.
   return findConnectionByKey(db.urgent.platform, channel as Channel, key);
 }
@@ -43,10 +40,9 @@ async function connectionFor(db: DbHandle, channel: string, key: string) {
 /** GET: WhatsApp's verification handshake (no signature is sent with it, so none is expected). */
 export async function handleChannelGet(req: Request, channel: string, key: string, db: DbHandle) {
   const found = await connectionFor(db, channel, key);
-  if (found?.connection.channel !== "whatsapp") return plain(404, "Not found");
-  const { connection: c } = found;
-  const token = openChannelSecret(c.secrets, c.tenantId, c.id, "verifyToken");
-  const challenge = token ? verifyWhatsAppHandshake(new URL(req.url).searchParams, token) : null;
+  const handshake = found ? adapterFor(found.connection.channel).handshake : undefined;
+  if (!found || !handshake) return plain(404, "Not found");
+  const challenge = handshake(new URL(req.url).searchParams, secretOf(found.connection));
   return challenge === null ? plain(403, "Forbidden") : plain(200, challenge);
 }
 
@@ -82,7 +78,7 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   } catch {
     return plain(400, "Bad request");
   }
-  const { inbound, statuses } = c.channel === "whatsapp" ? readWhatsApp(c, json) : readTelegram(c, json);
+  const { inbound, statuses } = adapterFor(c.channel).parse(c, json);
   if (inbound.length === 0 && statuses.length === 0) return plain(200, "OK");
   const queue = processQueue();
   if (!queue) return plain(503, "Unavailable"); // the provider retries; better than a message never answered
@@ -112,21 +108,13 @@ export async function handleChannelPost(req: Request, channel: string, key: stri
   return plain(200, "OK");
 }
 
+const secretOf = (c: ConnectionRow) => (field: SecretField) =>
+  openChannelSecret(c.secrets, c.tenantId, c.id, field);
+
 /** Why the delivery is refused, or null when it passed its check. */
 function refusal(req: Request, c: ConnectionRow, raw: Uint8Array): RefusalReason | null {
   try {
-    if (c.channel === "whatsapp") {
-      const header = req.headers.get("x-hub-signature-256");
-      if (!header) return "missing_signature";
-      const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "appSecret");
-      if (!secret) return "secret_unreadable";
-      return verifyWhatsAppSignature(raw, header, secret) ? null : "bad_signature";
-    }
-    const header = req.headers.get("x-telegram-bot-api-secret-token");
-    if (!header) return "missing_secret_token";
-    const secret = openChannelSecret(c.secrets, c.tenantId, c.id, "webhookSecret");
-    if (!secret) return "secret_unreadable";
-    return verifyTelegramSecret(header, secret) ? null : "wrong_secret_token";
+    return adapterFor(c.channel).verify({ headers: req.headers, raw }, secretOf(c));
   } catch (err) {
     // A secret that no longer opens (the key was rotated away): refuse, and say so where operators look.
     log().warn(
@@ -135,83 +123,4 @@ function refusal(req: Request, c: ConnectionRow, raw: Uint8Array): RefusalReason
     );
     return "secret_unreadable";
   }
-}
-
-type Read = {
-  inbound: NewInbound[];
-  statuses: Parameters<typeof applyStatus>[2][];
-};
-
-function waBody(m: WaInbound): NewInbound["body"] {
-  if (m.kind === "text") return { text: m.text };
-  // The id says what the button stands for (buttons.ts reads it when the message is answered).
-  if (m.kind === "button") return { text: m.text, button: m.buttonId };
-  if (m.kind === "media") return { kind: m.media };
-  if (m.kind === "unsupported") return { kind: m.type };
-  return { kind: m.kind };
-}
-
-function readWhatsApp(c: ConnectionRow, json: unknown): Read {
-  const parsed = parseWhatsAppWebhook(json);
-  // An app may serve several numbers: only this connection's own number is read here.
-  const ours = (id: string) => !c.settings.phoneNumberId || id === c.settings.phoneNumberId;
-  return {
-    inbound: parsed.messages
-      // A reaction is not a question; it needs no answer.
-      .filter((m) => ours(m.phoneNumberId) && m.kind !== "reaction")
-      .map((m) => ({
-        tenantId: c.tenantId,
-        connectionId: c.id,
-        externalId: m.id,
-        contact: channelVisitorId("whatsapp", c.id, m.from),
-        address: m.from,
-        kind: m.kind === "button" ? "text" : m.kind,
-        body: waBody(m),
-        sentAt: new Date(m.timestamp * 1000),
-      })),
-    statuses: parsed.statuses
-      .filter((s) => ours(s.phoneNumberId))
-      .map((s) => ({
-        externalId: s.messageId,
-        status: s.status,
-        code: s.error ? String(s.error.code) : undefined,
-        title: s.error?.title,
-      })),
-  };
-}
-
-function readTelegram(c: ConnectionRow, json: unknown): Read {
-  const u = parseTelegramUpdate(json);
-  // Private chats only: in a group the bot would answer everyone's every message.
-  // An edited message was answered as first sent.
-  if (u?.chatType !== "private" || ("edited" in u && u.edited)) return { inbound: [], statuses: [] };
-  const address = String(u.chatId);
-  const body: NewInbound["body"] =
-    u.kind === "text"
-      ? { text: u.text }
-      : u.kind === "callback"
-        ? {
-            text: u.label ?? u.data ?? "",
-            callbackId: u.callbackId,
-            ...(u.data ? { button: u.data } : {}),
-            // The bot's message the keyboard is on (not when Telegram no longer lets the bot see it: date 0).
-            ...(u.messageId && u.date > 0 ? { tapped: u.messageId } : {}),
-          }
-        : { kind: u.kind === "media" ? u.media : u.type };
-  return {
-    inbound: [
-      {
-        tenantId: c.tenantId,
-        connectionId: c.id,
-        externalId: String(u.updateId),
-        contact: channelVisitorId("telegram", c.id, address),
-        address,
-        kind: body.text !== undefined ? "text" : u.kind,
-        body,
-        // A callback has no date of its own; the update id then orders it (Telegram numbers them in order).
-        sentAt: new Date(u.date > 0 ? u.date * 1000 : Date.now()),
-      },
-    ],
-    statuses: [],
-  };
 }

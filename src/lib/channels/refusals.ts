@@ -1,9 +1,11 @@
 import "server-only";
 import type { DbHandle } from "../db";
 import { type ConnectionRow, clearRefusals, recordRefusal } from "../db/queries/channels";
-import type { Channel, RefusalReason } from "../db/schema";
+import type { RefusalReason } from "../db/schema";
 import { log } from "../log";
 import { processSlot } from "../process-slot";
+import { adapterFor } from "./adapter";
+import type { ChannelAdapter } from "./adapter-types";
 
 // Refused webhook deliveries, kept on the connection so the Channels page and Check connection can say why
 // every delivery fails (a wrong or rotated app secret looks like silence otherwise). Anyone can post to a
@@ -43,7 +45,7 @@ export async function noteAccepted(db: DbHandle, c: ConnectionRow): Promise<void
 }
 
 type Them = { they: string; their: string };
-const WHY: Record<RefusalReason, (channel: Channel, p: Them) => string> = {
+const WHY: Record<RefusalReason, (adapter: ChannelAdapter, p: Them) => string> = {
   bad_signature: (_, p) =>
     `${p.their} signature does not match the app secret you saved. Copy the App secret from your Meta app (developers.facebook.com → your app → App settings → Basic), paste it here and save.`,
   missing_signature: (_, p) =>
@@ -52,8 +54,8 @@ const WHY: Record<RefusalReason, (channel: Channel, p: Them) => string> = {
     `${p.they} did not carry the secret_token this connection registered with Telegram. If the same bot was connected somewhere else since, press Connect Telegram again here.`,
   missing_secret_token: (_, p) =>
     `${p.they} carried no secret_token (X-Telegram-Bot-Api-Secret-Token). Telegram sends it on every delivery to this address, so ${p.they} did not come from Telegram, or something in front of this server removes the header.`,
-  secret_unreadable: (channel) =>
-    `the ${channel === "whatsapp" ? "app secret" : "webhook secret"} stored here can no longer be opened (the platform's secret key changed). ${channel === "whatsapp" ? "Save the app secret again." : "Press Connect Telegram again."}`,
+  secret_unreadable: ({ words }) =>
+    `the ${words.secret} stored here can no longer be opened (the platform's secret key changed). ${words.storeAgain}`,
 };
 
 /** The refusals in words, or null when the last delivery passed (or none was ever refused). */
@@ -61,10 +63,11 @@ export function refusalWords(
   c: Pick<ConnectionRow, "channel" | "lastRefusedAt" | "lastRefusedReason" | "refusedCount">,
 ): string | null {
   if (!c.lastRefusedAt || !c.lastRefusedReason) return null;
-  const who = c.channel === "whatsapp" ? "Meta" : "Telegram";
+  const adapter = adapterFor(c.channel);
+  const who = adapter.provider;
   const n = Math.max(1, c.refusedCount);
   const what = n === 1 ? `${who}'s last delivery was refused` : `${who}'s last ${n} deliveries were refused`;
   const them = n === 1 ? { they: "it", their: "its" } : { they: "they", their: "their" };
-  const why = WHY[c.lastRefusedReason]?.(c.channel, them) ?? `${them.they} did not pass the check.`;
+  const why = WHY[c.lastRefusedReason]?.(adapter, them) ?? `${them.they} did not pass the check.`;
   return `${what}: ${why}`;
 }

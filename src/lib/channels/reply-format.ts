@@ -1,50 +1,58 @@
 import "server-only";
-import { type ConnectionRow, offersPersonButton } from "../db/queries/channels";
+import type { ConnectionRow } from "../db/queries/channels";
+import { offersPersonButton } from "../db/queries/channels";
 import type { ContactRow, InboundRow } from "../db/queries/channels-messages";
 import type { TenantRow } from "../db/queries/tenants";
 import type { OutboundBody } from "../db/schema";
-import { hasButtons, replyButtons } from "./buttons";
-import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
-import { splitMessage } from "./split";
-import { toTelegramMessages } from "./telegram/format";
-import { WA_BUTTON_BODY_MAX } from "./whatsapp/api";
-import { toWhatsAppMessages } from "./whatsapp/format";
+import type { ReplyOffer } from "../outbox";
+import type { ChannelAdapter } from "./adapter-types";
+import { hasButtons, offerButtons } from "./buttons";
+import type { ChannelDeps } from "./deps";
 
-// How a bot answer looks on the channel (answer.ts): its formatting and reply buttons, and the typing hint.
+// How a reply looks on a channel, in the terms every adapter shares: the offer of buttons a first answer
+// makes (channel-blind, stored with the reply), the bodies an adapter makes of its converted parts, and the
+// typing hint.
 
 /**
- * The answer in the channel's formatting, split under its limit. A first answer to a new person offers the
- * starters, and "Talk to a person" where the business can take one, as buttons on its last part; on WhatsApp
- * that part is cut under the 1,024 characters a message with buttons may have.
+ * A first answer to a new person offers the bot's starters, and "Talk to a person" where the business can
+ * take one; later answers offer nothing. Which of them fit is the channel's business (formatBodies).
  */
-export async function formatReply(
+export async function replyOffer(
   deps: Pick<ChannelDeps, "db">,
-  conn: ConnectionRow,
   tenant: TenantRow,
   contact: ContactRow,
-  markdown: string,
-): Promise<OutboundBody[]> {
-  const wa = conn.channel === "whatsapp";
-  const parts = wa ? toWhatsAppMessages(markdown) : toTelegramMessages(markdown);
-  if (contact.lastInboundAt || parts.length === 0) return parts.map((text) => ({ text }));
+): Promise<ReplyOffer | null> {
+  if (contact.lastInboundAt) return null;
   const offerPerson = await deps.db.forTenant(tenant.id, (tx) => offersPersonButton(tx, tenant.id));
-  const buttons = replyButtons(tenant.bot, conn.channel, offerPerson);
-  if (!hasButtons(buttons)) return parts.map((text) => ({ text }));
-  // The split keeps formatting pairs and links whole in WhatsApp's own syntax as in Markdown.
-  const last = parts.pop()!;
-  if (wa && last.length > WA_BUTTON_BODY_MAX) parts.push(...splitMessage(last, WA_BUTTON_BODY_MAX));
-  else parts.push(last);
-  const bodies: OutboundBody[] = parts.map((text) => ({ text }));
-  Object.assign(bodies.at(-1)!, buttons);
-  return bodies;
+  const offer = offerButtons(tenant.bot, offerPerson);
+  return hasButtons(offer) ? offer : null;
 }
 
 /**
- * "Typing…" while a tool runs, where the channel has it: WhatsApp's typing indicator (sent with the read
- * receipt of the person's message), Telegram's chat action. Once per turn; a failure only costs the hint.
+ * The bodies of a reply already converted to the channel's parts: the buttons that fit the channel go on the
+ * last part, which `cutLast` first cuts where the channel allows fewer characters beside buttons.
  */
+export function formatBodies(
+  parts: string[],
+  offer: ReplyOffer | null,
+  starters: (withPerson: boolean) => number,
+  cutLast: (last: string) => string[] = (last) => [last],
+): OutboundBody[] {
+  if (!offer || !hasButtons(offer) || parts.length === 0) return parts.map((text) => ({ text }));
+  const room = starters(!!offer.person);
+  const buttons = (offer.buttons ?? []).slice(0, room);
+  const bodies: OutboundBody[] = [...parts.slice(0, -1), ...cutLast(parts.at(-1)!)].map((text) => ({ text }));
+  Object.assign(bodies.at(-1)!, {
+    ...(buttons.length > 0 ? { buttons } : {}),
+    ...(offer.person ? { person: offer.person } : {}),
+  });
+  return bodies;
+}
+
+/** "Typing…" while a tool runs, where the channel has it: once per turn; a failure only costs the hint. */
 export function typingIndicator(
   deps: ChannelDeps,
+  adapter: ChannelAdapter,
   conn: ConnectionRow,
   contact: ContactRow,
   inbound: InboundRow,
@@ -53,10 +61,6 @@ export function typingIndicator(
   return () => {
     if (sent) return;
     sent = true;
-    const call =
-      conn.channel === "whatsapp"
-        ? whatsappClientFor(deps, conn).markRead(inbound.externalId, { typing: true })
-        : telegramClientFor(deps, conn).sendChatAction(contact.address, "typing");
-    void call.catch(() => {});
+    void adapter.typing(deps, conn, contact.address, inbound).catch(() => {});
   };
 }

@@ -4,17 +4,16 @@ import {
   batchParts,
   contactOfConversation,
   earlierQueued,
+  expandReply,
   type OutboundRow,
   recordSend,
 } from "../db/queries/channels-messages";
 import { log } from "../log";
+import { OUTBOX_SEND_QUEUE, type SendJob } from "../outbox";
 import type { QueueJob } from "../queue";
 import { processQueue } from "../queue";
-import { hasButtons, telegramButtons, whatsappButtons } from "./buttons";
-import { type ChannelDeps, telegramClientFor, whatsappClientFor } from "./deps";
-import { CHANNEL_SEND_QUEUE, type SendJob } from "./jobs";
-import { WA_BUTTON_BODY_MAX } from "./whatsapp/api";
-import type { ChannelResult } from "./wire";
+import { adapterFor } from "./adapter";
+import type { ChannelDeps } from "./deps";
 
 // Sending the parts of one reply, in order, each once. The inbound worker sends a reply as soon as it is
 // stored, while it still holds the person (so replies go out in the order of the questions); the same
@@ -23,13 +22,12 @@ import type { ChannelResult } from "./wire";
 // never sends the first half twice. A failure the provider calls temporary (a timeout, 5xx, Meta's rate
 // limits) fails the job and pg-boss tries again after its backoff; a lasting one (a blocked number, an
 // expired token), or the last try, is recorded on the part and the connection, where the Channels page shows
-// it. WhatsApp allows free-form messages only within 24 hours of the person's last message;
-// outside that window nothing is sent and the part says so (no API error loop).
+// it. WhatsApp allows free-form messages only within 24 hours of the person's last message (its adapter's
+// window); outside that window nothing is sent and the part says so (no API error loop).
+//
+// A reply is stored as Markdown (the outbox, src/lib/outbox); the first sender to reach it formats it with
+// the channel's adapter into the channel's messages, stored as its pieces, and sends those.
 
-/** Meta's customer-service window. */
-export const WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Meta's "re-engagement message": more than 24 hours since the customer last replied. */
-const WA_OUTSIDE_WINDOW = "131047";
 const OUTSIDE_WINDOW_NOTE =
   "A reply was not sent: more than 24 hours have passed since the person last wrote (WhatsApp's window).";
 /** Telegram's 429 names its wait; a part is tried at most this often before it is recorded as failed. */
@@ -52,7 +50,7 @@ export async function sendReplyJob(deps: ChannelDeps, job: QueueJob<SendJob>): P
     // The API said how long to wait: a job of its own at that time, this one is done.
     const startAfterSeconds = Math.max(1, outcome.afterSeconds);
     await deps.db.forTenant(job.data.tenantId, (tx) =>
-      queue.sendIn(tx, CHANNEL_SEND_QUEUE, job.data, { startAfterSeconds }),
+      queue.sendIn(tx, OUTBOX_SEND_QUEUE, job.data, { startAfterSeconds }),
     );
     return;
   }
@@ -65,7 +63,22 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
   const now = deps.now?.() ?? new Date();
   const found = await deps.db.forTenant(tenantId, async (tx) => {
     const conn = await getConnection(tx, connectionId);
-    const parts = await batchParts(tx, batch);
+    let parts = await batchParts(tx, batch);
+    if (conn && parts.some((p) => p.body === null)) {
+      const adapter = adapterFor(conn.channel);
+      const formatted: OutboundRow[] = [];
+      let lost = false;
+      for (const p of parts) {
+        const rows =
+          p.body === null && p.reply
+            ? await expandReply(tx, p, adapter.format(p.reply.markdown, p.reply.offer ?? null))
+            : [p];
+        if (rows) formatted.push(...rows);
+        else lost = true;
+      }
+      // Another sender formatted a reply first: its rows as that sender stored them.
+      parts = lost ? await batchParts(tx, batch) : formatted;
+    }
     const contact = parts[0] ? await contactOfConversation(tx, parts[0].conversationId) : null;
     const waits = parts.some((p) => p.status === "queued") && (await earlierQueued(tx, batch, ORDER_WAIT_MS));
     return conn && contact ? { conn, parts, contact, waits } : null;
@@ -74,6 +87,8 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
   if (!found) return { again: false };
   if (found.waits) return { again: true, afterSeconds: 1, reason: "an earlier reply is still being sent" };
   const { conn, parts, contact } = found;
+  const adapter = adapterFor(conn.channel);
+  const window = adapter.window;
   const record = (part: OutboundRow, outcome: Parameters<typeof recordSend>[2], error?: string | null) =>
     deps.db.forTenant(tenantId, async (tx) => {
       await recordSend(tx, part.id, outcome);
@@ -81,20 +96,20 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
       if (error !== undefined) await noteConnection(tx, conn.id, error);
     });
   for (const part of parts) {
-    if (part.status !== "queued") continue;
+    if (part.status !== "queued" || !part.body) continue;
     const windowOpen =
-      conn.channel !== "whatsapp" ||
-      (contact.lastInboundAt !== null && now.getTime() - contact.lastInboundAt.getTime() < WINDOW_MS);
+      !window ||
+      (contact.lastInboundAt !== null && now.getTime() - contact.lastInboundAt.getTime() < window.ms);
     if (!windowOpen) {
-      await record(part, { status: "outside_window", errorCode: WA_OUTSIDE_WINDOW }, OUTSIDE_WINDOW_NOTE);
+      await record(part, { status: "outside_window", errorCode: window.errorCode }, OUTSIDE_WINDOW_NOTE);
       continue;
     }
-    const result = await sendPart(deps, conn, contact.address, part);
+    const result = await adapter.send(deps, conn, contact.address, part.body);
     if (result.ok) {
       await record(part, { status: "sent", externalId: result.id }, null);
       continue;
     }
-    if (result.code === WA_OUTSIDE_WINDOW) {
+    if (window && result.code === window.errorCode) {
       await record(
         part,
         { status: "outside_window", errorCode: result.code, errorTitle: result.message },
@@ -121,28 +136,4 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
     );
   }
   return { again: false };
-}
-
-function sendPart(
-  deps: ChannelDeps,
-  conn: Parameters<typeof whatsappClientFor>[1],
-  to: string,
-  part: OutboundRow,
-) {
-  const { text } = part.body;
-  const buttons = hasButtons(part.body);
-  if (conn.channel === "telegram") {
-    return telegramClientFor(deps, conn).sendMessage(
-      to,
-      text,
-      buttons ? { buttons: telegramButtons(part.body) } : {},
-    );
-  }
-  const wa = whatsappClientFor(deps, conn);
-  // Meta allows buttons under at most 1,024 characters (formatReply cuts the part to fit); a longer one from
-  // before that goes as plain text rather than not at all.
-  if (buttons && text.length <= WA_BUTTON_BODY_MAX) {
-    return wa.sendButtons(to, text, whatsappButtons(part.body)) as Promise<ChannelResult>;
-  }
-  return wa.sendText(to, text);
 }

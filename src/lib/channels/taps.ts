@@ -1,7 +1,8 @@
 import "server-only";
 import type { ConnectionRow } from "../db/queries/channels";
 import { type ContactRow, type InboundRow, markKeyboardRemoved } from "../db/queries/channels-messages";
-import { type ChannelDeps, telegramClientFor } from "./deps";
+import type { ChannelAdapter } from "./adapter-types";
+import type { ChannelDeps } from "./deps";
 
 // A tap on a Telegram inline keyboard (a starter or "Talk to a person"). The keyboard would stay under its
 // answer after a tap, so a second tap asked the same thing again and got a second answer. What Telegram bots
@@ -13,29 +14,20 @@ import { type ChannelDeps, telegramClientFor } from "./deps";
 // decides, so nothing about the bot's message needs storing here.
 
 /**
- * Stops the button's spinner and removes the tapped keyboard. False when this is a second tap of a keyboard
- * an earlier tap already used: it gets no answer.
+ * Acknowledges a tapped button the channel's way and notes a removed keyboard. False when this is a second
+ * tap of buttons an earlier tap already used: it gets no answer.
  */
 export async function takeTap(
   deps: ChannelDeps,
+  adapter: ChannelAdapter,
   conn: ConnectionRow,
   contact: ContactRow,
   inbound: InboundRow,
 ): Promise<boolean> {
-  const body = inbound.body;
-  if (conn.channel !== "telegram" || !body?.callbackId) return true;
-  const client = telegramClientFor(deps, conn);
-  // Stops the spinner on the button at once, not after the answer; the answer follows as a message. A
-  // failure only leaves the spinner to Telegram's own timeout.
-  await client.answerCallbackQuery(body.callbackId);
-  // A retry of this tap's job: its own removal already happened, and it must still be answered.
-  if (!body.tapped || body.keyboardRemoved) return true;
-  const removed = await client.removeKeyboard(contact.address, body.tapped);
-  if (removed.ok) {
+  if (!inbound.body?.button && !inbound.body?.callbackId) return true;
+  const tap = await adapter.acknowledgeTap(deps, conn, contact.address, inbound);
+  if (tap.buttonsRemoved) {
     await deps.db.forTenant(inbound.tenantId, (tx) => markKeyboardRemoved(tx, inbound.id));
-    return true;
   }
-  // Any other failure (Telegram away, a message it no longer lets the bot edit) must not cost the person
-  // their answer.
-  return removed.code !== "not_modified";
+  return tap.answer;
 }

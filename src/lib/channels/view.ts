@@ -3,8 +3,8 @@ import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { type ConnectionRow, channelsSwitchedOn, listConnections } from "../db/queries/channels";
 import { recentOutbound } from "../db/queries/channels-messages";
 import { CHANNELS, type Channel, type OutboundStatus } from "../db/schema";
-import { webhookUrl } from "./connect";
 import { refusalWords } from "./refusals";
+import { webhookUrl } from "./webhook-url";
 
 // What the Channels page shows: per channel, whether it is connected, the webhook URL to paste at Meta or
 // Telegram, which secrets are set (never their values), the last inbound and outbound, and the latest

@@ -1,8 +1,9 @@
 import "server-only";
+import { OUTBOX_SEND_QUEUE, type SendJob } from "../outbox";
 import type { QueuePolicy, QueueWorker } from "../queue";
 import { answerContact } from "./answer";
 import type { ChannelDeps } from "./deps";
-import { CHANNEL_INBOUND_QUEUE, CHANNEL_SEND_QUEUE, type InboundJob, type SendJob } from "./jobs";
+import { CHANNEL_INBOUND_QUEUE, type InboundJob } from "./jobs";
 import { sendReplyJob } from "./send";
 
 /**
@@ -30,7 +31,7 @@ export function channelWorkers(deps: ChannelDeps): QueueWorker[] {
     handler: (job) => answerContact(deps, job.data, { lastTry: job.retryCount >= job.retryLimit }),
   };
   const send: QueueWorker<SendJob> = {
-    name: CHANNEL_SEND_QUEUE,
+    name: OUTBOX_SEND_QUEUE,
     policy: CHANNEL_SEND_POLICY,
     batchSize: 8,
     handler: (job) => sendReplyJob(deps, job),

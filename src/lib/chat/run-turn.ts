@@ -1,12 +1,19 @@
 import "server-only";
+import { LOCALE_MAX, langOf } from "../../shared/languages";
 import type { DbHandle } from "../db";
-import type { BotSettings } from "../db/schema";
+import type { BotSettings, TenantRateLimits } from "../db/schema";
 import type { Env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
 import type { Lang } from "../tools/contract";
 import type { Emit } from "./events";
-import { acquireStreamSlot, type TurnLimits } from "./limits";
+import {
+  acquireStreamSlot,
+  limitSettings,
+  ratePointsForTurn,
+  type TurnLimits,
+  takeRatePoints,
+} from "./limits";
 import type { LoopResult } from "./loop";
 import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
 import type { ModelClient } from "./model-http";
@@ -36,19 +43,23 @@ export type TurnDeps = {
   wakeLive?: (tenantId: string, conversationId: string) => void;
 };
 
-/** The tenant as the caller's guard read it. */
+/** The tenant as the caller's guard read it (its row will do). */
 export type TurnTenant = {
   id: string;
   name: string;
   bot: BotSettings;
   /** The tenant's own monthly token budget; null takes the operator's default. */
   monthlyTokenBudget: number | null;
+  /** The tenant's own limits; the operator's where absent (limitSettings). */
+  rateLimits: TenantRateLimits | null;
 };
 
 export type TurnInput = {
   tenant: TurnTenant;
   /** Who is talking: the widget's visitor id, or a channel's id for the person (a phone number's hash, …). */
   visitorId: string;
+  /** The address the visitor's per-address limit counts against; a channel has none: the person stands in. */
+  ip?: string;
   /** The visitor's conversation to continue; absent starts a new one. */
   conversationId?: string;
   message: string;
@@ -57,13 +68,14 @@ export type TurnInput = {
   /** Where the conversation happens, stored with it: the site's origin and page, or a channel's own name. */
   origin: string;
   pageUrl: string;
-  /** The visitor's locale as stored with the conversation (at most 35 characters). */
+  /** The visitor's locale as stored with the conversation (cut at LOCALE_MAX characters). */
   locale: string;
-  /** The language the answer is asked in; the bot's instructions decide when absent. */
+  /** The language the answer is asked in: the locale's, else the bot's instructions decide. */
   lang?: Lang;
-  /** The tenant's concurrent turns at most (limitSettings().maxStreams). */
-  maxStreams: number;
-  /** Rate limits taken by the statement that opens the turn (ratePointsForTurn); null when already taken. */
+  /**
+   * Rate limits for the statement that opens the turn (ratePointsForTurn), or null when the caller took them
+   * already (the widget, which charges a request before reading its body). Absent: the turn takes its own.
+   */
   limits?: TurnLimits | null;
   /** The version of a remembered tenant row the caller checked (known-tenants.ts); null: just read. */
   seen?: string | null;
@@ -102,6 +114,15 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
     throw new AppError("model_not_configured", "The chat assistant is not available right now.");
   }
   const { tenant } = input;
+  // The same limits for every channel: per visitor, per address, per business, and its concurrent turns.
+  const settings = limitSettings(e, tenant.rateLimits);
+  let limits = input.limits;
+  if (limits === undefined) {
+    const keys = { tenantId: tenant.id, visitorId: input.visitorId, ip: input.ip ?? input.visitorId };
+    limits = await ratePointsForTurn(settings, keys);
+    if (!limits) await takeRatePoints(settings, keys);
+  }
+  const lang = input.lang ?? langOf(input.locale);
   let release: (() => void) | undefined;
   const free = () => {
     release?.();
@@ -117,17 +138,17 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
         conversationId: input.conversationId,
         origin: input.origin,
         pageUrl: input.pageUrl,
-        locale: input.locale,
+        locale: input.locale.slice(0, LOCALE_MAX),
         message: input.message,
         retryOf: input.retryOf,
         historyMaxChars: e.MICHI_HISTORY_MAX_CHARS,
         budget: tenant.monthlyTokenBudget ?? e.MICHI_DEFAULT_MONTHLY_TOKENS,
-        limits: input.limits ?? null,
+        limits,
         seen: input.seen ?? null,
       },
       {
         admit: () => {
-          release = acquireStreamSlot(tenant.id, input.maxStreams);
+          release = acquireStreamSlot(tenant.id, settings.maxStreams);
         },
         loadEnabled: deps.packs.loadEnabled,
       },
@@ -167,7 +188,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             liveVersion: opened.liveVersion,
             history: opened.history,
             message: opened.message,
-            lang: input.lang,
+            lang,
             log: log().child({ tenantId: tenant.id, conversationId: opened.conversationId }),
             storeRetry: deps.storeRetry,
           },

@@ -1,4 +1,5 @@
 import "server-only";
+import { primarySubtag } from "../../shared/languages";
 import type { ChunkFn, ExtractedDoc, Prepared } from "./deps";
 
 // From an extracted document to the rows the index stores: the language it is indexed in, its chunks with
@@ -9,7 +10,7 @@ import type { ChunkFn, ExtractedDoc, Prepared } from "./deps";
 
 /** The primary language subtag the search configuration knows, else "und" (indexed without stemming). */
 export function indexLang(lang: string | null | undefined, fallback = "und"): string {
-  const primary = lang?.toLowerCase().split("-")[0] ?? "";
+  const primary = primarySubtag(lang);
   return ["en", "es", "fr", "de", "ja"].includes(primary) ? primary : fallback;
 }
 

@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
-import { queueToChannel } from "../channels/live";
 import { insertAgentMessage, lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
 import { markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
+import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
 import { callerAgent, conversationGone } from "./agent";
 import { wakeLive } from "./bus";
@@ -14,7 +14,7 @@ import { liveTargetSchema } from "./takeover";
 // What a person writes in a live conversation: a reply the visitor reads (stored as a message, rendered with
 // the widget's safe Markdown), or an internal note only the business sees (in the live log, never on a
 // visitor's stream). On a WhatsApp or Telegram conversation the reply is also queued to the channel, in the
-// transaction that stores it (channels/live.ts); a note never is.
+// transaction that stores it (the outbox, src/lib/outbox); a note never is.
 
 export const AGENT_REPLY_MAX = 4000;
 export const NOTE_MAX = 2000;
@@ -73,10 +73,10 @@ export async function sendAgentReply(
       agentId: agent.id,
       content: input.text,
     });
-    await queueToChannel(tx, queue, {
+    await queueReplies(tx, queue, {
       tenantId: ctx.tenant.id,
       conversationId: c.id,
-      markdown: input.text,
+      replies: [{ markdown: input.text }],
     });
     // Who wrote when; the words themselves are the conversation's, not the audit log's.
     await record("live.replied", { target: c.id });

@@ -1,12 +1,12 @@
 import "server-only";
 import { z } from "zod";
+import { liveWords } from "../../shared/live-words";
 import { assertRole, auditedTx, roleAtLeast, type TenantContext } from "../auth/access";
-import { queueToChannel } from "../channels/live";
-import { liveWords } from "../channels/live-words";
 import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
 import { isAgentMember, markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
+import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
 import { assignWaiting, wakeAssigned } from "./assign-next";
@@ -155,10 +155,10 @@ async function endLive(ctx: TenantContext, conversationId: string, state: "bot" 
       data: { state, reason: state === "bot" ? "handed_back" : "closed" },
     });
     const words = liveWords(ctx.tenant.bot.language);
-    await queueToChannel(tx, queue, {
+    await queueReplies(tx, queue, {
       tenantId: ctx.tenant.id,
       conversationId: c.id,
-      markdown: state === "bot" ? words.backToBot : words.closed,
+      replies: [{ markdown: state === "bot" ? words.backToBot : words.closed }],
     });
     return c.liveAgentId ? assignWaiting(tx, ctx.tenant.id, record) : [];
   });

@@ -1,9 +1,10 @@
 /** @jsxImportSource preact */
 import type { RefObject } from "preact";
+import { CHAT_MESSAGE_MAX } from "@/shared/message";
 import type { PanelConfig } from "../public-config";
 import { Icon, SEND, STOP } from "./Icon";
 
-const MAX = 2000;
+const MAX = CHAT_MESSAGE_MAX;
 /** The count shows from here, so the limit is seen before it cuts. */
 const SHOW_COUNT = 1800;
 

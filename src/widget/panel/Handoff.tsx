@@ -4,7 +4,13 @@
 // AnswerExtras.tsx). Strings come from cfg.h (src/widget/handoff-i18n.ts), validation from
 // src/shared/contact.ts, as on the server.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { type ContactField, type ContactProblem, contactProblems, normaliseContact } from "@/shared/contact";
+import {
+  CONTACT_LIMITS,
+  type ContactField,
+  type ContactProblem,
+  contactProblems,
+  normaliseContact,
+} from "@/shared/contact";
 import type { PanelConfig } from "../public-config";
 import type { Session } from "./session";
 import { HttpError } from "./sse";
@@ -161,7 +167,7 @@ export function ContactForm({ cfg, session, source, onClose }: FormProps) {
       <input {...field("phone")} type="tel" autocomplete="tel" maxLength={40} />
       {problem("phone")}
       <label for={`${id}-message`}>{h.message}</label>
-      <textarea {...field("message")} rows={3} maxLength={2000} />
+      <textarea {...field("message")} rows={3} maxLength={CONTACT_LIMITS.message} />
       {problem("message")}
       {cfg.consent && (
         <label class="hf-consent">

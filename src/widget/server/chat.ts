@@ -7,7 +7,7 @@ import { errorResponse, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
-import { isLang, type Lang } from "@/shared/languages";
+import { langOf } from "@/shared/languages";
 import { admitChat, type ChatBody, type ChatGuard, guardTenantAndOrigin } from "./chat-guard";
 import { corsHeaders, preflightHeaders } from "./cors";
 import type { WidgetDeps, WidgetStoreDeps } from "./deps";
@@ -60,14 +60,6 @@ export async function handleSession(req: Request, key: string, deps: WidgetStore
   }
 }
 
-function pickLang(requested: string | undefined, fallback: string | undefined): Lang | undefined {
-  for (const candidate of [requested, fallback]) {
-    const base = candidate?.toLowerCase().split(/[-_]/)[0];
-    if (isLang(base)) return base;
-  }
-  return undefined;
-}
-
 /** The turn the guard's checks let through, in the turn's own terms. */
 function turnInput(checked: ChatGuard, body: ChatBody, limits: TurnLimits | null): TurnInput {
   const { tenant } = checked;
@@ -79,9 +71,9 @@ function turnInput(checked: ChatGuard, body: ChatBody, limits: TurnLimits | null
     retryOf: body.retryOf,
     origin: siteOrigin(body.pageUrl, checked.origin),
     pageUrl: body.pageUrl,
-    locale: pickLang(body.lang, tenant.bot.language) ?? body.lang?.slice(0, 35) ?? "",
-    lang: pickLang(body.lang, tenant.bot.language),
-    maxStreams: checked.settings.maxStreams,
+    // The turn asks for the answer in the locale's language when it is one the bot speaks.
+    locale: langOf(body.lang) ?? langOf(tenant.bot.language) ?? body.lang ?? "",
+    ip: checked.keys.ip,
     limits,
     seen: checked.seen,
   };

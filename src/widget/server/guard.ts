@@ -9,6 +9,7 @@ import { noteTenant } from "@/lib/request-context";
 import { readCappedText } from "@/lib/security/body";
 import { originAllowed } from "@/lib/security/origins";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
+import { CHAT_MESSAGE_MAX } from "@/shared/message";
 
 // The widget's guard: public key → tenant, Origin → allowed or not, bearer token → visitor. The tenant id a
 // handler uses comes from here only, never from the request body.
@@ -75,7 +76,6 @@ export async function markWidgetSeen(db: DbHandle, tenantId: string): Promise<vo
   await touchWidgetSeen(db.platform, tenantId);
 }
 
-export const CHAT_MESSAGE_MAX = 2000;
 const BODY_MAX_BYTES = 16 * 1024;
 
 const chatBodySchema = z.object({

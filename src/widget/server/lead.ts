@@ -6,7 +6,7 @@ import { takeLeadPoint } from "@/lib/leads/limits";
 import { submitLead } from "@/lib/leads/submit";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
-import { isLang, type Lang } from "@/shared/languages";
+import { type Lang, langOf } from "@/shared/languages";
 import { HANDOFF_STRINGS } from "../handoff-i18n";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
@@ -14,12 +14,8 @@ import { assertActive, dbStep, requireVisitor } from "./guard";
 import { guarded, readJson } from "./store-request";
 
 /** The visitor's language as the panel reports it, else the bot's, else English. */
-function langOf(requested: unknown, fallback: string | undefined): Lang {
-  for (const c of [requested, fallback]) {
-    const base = typeof c === "string" ? c.toLowerCase().split(/[-_]/)[0] : undefined;
-    if (isLang(base)) return base;
-  }
-  return "en";
+function visitorLang(requested: unknown, fallback: string | undefined): Lang {
+  return langOf(requested) ?? langOf(fallback) ?? "en";
 }
 
 export async function handleLeadRequest(req: Request, key: string, deps: WidgetStoreDeps) {
@@ -29,7 +25,7 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
     cors = g.cors;
     assertActive(g.tenant);
     const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
-    const lang = langOf(new URL(req.url).searchParams.get("lang"), g.tenant.bot.language);
+    const lang = visitorLang(new URL(req.url).searchParams.get("lang"), g.tenant.bot.language);
     const ip = clientIp(req.headers, g.e.MICHI_TRUST_PROXY);
     await dbStep(() =>
       takeLeadPoint(
@@ -38,7 +34,7 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
       ),
     );
     const body = await readJson(req);
-    const bodyLang = langOf(body.lang, lang);
+    const bodyLang = visitorLang(body.lang, lang);
     const { lead, confirmation } = await dbStep(() =>
       submitLead(
         g.db,

@@ -11,7 +11,7 @@ import { takeLeadPoint } from "@/lib/leads/limits";
 import { type NewConversation, requestPerson } from "@/lib/live/request";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
-import { isLang } from "@/shared/languages";
+import { langOf } from "@/shared/languages";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { assertActive, cleanPageUrl, dbStep, requireVisitor, siteOrigin } from "./guard";
@@ -41,11 +41,11 @@ export async function handleLiveRequest(req: Request, key: string, id: string | 
       if (!body.success) throw new AppError("invalid_input", "The request is not valid.");
       id = body.data.conversationId ?? null;
       const pageUrl = cleanPageUrl(body.data.pageUrl);
-      const lang = body.data.lang?.toLowerCase().split(/[-_]/)[0];
+      const lang = langOf(body.data.lang);
       start = {
         origin: siteOrigin(pageUrl, req.headers.get("origin") ?? ""),
         pageUrl,
-        locale: isLang(lang) ? lang : (g.tenant.bot.language ?? ""),
+        locale: lang ?? g.tenant.bot.language ?? "",
       };
     }
     if (id !== null && !z.uuid().safeParse(id).success)

@@ -9,6 +9,7 @@ import {
   conversations,
   type InboundStatus,
   type OutboundBody,
+  type OutboundReply,
   type OutboundStatus,
 } from "../schema";
 
@@ -144,6 +145,7 @@ export async function contactOfConversation(
   return row ?? null;
 }
 
+/** Stores one answer's replies in order (their part); each is formatted for the channel when sent. */
 export async function insertOutbound(
   tx: TenantTx,
   rows: {
@@ -151,7 +153,7 @@ export async function insertOutbound(
     connectionId: string;
     conversationId: string;
     batch: string;
-    body: OutboundBody;
+    reply: OutboundReply;
   }[],
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -163,7 +165,46 @@ export async function batchParts(tx: TenantTx, batch: string): Promise<OutboundR
     .select()
     .from(channelOutbound)
     .where(eq(channelOutbound.batch, batch))
-    .orderBy(asc(channelOutbound.part));
+    .orderBy(asc(channelOutbound.part), asc(channelOutbound.piece));
+}
+
+/**
+ * A stored reply becomes the channel's messages: its own row takes the first, further pieces follow it. Only
+ * the first sender to get here does it (the row is still unformatted), so two senders never both add pieces.
+ * Answers the reply's rows now, or null when another sender got there first.
+ */
+export async function expandReply(
+  tx: TenantTx,
+  row: OutboundRow,
+  bodies: OutboundBody[],
+): Promise<OutboundRow[] | null> {
+  const [first, ...rest] = bodies;
+  const [won] = await tx
+    .update(channelOutbound)
+    .set(
+      first
+        ? { body: first, updatedAt: new Date() }
+        : { body: { text: "" }, status: "failed", errorTitle: "Nothing to send.", updatedAt: new Date() },
+    )
+    .where(and(eq(channelOutbound.id, row.id), isNull(channelOutbound.body)))
+    .returning();
+  if (!won) return null;
+  if (rest.length === 0) return [won];
+  const pieces = await tx
+    .insert(channelOutbound)
+    .values(
+      rest.map((body, i) => ({
+        tenantId: row.tenantId,
+        connectionId: row.connectionId,
+        conversationId: row.conversationId,
+        batch: row.batch,
+        part: row.part,
+        piece: i + 1,
+        body,
+      })),
+    )
+    .returning();
+  return [won, ...pieces];
 }
 
 export async function recordSend(

@@ -142,6 +142,12 @@ export const channelInbound = pgTable(
  */
 export type OutboundBody = { text: string; buttons?: string[]; person?: string };
 
+/**
+ * A reply as it is stored (drizzle/0044): Markdown and the buttons it offers (starters' texts, the person's
+ * label), the same for every channel; the sender formats it for the channel when it sends it.
+ */
+export type OutboundReply = { markdown: string; offer?: Pick<OutboundBody, "buttons" | "person"> | null };
+
 export const channelOutbound = pgTable(
   "channel_outbound",
   {
@@ -155,10 +161,15 @@ export const channelOutbound = pgTable(
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    /** The parts of one reply share a batch and go out in `part` order by one job. */
+    /** The replies of one answer share a batch and go out in (`part`, `piece`) order by one job. */
     batch: uuid("batch").notNull(),
     part: integer("part").notNull(),
-    body: jsonb("body").$type<OutboundBody>().notNull(),
+    /** A reply's pieces once formatted: the reply's own row is piece 0, the channel's further messages 1…. */
+    piece: integer("piece").notNull().default(0),
+    /** The reply as stored (null on pieces after the first, and on rows queued before 0044). */
+    reply: jsonb("reply").$type<OutboundReply>(),
+    /** The channel's message: null until the sender formats the reply. */
+    body: jsonb("body").$type<OutboundBody>(),
     externalId: text("external_id"),
     status: text("status").$type<OutboundStatus>().notNull().default("queued"),
     errorCode: text("error_code"),

@@ -1,4 +1,5 @@
 import "server-only";
+import { primarySubtag } from "../../../shared/languages";
 
 // Postgres full-text search finds words between spaces and punctuation; Japanese, Chinese, Thai, Lao, Khmer
 // and Burmese write no spaces between words, so a whole sentence would become one "word" no query matches.
@@ -27,7 +28,7 @@ function segmenter(locale: string): Intl.Segmenter {
 }
 
 function localeFor(run: string, lang: string | null | undefined): string {
-  const primary = lang?.toLowerCase().split("-")[0] ?? "";
+  const primary = primarySubtag(lang);
   for (const [re, locale] of SCRIPT_LOCALE) if (re.test(run)) return locale;
   if (primary === "ja" || primary === "zh") return primary;
   // Han without a language: kana nearby means Japanese, else Chinese.
