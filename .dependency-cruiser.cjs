@@ -4,7 +4,8 @@
 //   → chat/tools → auth/security/mail → db → base (env, errors, log, process slots, request context,
 //   src/shared)
 // Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
-const BASE = "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/shared/";
+const BASE =
+  "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/lib/secret-paths[.]mjs$|^src/shared/";
 const DB = "^src/lib/db/";
 const AUTH_SECURITY = "^src/lib/(auth|security|mail)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";

@@ -1,6 +1,6 @@
 import "server-only";
 import pino from "pino";
-import { redactSecretPaths } from "../../scripts/secret-paths.mjs";
+import { redactSecretPaths } from "./secret-paths.mjs";
 import { processSlot } from "./process-slot";
 
 // Paths that may carry credentials or visitor content. Content is dropped unless MICHI_LOG_CONTENT=true,
