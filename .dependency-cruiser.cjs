@@ -38,6 +38,24 @@ module.exports = {
       to: { path: APP },
     },
     {
+      name: "lib-imports-widget-client",
+      comment:
+        "The widget's panel, loader and words are the browser's side, above the server's use cases: words both " +
+        "sides use live in src/shared (e.g. src/shared/handoff-words.ts), never reached up for from src/lib.",
+      severity: "error",
+      from: { path: "^src/lib/" },
+      to: { path: "^src/widget/(?!server/)" },
+    },
+    {
+      name: "src-imports-scripts",
+      comment:
+        "Scripts run the app's code, never the reverse: a module both need lives under src/ and the script " +
+        "imports it (e.g. src/lib/secret-paths.mjs).",
+      severity: "error",
+      from: { path: ANY_SRC },
+      to: { path: "^scripts/" },
+    },
+    {
       name: "use-case-imports-form-state",
       comment:
         "Use cases take typed input and throw AppError, so a route, a script, a test and a server action can " +

@@ -1,4 +1,4 @@
-// The words of a live conversation with a person (issue #28), one table per language. Like ./handoff-i18n.ts,
+// The words of a live conversation with a person (issue #28), one table per language. Like src/shared/handoff-words.ts,
 // the server embeds only the visitor's language in the panel page, so the bundle carries no dictionaries.
 
 import type { Lang } from "@/shared/languages";
