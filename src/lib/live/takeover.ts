@@ -42,16 +42,17 @@ export async function claimConversation(
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return [];
-    return claimLocked(ctx, { tx, tenantId: ctx.tenant.id, record }, c);
+    return claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx);
   });
   wakeAssigned(ctx.tenant.id, wake);
 }
 
 /**
- * The claim itself, on a conversation the caller's transaction has locked: the same rule whether a person
+ * The claim itself, on a conversation the caller's transaction has locked (a step of a use case, not one:
+ * the caller checked the role): the same rule whether a person
  * presses "Take over" or replies to a conversation they do not have yet (reply.ts).
  */
-export async function claimLocked(ctx: TenantContext, m: Mover, c: LiveRow): Promise<string[]> {
+export async function claimLocked(m: Mover, c: LiveRow, ctx: TenantContext): Promise<string[]> {
   const holder = isPersonState(c.liveState) ? c.liveAgentId : null;
   if (!mayTake(ctx, holder)) {
     throw new AppError(
