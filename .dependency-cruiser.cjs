@@ -4,7 +4,8 @@
 //   → chat/tools → auth/security/mail → db → base (env, errors, log, process slots, request context,
 //   src/shared)
 // Only src/lib/db speaks SQL: drizzle, pg and PGlite are imported nowhere else under src/.
-const BASE = "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/shared/";
+const BASE =
+  "^src/lib/(env|env-providers|errors|log|process-slot|request-context)[.]ts$|^src/lib/secret-paths[.]mjs$|^src/shared/";
 const DB = "^src/lib/db/";
 const AUTH_SECURITY = "^src/lib/(auth|security|mail)/";
 const CHAT_TOOLS = "^src/lib/(chat|tools)/";
@@ -35,6 +36,24 @@ module.exports = {
       severity: "error",
       from: { path: "^src/(lib|widget/server)/" },
       to: { path: APP },
+    },
+    {
+      name: "lib-imports-widget-client",
+      comment:
+        "The widget's panel, loader and words are the browser's side, above the server's use cases: words both " +
+        "sides use live in src/shared (e.g. src/shared/handoff-words.ts), never reached up for from src/lib.",
+      severity: "error",
+      from: { path: "^src/lib/" },
+      to: { path: "^src/widget/(?!server/)" },
+    },
+    {
+      name: "src-imports-scripts",
+      comment:
+        "Scripts run the app's code, never the reverse: a module both need lives under src/ and the script " +
+        "imports it (e.g. src/lib/secret-paths.mjs).",
+      severity: "error",
+      from: { path: ANY_SRC },
+      to: { path: "^scripts/" },
     },
     {
       name: "use-case-imports-form-state",

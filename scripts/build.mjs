@@ -57,8 +57,9 @@ cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), {
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
 cpSync(path.join(root, "scripts/serve.mjs"), path.join(standalone, "michi-server.mjs"));
-for (const file of ["direct-routes.mjs", "secret-paths.mjs"]) {
-  cpSync(path.join(root, "scripts", file), path.join(standalone, file));
+// The secret-route redaction lives under src/lib (the logger imports it); the server imports it beside itself.
+for (const file of ["scripts/direct-routes.mjs", "src/lib/secret-paths.mjs"]) {
+  cpSync(path.join(root, file), path.join(standalone, path.basename(file)));
 }
 // The embedded database's worker thread is loaded by path at run time (src/lib/db/embedded.ts), so Next traces
 // neither it nor the PGlite package it imports.

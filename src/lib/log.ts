@@ -1,7 +1,7 @@
 import "server-only";
 import pino from "pino";
-import { redactSecretPaths } from "../../scripts/secret-paths.mjs";
 import { processSlot } from "./process-slot";
+import { redactSecretPaths } from "./secret-paths.mjs";
 
 // Paths that may carry credentials or visitor content. Content is dropped unless MICHI_LOG_CONTENT=true,
 // which callers check before adding a `content` field at all; the redaction here is the backstop.

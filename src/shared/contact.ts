@@ -1,6 +1,6 @@
 // The visitor's contact form, checked the same way in the panel (before sending) and on the server (which
 // decides). Plain code, no zod: the panel bundle has a size budget. Problems are codes; each side words them
-// in the visitor's language (src/widget/handoff-i18n.ts).
+// in the visitor's language (src/shared/handoff-words.ts).
 
 export const CONTACT_LIMITS = { name: 100, email: 254, phone: 40, message: 2000 } as const;
 

@@ -3,13 +3,13 @@
 
 import type { BotSettings } from "@/lib/db/schema";
 import { consentIn } from "@/shared/consent";
+import { fill } from "@/shared/fill";
+import { HANDOFF_STRINGS, type HandoffStrings } from "@/shared/handoff-words";
 import type { Lang } from "@/shared/languages";
 import { LIVE_STRINGS, type LiveStrings } from "@/shared/live-words";
 import { type Theme, themeFor } from "./contrast";
-import { HANDOFF_STRINGS, type HandoffStrings } from "./handoff-i18n";
 import { STRINGS, type Strings } from "./i18n";
 import { pickLang } from "./lang";
-import { fill } from "./wording";
 
 export type PanelConfig = {
   key: string;

@@ -1,10 +1,7 @@
-// Using the widget's words (src/widget/i18n.ts): filling in a template, and wording an error code.
+// Using the widget's words (src/widget/i18n.ts): wording an error code. Filling in a template is
+// src/shared/fill.ts.
 
 import type { Strings } from "./i18n";
-
-export function fill(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
-}
 
 const CODE_KEYS: Record<string, keyof Strings> = {
   length: "cutLength",

@@ -51,8 +51,17 @@ test.describe("two instances on one Postgres", () => {
   });
 
   test.afterAll(async () => {
-    for (const p of procs) p.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1000));
+    // Wait for each instance to be gone (not a fixed second) before the database is dropped under it.
+    await Promise.all(
+      procs.map((p) =>
+        p.exitCode !== null || p.signalCode !== null
+          ? undefined
+          : new Promise((r) => {
+              p.once("exit", r);
+              p.kill("SIGTERM");
+            }),
+      ),
+    );
     await database?.drop();
   });
 

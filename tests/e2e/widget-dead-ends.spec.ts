@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
+import { HANDOFF_STRINGS } from "@/shared/handoff-words";
 import { STRINGS } from "@/widget/i18n";
 import { E2E } from "../support/e2e-env";
 import { hostPageAt } from "../support/host-page";

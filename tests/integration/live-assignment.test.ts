@@ -7,8 +7,8 @@ import { setLiveState } from "@/lib/db/queries/live-conversations";
 import { readLiveEvents } from "@/lib/db/queries/live-events";
 import { writeLiveSettings } from "@/lib/db/queries/live-presence";
 import { auditLog, conversations, livePresence, type tenants } from "@/lib/db/schema";
-import { assignWaiting } from "@/lib/live/assign-next";
 import { recordPresence } from "@/lib/live/presence";
+import { sendAgentReply } from "@/lib/live/reply";
 import { requestPerson } from "@/lib/live/request";
 import { updateLiveSettings } from "@/lib/live/settings";
 import {
@@ -17,6 +17,7 @@ import {
   closeLiveConversation,
   handBackConversation,
 } from "@/lib/live/takeover";
+import { assignWaiting } from "@/lib/live/transition";
 import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { makeTenant, makeUser } from "../support/admin-world";
 import { freshDb, type TestDb } from "../support/db";
@@ -468,5 +469,32 @@ describe("who may take a conversation a teammate has", () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, "live.claimed"), eq(auditLog.target, c.id)));
     expect(claims.map((r) => r.details)).toContainEqual({ from: "person", takenFrom: ben.id });
+  });
+
+  it("a reply claims by the same rule as Take over: an owner's takes a teammate's visitor, an admin's does not", async () => {
+    await recordPresence(ctx(ben), {});
+    const c = await conversation();
+    await ask(c);
+    expect(await agentOf(c.id)).toEqual({ state: "waiting", agent: ben.id });
+    // Ben, an admin, cannot reply to (and so claim) a visitor given to Ana.
+    const other = await conversation();
+    await ask(other);
+    await recordPresence(ctx(ana), {});
+    await assignConversation(ctx(ana), { conversationId: other.id, agentId: ana.id });
+    await expect(sendAgentReply(ctx(ben), { conversationId: other.id, text: "Hello" })).rejects.toMatchObject(
+      { code: "conflict" },
+    );
+    await sendAgentReply(ctx(ana), { conversationId: c.id, text: "Hello, Ana here" });
+    expect(await agentOf(c.id)).toEqual({ state: "person", agent: ana.id });
+    const claims = await t.handle.platform
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "live.claimed"), eq(auditLog.target, c.id)));
+    expect(claims.map((r) => r.details)).toEqual([{ from: "waiting", takenFrom: ben.id }]);
+    // Back with the bot, a reply refuses: taking over is a step of its own.
+    await handBackConversation(ctx(ana), { conversationId: c.id });
+    await expect(
+      sendAgentReply(ctx(ana), { conversationId: c.id, text: "Still there?" }),
+    ).rejects.toMatchObject({ code: "conflict" });
   });
 });

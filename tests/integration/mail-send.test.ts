@@ -66,7 +66,7 @@ describe("sendMail over SMTP", () => {
     expect(wrong).not.toBe(smtp.url);
     useSmtp(wrong);
     const before = smtp.received.length;
-    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "handoff" });
+    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "live_waiting" });
     expect(r.status).toBe("failed");
     expect(r.error).toMatch(/EAUTH/);
     expect(r.error).not.toContain("wrong");
@@ -77,7 +77,7 @@ describe("sendMail over SMTP", () => {
   it("reports a mailbox the server refuses as failed", async () => {
     useSmtp(smtp.url);
     smtp.rejectWith(550);
-    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "handoff" });
+    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "live_waiting" });
     expect(r.status).toBe("failed");
     expect(r.error).toMatch(/550/);
   });
@@ -89,7 +89,7 @@ describe("sendMail over SMTP", () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
     useSmtp(`smtp://127.0.0.1:${port}`);
-    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "handoff" });
+    const r = await sendMail({ to: "a@b.test", subject: "Hi", text: "Hi", kind: "live_waiting" });
     expect(r).toMatchObject({ status: "failed" });
     expect(r.error).toMatch(/ECONNECTION|ECONNREFUSED/);
   });

@@ -38,7 +38,7 @@ function importsOf(file: string): string[] {
       const found = ["", ".ts", ".tsx", "/index.ts"]
         .map((ext) => base + ext)
         .find((f) => existsSync(f) && statSync(f).isFile());
-      // Plain .mjs modules (scripts/secret-paths.mjs) are walked too: they could import a package as well.
+      // Plain .mjs modules (src/lib/secret-paths.mjs) are walked too: they could import a package as well.
       if (!found || !/\.(tsx?|mjs)$/.test(found)) throw new Error(`${file}: cannot resolve ${spec}`);
       return found;
     });

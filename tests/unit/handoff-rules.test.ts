@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { groupRows, stems, suggestPack } from "@/lib/insights/unanswered";
 import { ALL_PACKS, findPack } from "@/lib/tools/index";
 import { contactProblems, normaliseContact } from "@/shared/contact";
-import { HANDOFF_STRINGS } from "@/widget/handoff-i18n";
+import { HANDOFF_STRINGS } from "@/shared/handoff-words";
 
 // The pure rules behind the hand-off form and the unanswered-questions report.
 

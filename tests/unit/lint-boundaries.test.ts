@@ -24,7 +24,7 @@ async function tool(args: string[]): Promise<string> {
 }
 
 describe("lint boundaries fail on broken code", () => {
-  it("dependency-cruiser refuses an upward import, SQL outside src/lib/db, a component reading the db, a cycle and a use case importing form state", async () => {
+  it("dependency-cruiser refuses an upward import, SQL outside src/lib/db, a component reading the db, a cycle, a use case importing form state, the widget's words or scripts/", async () => {
     // The same reporter and exit code `npm run lint` relies on.
     const report = await tool([
       path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
@@ -41,8 +41,10 @@ describe("lint boundaries fail on broken code", () => {
     );
     expect(violations.sort()).toEqual([
       "component-reads-db: src/components/WidgetTable.tsx → src/lib/db/queries/widgets.ts",
+      "lib-imports-widget-client: src/lib/leads/submit.ts → src/widget/words.ts",
       "no-circular: src/lib/chat/client.ts → src/lib/chat/reply.ts → src/lib/chat/client.ts",
       "sql-outside-db: src/lib/chat/loop.ts → drizzle-orm/index.js",
+      "src-imports-scripts: src/lib/log.ts → scripts/redact.mjs",
       "upward-from-db: src/lib/db/queries/widgets.ts → src/lib/auth/session.ts",
       "use-case-imports-form-state: src/lib/bot/settings.ts → src/lib/auth/action.ts",
     ]);

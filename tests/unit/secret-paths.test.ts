@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "@/lib/log";
-import { REDACTED, redactSecretPaths, SECRET_ROUTES } from "../../scripts/secret-paths.mjs";
+import { REDACTED, redactSecretPaths, SECRET_ROUTES } from "../../src/lib/secret-paths.mjs";
 
 // The one redaction every log line that can carry a URL goes through (scripts/serve.mjs, src/lib/log.ts).
 const TOKEN = "q7Vd2mXcK0pL9sTb4nWy8eRf1gHj6uIo3aZx5cVb7nM";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { fill } from "@/shared/fill";
 import { LANGS } from "@/shared/languages";
 import { STRINGS } from "@/widget/i18n";
 import { normalizeLang, parseAcceptLanguage, pickLang } from "@/widget/lang";
-import { codeMessage, fill } from "@/widget/wording";
+import { codeMessage } from "@/widget/wording";
 
 describe("widget language", () => {
   it("prefers data-michi-lang, then the tenant's language, then the browser, then English", () => {

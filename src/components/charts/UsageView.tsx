@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { UsageReport } from "@/lib/insights/views";
+import type { UsageReport } from "@/lib/insights/types";
 import { formatDate } from "@/shared/dates";
 import { PERIODS, type Period } from "./periods";
 import { UsageCharts } from "./UsageCharts";

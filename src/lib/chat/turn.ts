@@ -62,16 +62,11 @@ export function turnMessages(turn: Turn, now = new Date()): ModelMessage[] {
   ];
 }
 
-/**
- * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
- * the visitor's message is already stored and the answer is stored as complete, partial or failed.
- */
-export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult | null> {
+/** The model and the packs, round by round; a crash is kept on record as a failed answer. */
+async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult> {
   const e = turn.env;
-  const started = Date.now();
-  let result: LoopResult;
   try {
-    result = await runLoop(
+    return await runLoop(
       {
         client: turn.client,
         model: turn.model,
@@ -102,7 +97,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
   } catch (err) {
     // A bug, not a fault of the world: keep the turn on record as failed and say so plainly.
     turn.log.error({ err }, "chat turn crashed");
-    result = {
+    return {
       text: "",
       status: "failed",
       reason: "model_error",
@@ -112,6 +107,15 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       rounds: 0,
     };
   }
+}
+
+/**
+ * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
+ * the visitor's message is already stored and the answer is stored as complete, partial or failed.
+ */
+export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult | null> {
+  const started = Date.now();
+  const result = await runTurnLoop(turn, emit, signal);
 
   let messageId: string;
   let outcome: string;
@@ -161,7 +165,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
       usageEstimated: result.usageEstimated,
       ...(result.toolsDropped ? { toolsDropped: result.toolsDropped } : {}),
       ms: Date.now() - started,
-      ...(e.MICHI_LOG_CONTENT ? { content: { message: turn.message, answer: result.text } } : {}),
+      ...(turn.env.MICHI_LOG_CONTENT ? { content: { message: turn.message, answer: result.text } } : {}),
     },
     "chat turn",
   );

@@ -75,7 +75,7 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
         "",
         `Open the live chat: ${url}`,
       ].join("\n"),
-      kind: "handoff",
+      kind: "live_waiting",
       tenantId: tenant.id,
     });
     if (r.status === "failed")

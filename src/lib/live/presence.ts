@@ -2,12 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { touchPresence } from "../db/queries/live-presence";
-import { assignWaiting, wakeAssigned } from "./assign-next";
+import { assignWaiting, wakeAssigned } from "./transition";
 
 // An agent's presence: the open console sends a heartbeat every PRESENCE_BEAT_MS (availability.ts), and the
 // agent may set themselves away (no new visitors are offered a person on their account, none assigned).
 // Only admins and owners answer visitors, so only they are ever online; viewers watch without presence.
-// Every beat serves the queue (assign-next.ts): an agent present and not away may be room for a visitor in
+// Every beat serves the queue (transition.ts): an agent present and not away may be room for a visitor in
 // line, so coming online, coming back from away, or a slot a skipped row left free is taken up within one
 // beat; an agent going away puts the visitors the round-robin gave them and nobody claimed back in line, and
 // any beat finds those of an agent whose console went quiet.

@@ -1,15 +1,15 @@
 import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
-import { insertAgentMessage, lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
+import { insertAgentMessage, lockLiveConversation } from "../db/queries/live-conversations";
 import { appendLiveEvent } from "../db/queries/live-events";
-import { markAssigned } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
 import { callerAgent, conversationGone } from "./agent";
 import { wakeLive } from "./bus";
-import { liveTargetSchema } from "./takeover";
+import { claimLocked, liveTargetSchema } from "./takeover";
+import { isPersonState, wakeAssigned } from "./transition";
 
 // What a person writes in a live conversation: a reply the visitor reads (stored as a message, rendered with
 // the widget's safe Markdown), or an internal note only the business sees (in the live log, never on a
@@ -36,8 +36,9 @@ export const noteSchema = liveTargetSchema.extend({
 });
 
 /**
- * A person's reply. Replying to a waiting conversation claims it; a conversation another teammate has, or
- * one back with the bot, refuses (claim it first). Returns the stored message's id.
+ * A person's reply. Replying to a conversation waiting for or with a person that the caller does not have
+ * claims it, by the same rule as "Take over" (an owner may take a teammate's; an admin only an unassigned
+ * one); one back with the bot refuses (take it over first). Returns the stored message's id.
  */
 export async function sendAgentReply(
   ctx: TenantContext,
@@ -45,28 +46,17 @@ export async function sendAgentReply(
 ): Promise<{ messageId: string }> {
   assertRole(ctx, "admin");
   const queue = await processQueue();
-  const messageId = await auditedTx(ctx, async (tx, record) => {
+  const { id: messageId, wake } = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
-    const agent = await callerAgent(tx, ctx.user);
-    if (c.liveState === "person" && c.liveAgentId !== agent.id) {
-      throw new AppError("conflict", "A teammate has this conversation. Ask them to transfer it to you.");
-    }
-    if (c.liveState !== "person" && c.liveState !== "waiting") {
+    if (!isPersonState(c.liveState)) {
       throw new AppError("conflict", "The bot has this conversation. Take it over first.");
     }
-    if (c.liveState === "waiting") {
-      if (c.liveAgentId && c.liveAgentId !== agent.id) {
-        throw new AppError(
-          "conflict",
-          "This conversation is assigned to a teammate. Ask them to transfer it.",
-        );
-      }
-      await setLiveState(tx, c.id, { state: "person", agentId: agent.id });
-      await markAssigned(tx, ctx.tenant.id, agent.id);
-      await record("live.claimed", { target: c.id, details: { from: "waiting" } });
-      await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "person", agent } });
-    }
+    // Replying to a conversation the caller does not have yet claims it, by the claim's own rule.
+    const mine = c.liveState === "person" && c.liveAgentId === ctx.user.id;
+    const m = { tx, tenantId: ctx.tenant.id, record };
+    const wake = mine ? [] : await claimLocked(m, c, ctx);
+    const agent = await callerAgent(tx, ctx.user);
     const id = await insertAgentMessage(tx, {
       tenantId: ctx.tenant.id,
       conversationId: c.id,
@@ -85,9 +75,9 @@ export async function sendAgentReply(
       kind: "agent_message",
       data: { messageId: id, text: input.text, agent },
     });
-    return id;
+    return { id, wake };
   });
-  wakeLive(ctx.tenant.id, input.conversationId);
+  wakeAssigned(ctx.tenant.id, [input.conversationId, ...wake]);
   return { messageId };
 }
 

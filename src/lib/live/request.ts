@@ -2,19 +2,12 @@ import "server-only";
 import type { LiveAgent } from "@/shared/live-events";
 import type { DbHandle } from "../db";
 import { forTenantAudited } from "../db/queries/audit";
-import {
-  insertLiveConversation,
-  type LiveRow,
-  lockLiveConversation,
-  setLiveState,
-} from "../db/queries/live-conversations";
-import { appendLiveEvent } from "../db/queries/live-events";
+import { insertLiveConversation, lockLiveConversation } from "../db/queries/live-conversations";
 import { onlineAgents, readLiveSettings } from "../db/queries/live-presence";
 import { conversationGone } from "./agent";
-import { assignWaiting, wakeAssigned } from "./assign-next";
 import { PRESENCE_TTL_MS, withinHours } from "./availability";
-import { wakeLive } from "./bus";
 import { scheduleEscalation } from "./escalation";
+import { isPersonState, type MovingRow, moveConversation, wakeAssigned } from "./transition";
 
 // A visitor asks for a person ("Talk to a person" in the panel's menu, or after the assistant offered one).
 // When an agent is online and the business is open, the conversation waits for a person (and goes to the
@@ -37,14 +30,14 @@ export async function requestPerson(
   ),
   now: Date = new Date(),
 ): Promise<LiveRequestOutcome> {
-  let assigned: string[] = [];
+  let wake: string[] = [];
   const outcome = await forTenantAudited(db, input.tenantId, null, async (tx, record) => {
-    let c: Pick<LiveRow, "id" | "liveState"> | null = null;
+    let c: MovingRow | null = null;
     if (input.conversationId !== undefined) {
       const found = await lockLiveConversation(tx, input.conversationId);
       // Someone else's conversation looks exactly like a missing one.
       if (!found || found.visitorId !== input.visitorId) throw conversationGone();
-      if (found.liveState === "waiting" || found.liveState === "person") {
+      if (isPersonState(found.liveState)) {
         return { live: true, state: found.liveState, conversationId: found.id } as const;
       }
       c = found;
@@ -59,20 +52,11 @@ export async function requestPerson(
         visitorId: input.visitorId,
         ...input.start,
       });
-      c = { id, liveState: "bot" };
+      c = { id, liveState: "bot", liveAgentId: null };
     }
     if (!c) throw conversationGone();
     // In line unassigned; the round-robin then serves the queue oldest first, this visitor included.
-    await setLiveState(tx, c.id, {
-      state: "waiting",
-      agentId: null,
-      requestedAt: now,
-      endedAt: null,
-      firstResponseAt: null,
-    });
-    await record("live.requested", { target: c.id, details: { by: "visitor" } });
-    await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "waiting" } });
-    assigned = await assignWaiting(tx, input.tenantId, record, now);
+    wake = await moveConversation({ tx, tenantId: input.tenantId, record, now }, c, "request");
     await scheduleEscalation(tx, {
       tenantId: input.tenantId,
       conversationId: c.id,
@@ -81,7 +65,6 @@ export async function requestPerson(
     });
     return { live: true, state: "waiting", conversationId: c.id } as const;
   });
-  if (outcome.live) wakeLive(input.tenantId, outcome.conversationId);
-  wakeAssigned(input.tenantId, assigned);
+  wakeAssigned(input.tenantId, wake);
   return outcome;
 }

@@ -4,7 +4,7 @@ import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { writeLiveSettings } from "../db/queries/live-presence";
 import type { LiveHours, SavedReply } from "../db/schema";
 import { AppError } from "../errors";
-import { assignWaiting, wakeAssigned } from "./assign-next";
+import { assignWaiting, wakeAssigned } from "./transition";
 
 // The business's live chat settings (Inbox → Live chat → Settings): how many conversations one agent holds
 // at most, after how many minutes an unclaimed visitor is escalated, the opening hours and the saved replies.

@@ -52,6 +52,19 @@ processSlot<() => void>("LiveDrain").set(() => {
   for (const close of [...(held.get() ?? [])]) close();
 });
 
+/** A read's rows as SSE text, and after the first read the `ready` line: the client has caught up. */
+function encodeRead(rows: readonly LiveEvent[], after: number, first: boolean) {
+  let text = "";
+  let cursor = after;
+  for (const r of rows) {
+    text += encodeLiveEvent(r);
+    cursor = r.seq;
+  }
+  // With an id, so EventSource resumes from here even when the log had nothing to send yet.
+  if (first) text += `id: ${cursor}\nevent: ready\ndata: {"seq":${cursor}}\n\n`;
+  return { text, cursor };
+}
+
 export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   const { db, tenantId, conversationId, kinds } = input;
@@ -112,17 +125,10 @@ export function liveEventStream(input: LiveStreamInput): ReadableStream<Uint8Arr
           limit: PAGE,
         });
         if (closed) return;
-        let chunk = "";
-        for (const r of rows) {
-          chunk += encodeLiveEvent(r);
-          cursor = r.seq;
-        }
-        if (!ready) {
-          ready = true;
-          // With an id, so EventSource resumes from here even when the log had nothing to send yet.
-          chunk += `id: ${cursor}\nevent: ready\ndata: {"seq":${cursor}}\n\n`;
-        }
-        if (chunk) write(chunk);
+        const out = encodeRead(rows, cursor, !ready);
+        cursor = out.cursor;
+        ready = true;
+        if (out.text) write(out.text);
         if (rows.length === PAGE) again = true;
         else if (feed.join(seenAt)) joined = true;
         else again = true;

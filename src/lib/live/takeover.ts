@@ -2,26 +2,24 @@ import "server-only";
 import { z } from "zod";
 import { liveWords } from "../../shared/live-words";
 import { assertRole, auditedTx, roleAtLeast, type TenantContext } from "../auth/access";
-import { lockLiveConversation, setLiveState } from "../db/queries/live-conversations";
-import { appendLiveEvent } from "../db/queries/live-events";
-import { isAgentMember, markAssigned } from "../db/queries/live-presence";
+import { type LiveRow, lockLiveConversation } from "../db/queries/live-conversations";
+import { isAgentMember } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
-import { assignWaiting, wakeAssigned } from "./assign-next";
-import { wakeLive } from "./bus";
+import { assertMove, isPersonState, type Mover, moveConversation, wakeAssigned } from "./transition";
 
 // The business's side of a live conversation's state: claim (a person takes it), assign or transfer to a
-// teammate, hand back to the bot, close. Each change locks the conversation row, bumps its live version (so a
-// bot answer still streaming is not kept, see michi_finish_turn), is audited with who and when, and is
-// appended to the live log before the streams are woken. Admins and owners act; viewers only watch. When the
+// teammate, hand back to the bot, close. Each locks the conversation row and moves it through the transition
+// table (transition.ts: allowed moves, version bump, audit, live event, whom to wake); what is decided here is
+// who may. Admins and owners act; viewers only watch. When the
 // person's part ends on a WhatsApp or Telegram conversation, the person there reads what the widget shows.
 // Who may take which: as Chatwoot's "Manage all conversations" versus "Manage unassigned & own
 // conversations" permissions (chatwoot.com/hc/user-guide/articles/1741923706), an owner may take over or
 // move any conversation, a teammate's too; an admin claims or moves only an unassigned one or their own,
 // and asks the teammate who has one to transfer it. A change that frees an agent's slot serves the
-// waiting queue (assign-next.ts) in the same transaction.
+// waiting queue (transition.ts) in the same transaction.
 
 /** Whether the caller may take or move a conversation that `agentId` (someone, or nobody) has. */
 function mayTake(ctx: TenantContext, agentId: string | null): boolean {
@@ -40,36 +38,31 @@ export async function claimConversation(
   input: z.infer<typeof liveTargetSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  const assigned = await auditedTx(ctx, async (tx, record) => {
+  const wake = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return [];
-    const agent = await callerAgent(tx, ctx.user);
-    // An agent id left on a conversation the bot has again means nothing: hand back and close clear it.
-    const holder = c.liveState === "waiting" || c.liveState === "person" ? c.liveAgentId : null;
-    if (!mayTake(ctx, holder)) {
-      throw new AppError(
-        "conflict",
-        c.liveState === "person"
-          ? "A teammate already has this conversation. Ask them (or an owner) to transfer it to you."
-          : "This conversation is assigned to a teammate. Ask them (or an owner) to transfer it to you.",
-      );
-    }
-    await setLiveState(tx, c.id, {
-      state: "person",
-      agentId: agent.id,
-      requestedAt: c.liveRequestedAt ?? new Date(),
-    });
-    await markAssigned(tx, ctx.tenant.id, agent.id);
-    await record("live.claimed", {
-      target: c.id,
-      details: { from: c.liveState, ...(holder && holder !== agent.id ? { takenFrom: holder } : {}) },
-    });
-    await appendLiveEvent(tx, { conversationId: c.id, kind: "state", data: { state: "person", agent } });
-    return holder && holder !== agent.id ? assignWaiting(tx, ctx.tenant.id, record) : [];
+    return claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx);
   });
-  wakeLive(ctx.tenant.id, input.conversationId);
-  wakeAssigned(ctx.tenant.id, assigned);
+  wakeAssigned(ctx.tenant.id, wake);
+}
+
+/**
+ * The claim itself, on a conversation the caller's transaction has locked (a step of a use case, not one:
+ * the caller checked the role): the same rule whether a person
+ * presses "Take over" or replies to a conversation they do not have yet (reply.ts).
+ */
+export async function claimLocked(m: Mover, c: LiveRow, ctx: TenantContext): Promise<string[]> {
+  const holder = isPersonState(c.liveState) ? c.liveAgentId : null;
+  if (!mayTake(ctx, holder)) {
+    throw new AppError(
+      "conflict",
+      c.liveState === "person"
+        ? "A teammate already has this conversation. Ask them (or an owner) to transfer it to you."
+        : "This conversation is assigned to a teammate. Ask them (or an owner) to transfer it to you.",
+    );
+  }
+  return moveConversation(m, c, "claim", { agent: await callerAgent(m.tx, ctx.user) });
 }
 
 /**
@@ -82,15 +75,11 @@ export async function assignConversation(
   input: z.infer<typeof assignSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
-  const assigned = await auditedTx(ctx, async (tx, record) => {
+  const wake = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
-    if (c.liveState !== "waiting" && c.liveState !== "person") {
-      throw new AppError(
-        "conflict",
-        "Only a conversation waiting for a person or with a person can be assigned.",
-      );
-    }
+    const move = c.liveState === "person" ? "transfer" : "assign";
+    assertMove(c.liveState, move);
     if (!mayTake(ctx, c.liveAgentId)) {
       throw new AppError(
         "conflict",
@@ -101,22 +90,9 @@ export async function assignConversation(
       throw new AppError("not_found", "This teammate was not found, or cannot answer visitors.");
     }
     const agent = await teammateAgent(tx, input.agentId);
-    await setLiveState(tx, c.id, { state: c.liveState, agentId: agent.id });
-    await markAssigned(tx, ctx.tenant.id, agent.id);
-    await record(c.liveState === "person" ? "live.transferred" : "live.assigned", {
-      target: c.id,
-      details: { to: agent.id, from: c.liveAgentId },
-    });
-    await appendLiveEvent(
-      tx,
-      c.liveState === "person"
-        ? { conversationId: c.id, kind: "state", data: { state: "person", agent } }
-        : { conversationId: c.id, kind: "assigned", data: { agent } },
-    );
-    return c.liveAgentId && c.liveAgentId !== agent.id ? assignWaiting(tx, ctx.tenant.id, record) : [];
+    return moveConversation({ tx, tenantId: ctx.tenant.id, record }, c, move, { agent });
   });
-  wakeLive(ctx.tenant.id, input.conversationId);
-  wakeAssigned(ctx.tenant.id, assigned);
+  wakeAssigned(ctx.tenant.id, wake);
 }
 
 /** The person's part ends: back to the bot, which answers the visitor's next message again. */
@@ -138,30 +114,21 @@ export async function closeLiveConversation(
 async function endLive(ctx: TenantContext, conversationId: string, state: "bot" | "closed"): Promise<void> {
   assertRole(ctx, "admin");
   const queue = await processQueue();
-  const assigned = await auditedTx(ctx, async (tx, record) => {
+  const wake = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, conversationId);
     if (!c) throw conversationGone();
-    if (c.liveState !== "waiting" && c.liveState !== "person") {
-      throw new AppError("conflict", "No person has this conversation.");
-    }
-    await setLiveState(tx, c.id, { state, agentId: null, endedAt: new Date() });
-    await record(state === "bot" ? "live.handed_back" : "live.closed", {
-      target: c.id,
-      details: { from: c.liveState },
-    });
-    await appendLiveEvent(tx, {
-      conversationId: c.id,
-      kind: "state",
-      data: { state, reason: state === "bot" ? "handed_back" : "closed" },
-    });
+    const moved = await moveConversation(
+      { tx, tenantId: ctx.tenant.id, record },
+      c,
+      state === "bot" ? "handBack" : "close",
+    );
     const words = liveWords(ctx.tenant.bot.language);
     await queueReplies(tx, queue, {
       tenantId: ctx.tenant.id,
       conversationId: c.id,
       replies: [{ markdown: state === "bot" ? words.backToBot : words.closed }],
     });
-    return c.liveAgentId ? assignWaiting(tx, ctx.tenant.id, record) : [];
+    return moved;
   });
-  wakeLive(ctx.tenant.id, conversationId);
-  wakeAssigned(ctx.tenant.id, assigned);
+  wakeAssigned(ctx.tenant.id, wake);
 }

@@ -22,7 +22,13 @@ import { type MailDelivery, mailDelivery, smtpTransport } from "./transport";
 
 export { type MailDelivery, mailDelivery, smtpServerLabel } from "./transport";
 
-export type MailKind = "invitation" | "password_reset" | "lead" | "handoff" | "webhook_disabled" | "health";
+export type MailKind =
+  | "invitation"
+  | "password_reset"
+  | "lead"
+  | "live_waiting"
+  | "webhook_disabled"
+  | "health";
 
 export type MailInput = {
   to: string;
@@ -64,7 +70,7 @@ const mailInput = z.object({
   subject: oneLine(200),
   text: z.string().min(1).max(100_000),
   html: z.string().max(200_000).optional(),
-  kind: z.enum(["invitation", "password_reset", "lead", "handoff", "webhook_disabled", "health"]),
+  kind: z.enum(["invitation", "password_reset", "lead", "live_waiting", "webhook_disabled", "health"]),
   tenantId: z
     .string()
     .refine((v) => isUuid(v), "must be a uuid")

@@ -1,8 +1,8 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { fill } from "@/shared/fill";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
-import { fill } from "../wording";
 import { AnswerExtras } from "./AnswerExtras";
 import { AgentMessage } from "./LiveBar";
 import { Markdown } from "./Markdown";

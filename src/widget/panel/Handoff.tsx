@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 // The panel's ways past the bot: the header menu with "Talk to a person" and the inline contact form (opened
 // from that menu or by the assistant's request_human pack; the thumbs under an answer are in
-// AnswerExtras.tsx). Strings come from cfg.h (src/widget/handoff-i18n.ts), validation from
+// AnswerExtras.tsx). Strings come from cfg.h (src/shared/handoff-words.ts), validation from
 // src/shared/contact.ts, as on the server.
 import { useEffect, useRef, useState } from "preact/hooks";
 import {

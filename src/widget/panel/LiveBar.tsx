@@ -1,10 +1,10 @@
 /** @jsxImportSource preact */
 
 import { useEffect, useState } from "preact/hooks";
+import { fill } from "@/shared/fill";
 import type { VisitorAgent } from "@/shared/live-events";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
-import { fill } from "../wording";
 import { Markdown } from "./Markdown";
 import type { Msg } from "./messages";
 import { type Session, withToken } from "./session";

@@ -129,6 +129,9 @@ export const viewerCases: Record<string, ViewerCase> = {
   },
 
   // The console's live stream: every member may watch (the stream is closed at once by the aborted signal).
+  [`${L}/webhooks/views.ts#loadEndpoint`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
+  [`${L}/tenants/overview.ts#loadOverview`]: { kind: "read-only", args: () => [] },
+  [`${L}/live/console.ts#loadLiveConsole`]: { kind: "read-only", args: () => [] },
   [`${L}/live/watch.ts#watchLiveEvents`]: {
     kind: "read-only",
     args: () => [{ after: null, signal: AbortSignal.abort() }],

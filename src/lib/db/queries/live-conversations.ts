@@ -62,7 +62,7 @@ export async function setLiveState(
     endedAt?: Date | null;
     /** A new request starts the first-response clock again (null). */
     firstResponseAt?: null;
-    /** The round-robin's choice (assign-next.ts); every other change is a person's, and clears it. */
+    /** The round-robin's choice (transition.ts); every other change is a person's, and clears it. */
     auto?: boolean;
   },
 ): Promise<void> {

@@ -1,5 +1,5 @@
 import { FilterBar, FilterSelect, InputField } from "@/components/ui";
-import { type ListFilters, OUTCOMES } from "@/lib/insights/views";
+import { type ListFilters, OUTCOMES } from "@/lib/insights/types";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { OUTCOME_LABELS } from "./display";
 

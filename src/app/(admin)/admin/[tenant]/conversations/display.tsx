@@ -1,4 +1,4 @@
-import type { Outcome } from "@/lib/insights/views";
+import type { Outcome } from "@/lib/insights/types";
 import { findPack } from "@/lib/tools/index";
 
 // Small pieces the conversation list and the transcript share.

@@ -1,5 +1,5 @@
 import { FilterBar, FilterSelect, InputField } from "@/components/ui";
-import type { InboxFilters as Filters } from "@/lib/leads/views";
+import type { InboxFilters as Filters } from "@/lib/leads/types";
 import { KIND_LABEL } from "./filters";
 
 const STATUS_OPTIONS = [

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { PlainActionFn } from "@/lib/auth/action";
-import type { LeadRow, VisibleMessage } from "@/lib/leads/views";
+import type { LeadRow, VisibleMessage } from "@/lib/leads/types";
 import { mailtoHref, telHref } from "@/shared/contact";
 import { When } from "../conversations/display";
 import { KIND_LABEL } from "./filters";

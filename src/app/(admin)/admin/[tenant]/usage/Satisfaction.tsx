@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Card } from "@/components/ui";
-import type { Satisfaction as Figures } from "@/lib/feedback/views";
+import type { Satisfaction as Figures } from "@/lib/feedback/types";
 
 /** The share of rated answers visitors found helpful in the period, with the counts behind it. */
 export function Satisfaction({

@@ -1,4 +1,4 @@
-import type { AnswerRating } from "@/lib/feedback/views";
+import type { AnswerRating } from "@/lib/feedback/types";
 
 /** The visitor's thumbs under an answer of the transcript, with their comment on a "down". */
 export function RatingNote({ rating }: { rating: AnswerRating | undefined }) {

@@ -1,4 +1,4 @@
-import type { ToolRunRow } from "@/lib/insights/views";
+import type { ToolRunRow } from "@/lib/insights/types";
 import { findPack } from "@/lib/tools/index";
 import { estimateTokens } from "@/lib/tools/tokens";
 import { formatNumber } from "../display";

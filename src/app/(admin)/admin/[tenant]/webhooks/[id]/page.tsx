@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
-import { getEndpoint, listDeliveries } from "@/lib/db/queries/webhooks";
 import { EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
+import { loadEndpoint } from "@/lib/webhooks/views";
 import { isUuid } from "@/shared/parse";
 import {
   deleteEndpointAction,
@@ -15,27 +15,18 @@ import {
   updateEndpointAction,
 } from "../actions";
 import { AdminsOnly, EditEndpointForm, IdButton } from "../WebhookForms";
+import { DeliveriesCard } from "./DeliveriesCard";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
 const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((value) => ({ value, label: EVENT_LABELS[value] }));
-
-const STATUS_LABEL = {
-  pending: "Waiting",
-  retrying: "Retrying",
-  delivered: "Delivered",
-  failed: "Failed",
-} as const;
 
 export default async function EndpointPage({ params }: { params: Promise<{ tenant: string; id: string }> }) {
   const { tenant: slug, id } = await params;
   const ctx = await requireTenant(slug);
   if (!roleAtLeast(ctx.role, "admin")) return <AdminsOnly />;
   if (!isUuid(id)) notFound();
-  const found = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
-    const endpoint = await getEndpoint(tx, id);
-    return endpoint ? { endpoint, deliveries: await listDeliveries(tx, id) } : null;
-  });
+  const found = await loadEndpoint(ctx, id);
   if (!found) notFound();
   const { endpoint, deliveries } = found;
   const s = ctx.tenant.slug;
@@ -100,66 +91,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ tenan
           }}
         />
       </Card>
-      <Card id="deliveries" title="Deliveries" description="The latest 50, newest first.">
-        {deliveries.length === 0 ? (
-          <p className="text-sm muted">Nothing sent yet.</p>
-        ) : (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Deliveries to this endpoint</caption>
-            <thead>
-              <tr className="border-b border-[var(--border)]">
-                <th scope="col" className="py-2 pr-3">
-                  Event
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Attempts
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Last answer
-                </th>
-                <th scope="col" className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((d) => (
-                <tr
-                  key={d.id}
-                  className="border-b border-[var(--border)] align-top"
-                  data-delivery={d.messageId}
-                >
-                  <td className="py-3 pr-3">
-                    <code>{d.eventType}</code>
-                    <div className="text-xs muted">
-                      {d.createdAt.toISOString().replace("T", " ").slice(0, 19)}
-                    </div>
-                  </td>
-                  <td className="py-3 pr-3">{STATUS_LABEL[d.status]}</td>
-                  <td className="py-3 pr-3">{d.attempts}</td>
-                  <td className="py-3 pr-3">
-                    {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : d.lastError ? "No answer" : "–"}
-                    {d.lastError ? <div className="text-xs muted">{d.lastError}</div> : null}
-                  </td>
-                  <td className="py-3">
-                    <IdButton
-                      action={redeliverAction.bind(null, s)}
-                      name="deliveryId"
-                      value={d.id}
-                      label="Redeliver"
-                      pendingText="Queuing…"
-                      ariaLabel={`Redeliver ${d.eventType} of ${d.createdAt.toISOString()}`}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Card>
+      <DeliveriesCard deliveries={deliveries} redeliver={redeliverAction.bind(null, s)} />
     </div>
   );
 }
