@@ -25,9 +25,9 @@ import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResu
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
-import { benchKnowledgeBombs, type KnowledgeBombsResult } from "./knowledge-bombs";
 import type { BlindReport } from "./knowledge/blind";
 import { benchBlind } from "./knowledge/blind-run";
+import { benchKnowledgeBombs, type KnowledgeBombsResult } from "./knowledge-bombs";
 import { type Client, makeClient } from "./lib/client";
 import { cleanupAll, ROOT, stopChild } from "./lib/procs";
 import { seedBench } from "./lib/seed";

@@ -20,9 +20,9 @@ import {
 } from "@/lib/db/queries/knowledge-sources";
 import { isToolWorldError } from "@/lib/errors";
 import type { QueueJob } from "@/lib/queue";
-import { hostStalled, noteStall } from "./crawl/stalls";
 import type { RobotsRules } from "./crawl/robots";
 import { robotsBookFor } from "./crawl/robots-book";
+import { hostStalled, noteStall } from "./crawl/stalls";
 import { normalizePageUrl, wantedByPatterns } from "./crawl/urls";
 import type { ExtractedDoc, KnowledgeDeps, PageJob } from "./deps";
 import { robotsDirectives } from "./extract/robots-directives";
