@@ -1,13 +1,10 @@
-import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db/client";
 import { listPages, pageCounts } from "@/lib/db/queries/knowledge-pages";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { createTenant } from "@/lib/db/queries/tenants";
-import { startSync } from "@/lib/knowledge/sync";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureReply, redirectTo, startFixtureSite } from "../support/fixture-site";
-import { type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import { type KnowledgeInstance, startKnowledgeInstance, syncToIdle } from "../support/knowledge";
 
 // The crawler's manners as RFC 9309 and the X-Robots-Tag header ask: every host a crawl touches has its own
 // robots.txt (read once per run), every redirect hop is checked against the robots.txt of its host before it
@@ -140,19 +137,7 @@ async function crawl(slug: string, source: { sitemapUrl?: string; startUrl?: str
   const k = await startKnowledgeInstance(t.handle, main, { alsoSites: [shop, down] });
   running.push(k);
   const from = { main: main.requests.length, shop: shop.requests.length, down: down.requests.length };
-  await startSync(t.handle, k.queue, { tenantId, sourceId, actor: null, reason: "manual" });
-  await expect
-    .poll(
-      async () =>
-        (
-          await rowsOf<{ sync_state: string }>(
-            t.handle.platform,
-            sql`select sync_state from knowledge_sources where id = ${sourceId}`,
-          )
-        )[0]?.sync_state,
-      { timeout: 60_000, interval: 250 },
-    )
-    .toBe("idle");
+  await syncToIdle(t.handle, k.queue, tenantId, sourceId, 60_000);
   const listed = await t.handle.forTenant(tenantId, (tx) => listPages(tx, sourceId));
   const counts = await t.handle.forTenant(tenantId, (tx) => pageCounts(tx, sourceId));
   const pages = Object.fromEntries(

@@ -4,10 +4,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { createTenant } from "@/lib/db/queries/tenants";
-import { startSync } from "@/lib/knowledge/sync";
 import { freshDb, type TestDb } from "../support/db";
 import { type FixtureRoute, type FixtureSite, startFixtureSite } from "../support/fixture-site";
-import { addSitemapSource, startKnowledgeInstance } from "../support/knowledge";
+import { addSitemapSource, startKnowledgeInstance, syncToIdle } from "../support/knowledge";
 import { logingovDir, sitePages } from "../support/knowledge-sites";
 
 // The Login.gov copy (../shared/knowledge-sites, see its README) has what real sites have: a page every footer
@@ -52,19 +51,7 @@ describe.skipIf(!dir)("a sitemap source on the Login.gov copy", () => {
     });
     const k = await startKnowledgeInstance(t.handle, site);
     try {
-      await startSync(t.handle, k.queue, { tenantId, sourceId, actor: null, reason: "manual" });
-      await expect
-        .poll(
-          async () =>
-            (
-              await rowsOf<{ sync_state: string }>(
-                t.handle.platform,
-                sql`select sync_state from knowledge_sources where id = ${sourceId}`,
-              )
-            )[0]?.sync_state,
-          { timeout: 120_000, interval: 500 },
-        )
-        .toBe("idle");
+      await syncToIdle(t.handle, k.queue, tenantId, sourceId, 120_000);
     } finally {
       await k.stop();
     }

@@ -3,10 +3,14 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { createTenant } from "@/lib/db/queries/tenants";
-import { startSync } from "@/lib/knowledge/sync";
 import { freshDb, type TestDb } from "../support/db";
 import { startFixtureSite } from "../support/fixture-site";
-import { addSitemapSource, type KnowledgeInstance, startKnowledgeInstance } from "../support/knowledge";
+import {
+  addSitemapSource,
+  type KnowledgeInstance,
+  startKnowledgeInstance,
+  syncToIdle,
+} from "../support/knowledge";
 
 // Sitemaps as real sites write them and as an attacker would (issue 44, finding 1 and the entity part of 3): a
 // <loc> with `&amp;` in its query string is crawled at the address it means; a 19 MB sitemap of 95,000 pages, an
@@ -90,19 +94,7 @@ async function syncOf(path: string, pageCap: number) {
     pageCap,
     schedule: "off",
   });
-  await startSync(t.handle, k.queue, { tenantId, sourceId, actor: null, reason: "manual" });
-  await expect
-    .poll(
-      async () =>
-        (
-          await rowsOf<{ sync_state: string }>(
-            t.handle.platform,
-            sql`select sync_state from knowledge_sources where id = ${sourceId}`,
-          )
-        )[0]?.sync_state,
-      { timeout: 60_000, interval: 250 },
-    )
-    .toBe("idle");
+  await syncToIdle(t.handle, k.queue, tenantId, sourceId, 60_000);
   const [source] = await rowsOf<{ last_sync_error: string | null; run_queued: number; run_over_cap: number }>(
     t.handle.platform,
     sql`select last_sync_error, run_queued, run_over_cap from knowledge_sources where id = ${sourceId}`,

@@ -1,8 +1,12 @@
+import { sql } from "drizzle-orm";
+import { expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/client";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import type { KnowledgeDeps } from "@/lib/knowledge/deps";
 import { chunkSections, extractDocument, searchText } from "@/lib/knowledge/extract";
 import { createExtractPool } from "@/lib/knowledge/extract-pool";
+import { startSync } from "@/lib/knowledge/sync";
 import { knowledgeWorkers } from "@/lib/knowledge/worker";
 import { type JobQueue, type QueueWorker, startQueue } from "@/lib/queue";
 import { createPageFetcher, type PageFetcher } from "@/lib/security/fetch-text";
@@ -149,4 +153,27 @@ export async function addSitemapSource(
         })
       ).id,
   );
+}
+
+/** Starts a manual sync and waits until the source is idle again (the sync, its pages and its retries done). */
+export async function syncToIdle(
+  handle: DbHandle,
+  queue: JobQueue,
+  tenantId: string,
+  sourceId: string,
+  timeout = 60_000,
+): Promise<void> {
+  await startSync(handle, queue, { tenantId, sourceId, actor: null, reason: "manual" });
+  await expect
+    .poll(
+      async () =>
+        (
+          await rowsOf<{ sync_state: string }>(
+            handle.platform,
+            sql`select sync_state from knowledge_sources where id = ${sourceId}`,
+          )
+        )[0]?.sync_state,
+      { timeout, interval: 250 },
+    )
+    .toBe("idle");
 }
