@@ -12,11 +12,14 @@ export function TestResult({ test }: { test: TestQuestionView }) {
           <strong>Your answer matches:</strong> {test.curated.answer}
         </p>
       ) : null}
-      <p className="muted">
-        The best passage holds {Math.round(test.relevance * 100)}% of the question's words. The assistant
-        answers only from passages that answer the question, and otherwise says it does not know.
-      </p>
-      {test.passages.length === 0 ? <p>No word of the question is on your pages.</p> : null}
+      {test.passages.length === 0 ? (
+        <p>No word of the question is on your pages.</p>
+      ) : (
+        <p className="muted">
+          The best passage holds {Math.round(test.relevance * 100)}% of the question's words. The assistant
+          answers only from passages that answer the question, and otherwise says it does not know.
+        </p>
+      )}
       {test.ranked.length > 0 ? (
         <ol className="list-decimal space-y-2 pl-5">
           {test.ranked.map((p) => (
