@@ -144,11 +144,11 @@ test("a secret is write-only: after saving, no page HTML contains it", async ({ 
   const secretCard = page.locator('section[data-pack="check_stock"]');
   // An earlier --repeat-each round stored a key: the field then shows "Set on …" with Replace. Replace is a
   // client-side toggle, so it only works once React has hydrated it.
+  // Save is a client form action: clicked before React hydrates the card, the click does nothing (seen under
+  // load in CI), so the card must be live before anything is typed or clicked.
+  await waitForHydration(secretCard.getByRole("button", { name: "Save", exact: true }));
   const replace = secretCard.getByRole("button", { name: "Replace" });
-  if ((await replace.count()) > 0) {
-    await waitForHydration(replace);
-    await replace.click();
-  }
+  if ((await replace.count()) > 0) await replace.click();
   await expect(secretCard.locator('input[type="password"]')).toHaveCount(1);
   await secretCard.getByLabel("Shop base URL").fill(E2E.fixtureOrigin);
 
