@@ -1,11 +1,6 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { instanceEnv, startStandalone } from "../support/standalone";
+import { ownInstance, rawRequest, signInAt } from "./own-instance";
 
 // Issue #44's web findings on a production instance of its own:
 // - a document's file name with a NUL byte answered 500, and "../../../../etc/passwd.txt" was kept whole;
@@ -15,51 +10,16 @@ import { instanceEnv, startStandalone } from "../support/standalone";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-let child: ChildProcess;
-let dataDir: string;
-let logs: () => string = () => "";
-let BASE = "";
-
-test.beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "michi-hardening-web-"));
-  const started = await startStandalone({
-    env: (port) =>
-      instanceEnv({
-        publicUrl: `http://127.0.0.1:${port}`,
-        modelUrl: E2E.modelUrl,
-        database: { embedded: dataDir },
-        extra: {
-          MICHI_ADMIN_EMAIL: E2E.operator.email,
-          MICHI_ADMIN_PASSWORD: E2E.operator.password, // the operator owns the demo business
-        },
-      }),
-  });
-  child = started.child;
-  logs = started.logs;
-  BASE = `http://127.0.0.1:${started.port}`;
-});
-
-test.afterAll(() => {
-  if (child.exitCode === null) child.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function signIn(page: Page) {
-  await page.goto(`${BASE}/signin`);
-  await page.getByLabel("E-mail").fill(E2E.operator.email);
-  await page.getByLabel("Password", { exact: true }).fill(E2E.operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin(\/|$)/);
-}
+const srv = ownInstance("hardening-web");
 
 test("an uploaded document keeps its base name; a name with a NUL or another control character is a 400 in words", async ({
   page,
 }) => {
-  await signIn(page);
+  await signInAt(srv.base, page, E2E.operator);
   const upload = (name: string) =>
-    page.request.post(`${BASE}/api/admin/demo/knowledge/upload`, {
+    page.request.post(`${srv.base}/api/admin/demo/knowledge/upload`, {
       headers: {
-        origin: BASE,
+        origin: srv.base,
         "content-type": "application/octet-stream",
         "x-file-name": encodeURIComponent(name),
       },
@@ -75,7 +35,7 @@ test("an uploaded document keeps its base name; a name with a NUL or another con
   const res = await upload("../../../../etc/passwd.txt");
   expect(res.status()).toBe(201);
   expect(((await res.json()) as { message: string }).message).toBe("passwd.txt uploaded; it is being read.");
-  await page.goto(`${BASE}/admin/demo/knowledge`);
+  await page.goto(`${srv.base}/admin/demo/knowledge`);
   await expect(page.getByRole("button", { name: "Delete passwd.txt", exact: true })).toBeVisible();
   await expect(page.getByText("etc/passwd.txt")).toHaveCount(0);
 });
@@ -91,10 +51,10 @@ async function actionIdOf(page: Page, field: string): Promise<string> {
 
 test("a server action replayed with malformed arguments answers 400, not 500", async ({ page }) => {
   // An open action (sign-in), then a business's actions (the page binds the slug), each posted where it lives.
-  await page.goto(`${BASE}/signin`);
+  await page.goto(`${srv.base}/signin`);
   const calls = [{ id: await actionIdOf(page, "email"), at: "/signin" }];
-  await signIn(page);
-  await page.goto(`${BASE}/admin/demo/account`);
+  await signInAt(srv.base, page, E2E.operator);
+  await page.goto(`${srv.base}/admin/demo/account`);
   calls.push(
     { id: await actionIdOf(page, "name"), at: "/admin/demo/account" },
     { id: await actionIdOf(page, "currentPassword"), at: "/admin/demo/account" },
@@ -112,8 +72,8 @@ test("a server action replayed with malformed arguments answers 400, not 500", a
   ];
   for (const { id, at } of calls)
     for (const data of bodies) {
-      const res = await page.request.post(`${BASE}${at}`, {
-        headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8", origin: BASE },
+      const res = await page.request.post(`${srv.base}${at}`, {
+        headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8", origin: srv.base },
         data,
         maxRedirects: 0,
       });
@@ -121,26 +81,8 @@ test("a server action replayed with malformed arguments answers 400, not 500", a
     }
 });
 
-/** One raw HTTP/1.1 exchange, so the request target is sent exactly as written (no client normalises it). */
-function rawRequest(port: number, target: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
-    let got = "";
-    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer within 10 s")));
-    socket.on("data", (d) => {
-      got += String(d);
-      if (got.includes("\r\n\r\n")) {
-        socket.destroy();
-        resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1]));
-      }
-    });
-    socket.on("error", reject);
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
-  });
-}
-
 test("no spelling of a secret path, nor a channel webhook's key, reaches the access log", async () => {
-  const port = Number(new URL(BASE).port);
+  const port = srv.port;
   const token = "Zq8Xv3Lm0Nw5Kp2Rt7Yb4Hc9Gd6Fs1Ja0Qe3Uo8Wi5";
   const key = "wk_9c7e5a3b1d2f4e6a8b0c1d3e5f7a9b2c4d6e8f0a";
   const targets = [
@@ -161,14 +103,15 @@ test("no spelling of a secret path, nor a channel webhook's key, reaches the acc
     `/api/channels/whatsapp/${key}?hub.mode=subscribe&hub.challenge=1`,
   ];
   const statuses = [];
-  for (const t of targets) statuses.push(await rawRequest(port, t));
+  for (const t of targets)
+    statuses.push((await rawRequest(port, `GET ${t} HTTP/1.1\r\nHost: 127.0.0.1:${port}`)).status);
   // Answered, whatever the answer: the point is what was logged.
   expect(statuses.every((s) => s >= 200 && s < 600)).toBe(true);
 
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  child.kill("SIGTERM"); // flushes what pino still gathers
+  const exited = new Promise<number | null>((resolve) => srv.child.once("exit", (code) => resolve(code)));
+  srv.child.kill("SIGTERM"); // flushes what pino still gathers
   expect(await exited).toBe(0);
-  const written = logs();
+  const written = srv.logs();
   expect(written).toContain('"route":"/signin/reset/[redacted]"');
   expect(written).toContain('"route":"/invite/[redacted]"');
   expect(written).toMatch(/"route":"\/api\/channels\/(telegram|whatsapp)\/\[redacted\]"/);

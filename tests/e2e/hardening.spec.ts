@@ -1,11 +1,6 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
-import { instanceEnv, startStandalone } from "../support/standalone";
+import { ownInstance, rawRequest, signInAt } from "./own-instance";
 
 // The hardening of docs/security.md on a production instance of its own, logging at debug:
 // - request targets the platform does not serve (absolute form, "//host", malformed escapes) get a 400, never
@@ -17,55 +12,18 @@ import { instanceEnv, startStandalone } from "../support/standalone";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-let child: ChildProcess;
-let dataDir: string;
-let logs: () => string = () => "";
-let BASE = "";
-
-test.beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "michi-secret-logs-"));
-  const started = await startStandalone({
-    env: (port) =>
-      instanceEnv({
-        publicUrl: `http://127.0.0.1:${port}`,
-        modelUrl: E2E.modelUrl,
-        database: { embedded: dataDir },
-        extra: {
-          MICHI_ADMIN_EMAIL: E2E.operator.email,
-          MICHI_ADMIN_PASSWORD: E2E.operator.password, // the operator owns the demo business
-          MICHI_MAIL_OUTBOX: "true",
-          MICHI_LOG_LEVEL: "debug",
-        },
-      }),
-  });
-  child = started.child;
-  logs = started.logs;
-  BASE = `http://127.0.0.1:${started.port}`;
-});
-
-test.afterAll(() => {
-  if (child.exitCode === null) child.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto(`${BASE}/signin`);
-  await page.getByLabel("E-mail").fill(who.email);
-  await page.getByLabel("Password", { exact: true }).fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin(\/|$)/);
-}
+const srv = ownInstance("secret-logs", { MICHI_MAIL_OUTBOX: "true", MICHI_LOG_LEVEL: "debug" });
 
 /** The link in the newest kept mail to `to`, read from the operator's Outbox (the mail is kept whole). */
 async function linkFromOutbox(browser: Browser, to: string, pattern: RegExp): Promise<string> {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
-  await signIn(page, E2E.operator);
+  await signInAt(srv.base, page, E2E.operator);
   let link = "";
   await expect
     .poll(
       async () => {
-        await page.goto(`${BASE}/admin/operator/outbox`);
+        await page.goto(`${srv.base}/admin/operator/outbox`);
         const mail = page.getByRole("article", {
           name: new RegExp(`^Mail to ${to.replace(/[.+]/g, "\\$&")}:`),
         });
@@ -80,28 +38,9 @@ async function linkFromOutbox(browser: Browser, to: string, pattern: RegExp): Pr
   return link;
 }
 
-/** One raw HTTP/1.1 exchange, so the request line can be what no fetch() would send. */
-function rawRequest(port: number, head: string): Promise<{ status: number; head: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
-    let got = "";
-    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer within 10 s")));
-    socket.on("data", (d) => {
-      got += String(d);
-      const end = got.indexOf("\r\n\r\n");
-      if (end >= 0) {
-        socket.destroy();
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1]), head: got.slice(0, end) });
-      }
-    });
-    socket.on("error", reject);
-    socket.write(`${head}\r\nConnection: close\r\n\r\n`);
-  });
-}
-
 test("a request target that is not a plain path on this server gets 400: no foreign redirect, no 500", async () => {
-  const port = Number(new URL(BASE).port);
-  const key = /data-michi-key="([^"]+)"/.exec(await (await fetch(`${BASE}/demo`)).text())?.[1];
+  const port = srv.port;
+  const key = /data-michi-key="([^"]+)"/.exec(await (await fetch(`${srv.base}/demo`)).text())?.[1];
   expect(key).toBeTruthy();
   const lines = [
     // The red-team's finding: Next answered 308 to http://evil.test/….
@@ -127,15 +66,15 @@ test("a request target that is not a plain path on this server gets 400: no fore
 });
 
 const tokenOf = (link: string) => new URL(link).hash.slice(1);
-const local = (link: string) => `${BASE}${new URL(link).pathname}${new URL(link).hash}`;
+const local = (link: string) => `${srv.base}${new URL(link).pathname}${new URL(link).hash}`;
 
 test("neither a reset token nor an invitation token reaches any line the server writes", async ({
   page,
   browser,
 }) => {
   const colleague = `colleague-${Date.now().toString(36)}@example.com`;
-  await signIn(page, E2E.operator);
-  await page.goto(`${BASE}/admin/demo/team`);
+  await signInAt(srv.base, page, E2E.operator);
+  await page.goto(`${srv.base}/admin/demo/team`);
   const inviteCard = page.locator("#invite");
   await inviteCard.getByLabel("E-mail").fill(colleague);
   await inviteCard.getByLabel("Role").selectOption("admin");
@@ -160,7 +99,7 @@ test("neither a reset token nor an invitation token reaches any line the server 
   // The colleague forgets the password and resets it.
   const forgetful = await browser.newContext();
   const there = await forgetful.newPage();
-  await there.goto(`${BASE}/signin/forgot`);
+  await there.goto(`${srv.base}/signin/forgot`);
   await there.getByLabel("E-mail").fill(colleague);
   await there.getByRole("button", { name: "Send me a link" }).click();
   await expect(there.getByRole("status")).toContainText(`If ${colleague} has a michi-chat account`);
@@ -168,7 +107,7 @@ test("neither a reset token nor an invitation token reaches any line the server 
   const resetToken = tokenOf(reset);
   expect(resetToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // The old path form still works (links mailed before), by way of the fragment.
-  await there.goto(`${BASE}/signin/reset/${resetToken}`);
+  await there.goto(`${srv.base}/signin/reset/${resetToken}`);
   await expect(there.getByText(`For ${colleague}.`)).toBeVisible();
   await expect(there).toHaveURL(/\/signin\/reset$/);
   await there.getByLabel("New password", { exact: true }).fill("the new password 2");
@@ -184,15 +123,15 @@ test("neither a reset token nor an invitation token reaches any line the server 
     `/invite/${inviteToken}%E0%A4%A`,
     `/signin?callbackUrl=${encodeURIComponent(`/invite/${inviteToken}`)}`,
   ])
-    await fetch(`${BASE}${p}`, { redirect: "manual" });
+    await fetch(`${srv.base}${p}`, { redirect: "manual" });
 
   await theirs.close();
   await forgetful.close();
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  child.kill("SIGTERM"); // flushes what pino still gathers
+  const exited = new Promise<number | null>((resolve) => srv.child.once("exit", (code) => resolve(code)));
+  srv.child.kill("SIGTERM"); // flushes what pino still gathers
   expect(await exited).toBe(0);
 
-  const written = logs();
+  const written = srv.logs();
   // The requests were logged (so the check below looks at real lines), with the secret segment redacted.
   expect(written).toContain('"route":"/invite/[redacted]"');
   expect(written).toContain('"route":"/signin/reset/[redacted]"');
