@@ -62,7 +62,9 @@ describe("the extraction workers", () => {
   }, 120_000);
 
   it("end a stuck or dying reader's worker and fail only its document", async () => {
-    const pool = createExtractPool({ entry: stub, deadlineMs: 2_000, workers: 1 });
+    // A 32 MB heap: filling the production 384 MB one takes seconds of collection under load, long enough for
+    // the deadline to end the worker first and the test to see a timeout where it means to see a crash.
+    const pool = createExtractPool({ entry: stub, deadlineMs: 2_000, workers: 1, heapMb: 32 });
     pools.push(pool);
     const doc = (url: string) => pool.extract({ bytes: new Uint8Array(), contentType: "text/plain", url });
     const results = await Promise.all([doc("https://a.example/hang"), doc("https://a.example/one")]);

@@ -16,8 +16,9 @@ const WORKERS = 2;
 // The heap a parser may use: a DOM of a 5 MB page or mammoth's tree of a 10 MB part fits with room to spare.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 48, stackSizeMb: 4 };
 
-function startWorker(entry: URL | undefined): Worker {
-  const limits: WorkerOptions = { resourceLimits: RESOURCE_LIMITS };
+function startWorker(entry: URL | undefined, heapMb: number | undefined): Worker {
+  const resourceLimits = heapMb ? { ...RESOURCE_LIMITS, maxOldGenerationSizeMb: heapMb } : RESOURCE_LIMITS;
+  const limits: WorkerOptions = { resourceLimits };
   if (entry) return new Worker(entry, limits);
   const built = [
     path.join(process.cwd(), "extract-worker.mjs"),
@@ -41,6 +42,8 @@ export type ExtractPoolOptions = {
   entry?: URL;
   deadlineMs?: number;
   workers?: number;
+  /** Test seam: a smaller heap, so a worker that fills it dies in milliseconds even on a busy machine. */
+  heapMb?: number;
 };
 
 export function createExtractPool(opts: ExtractPoolOptions = {}): ExtractPool {
@@ -83,7 +86,7 @@ export function createExtractPool(opts: ExtractPoolOptions = {}): ExtractPool {
   };
 
   const spawn = () => {
-    const slot: Slot = { w: startWorker(opts.entry), ready: false, job: null, timer: null };
+    const slot: Slot = { w: startWorker(opts.entry, opts.heapMb), ready: false, job: null, timer: null };
     slots.add(slot);
     slot.w.unref();
     slot.w.on("message", (m: { id: number; result: ExtractOutcome; ready?: boolean }) => {
