@@ -147,7 +147,7 @@ export function printSummary(r: Results): void {
     rows.push([
       "knowledgeBombs.loopP99Ms",
       `${bombs.busyLoopP99Ms} ms`,
-      `idle ${bombs.idleLoopP99Ms} ms, max ${bombs.busyLoopMaxMs} ms (target: within 20% of idle)`,
+      `idle ${bombs.idleLoopP99Ms} ms, max ${bombs.busyLoopMaxMs} ms on ${bombs.database} (target: within 20% of idle)`,
     ]);
     rows.push([
       "knowledgeBombs.readiness",
