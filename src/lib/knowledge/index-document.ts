@@ -1,8 +1,6 @@
 import "server-only";
 import type { TenantTx } from "@/lib/db/client";
 import { type PagePatch, type PageRow, replacePageChunks } from "@/lib/db/queries/knowledge-pages";
-import { addTerms } from "@/lib/db/queries/knowledge-search";
-import { learnAbbreviations } from "./abbreviations";
 import type { ExtractedDoc, KnowledgeDeps } from "./deps";
 import { EMBED_QUEUE, type EmbedJob } from "./embed";
 import { prepareChunks } from "./prepare";
@@ -29,8 +27,6 @@ export async function indexDocument(
     { tenantId: page.tenantId, sourceId: page.sourceId, pageId: page.id },
     chunks,
   );
-  if (written.inserted > 0)
-    await addTerms(tx, page.tenantId, learnAbbreviations(chunks.map((c) => c.text).join("\n")));
   if (deps.embeddings && written.inserted > 0)
     await deps.queue.sendIn(tx, EMBED_QUEUE, { tenantId: page.tenantId } satisfies EmbedJob);
   return { ...indexed, contentHash: doc.hash, indexed: true };

@@ -1,13 +1,6 @@
 import "server-only";
-import type { DbHandle, TenantTx } from "@/lib/db/client";
-import {
-  type AnswerHit,
-  answerHits,
-  fullTextHits,
-  type TextHit,
-  termsFor,
-} from "@/lib/db/queries/knowledge-search";
-import { expansionsFor, fold } from "./abbreviations";
+import type { DbHandle } from "@/lib/db/client";
+import { type AnswerHit, answerHits, fullTextHits, type TextHit } from "@/lib/db/queries/knowledge-search";
 
 // Hybrid retrieval for one question: full text (stemmed per language, accents folded, typos corrected against
 // the tenant's own words) and, when an embeddings model is configured, vector similarity; the ranked lists are
@@ -107,13 +100,6 @@ export function spreadPages(fused: Passage[], limit: number): Passage[] {
   return [...firsts, ...seconds].slice(0, Math.max(limit, firsts.length));
 }
 
-/** The query with the other form of each abbreviation the tenant's pages define ("piv" and its expansion). */
-async function withAbbreviations(tx: TenantTx, query: string): Promise<string> {
-  const words = [...new Set(fold(query).split(" ").filter(Boolean))];
-  const extra = expansionsFor(query, await termsFor(tx, words));
-  return extra.length > 0 ? `${query} ${extra.join(" ")}` : query;
-}
-
 /**
  * Searches with one to three queries (the visitor's words, and the model's rewordings in the pages'
  * language): each query's full-text and vector lists are fused together by reciprocal rank fusion.
@@ -130,19 +116,14 @@ export async function searchKnowledge(
     .slice(0, 3);
   const limit = opts.limit ?? 5;
   // The vector searches (an embedding request, then their own query) run beside the full-text ones.
-  const [{ texts, curated, expanded }, vectors] = await Promise.all([
+  const [{ texts, curated }, vectors] = await Promise.all([
     db.forTenant(tenantId, async (tx) => {
       const texts = [];
-      const expanded = [];
-      for (const q of queries) {
-        const words = opts.searchText ? opts.searchText(q) : q;
-        texts.push(await fullTextHits(tx, words, 40));
-        const wider = await withAbbreviations(tx, words);
-        if (wider !== words) expanded.push(await fullTextHits(tx, wider, 40));
-      }
+      for (const q of queries)
+        texts.push(await fullTextHits(tx, opts.searchText ? opts.searchText(q) : q, 40));
       let curated: AnswerHit | null = null;
       for (const q of queries) curated ??= (await answerHits(tx, q, 1))[0] ?? null;
-      return { texts, curated, expanded };
+      return { texts, curated };
     }),
     opts.vectorHits ? Promise.all(queries.map((q) => opts.vectorHits!(db, tenantId, q))) : [],
   ]);
@@ -152,7 +133,6 @@ export async function searchKnowledge(
   const weight = (i: number) => (i === 0 ? 1 : 0.5);
   const lists: List[] = [
     ...texts.map((t, i) => ({ name: "text" as const, hits: t.hits, weight: weight(i) })),
-    ...expanded.map((t) => ({ name: "text" as const, hits: t.hits, weight: 0.5 })),
     ...vectors.map((hits, i) => ({ name: "vector" as const, hits, weight: weight(i) })),
   ];
   const fused = fuse(lists);

@@ -58,39 +58,6 @@ export function fullTextSql(words: string, limit: number) {
         order by h.score desc`;
 }
 
-/** Records abbreviations a tenant's pages define (folded pairs); a pair already known is left alone. */
-export async function addTerms(
-  tx: TenantTx,
-  tenantId: string,
-  pairs: readonly { short: string; long: string }[],
-): Promise<void> {
-  if (pairs.length === 0) return;
-  await tx.execute(
-    sql`insert into knowledge_terms (tenant_id, short, long)
-        select ${tenantId}::uuid, s, l
-        from unnest(${sql.param(pairs.map((p) => p.short))}::text[], ${sql.param(pairs.map((p) => p.long))}::text[]) as t(s, l)
-        on conflict do nothing`,
-  );
-}
-
-/**
- * The tenant's abbreviations that may concern a query: those whose short form or whose expansion's first
- * word is one of its (folded) words. The caller checks the whole phrase.
- */
-export async function termsFor(
-  tx: TenantTx,
-  words: readonly string[],
-): Promise<{ short: string; long: string }[]> {
-  if (words.length === 0) return [];
-  return rowsOf<{ short: string; long: string }>(
-    tx,
-    sql`select short, long from knowledge_terms
-        where short = any(${sql.param([...words])}::text[])
-           or split_part(long, ' ', 1) = any(${sql.param([...words])}::text[])
-        limit 50`,
-  );
-}
-
 export type AnswerHit = {
   id: string;
   questions: string[];

@@ -152,19 +152,6 @@ export const knowledgeWords = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.word] })],
 );
 
-/** Abbreviations the tenant's pages define, folded (drizzle/0045). */
-export const knowledgeTerms = pgTable(
-  "knowledge_terms",
-  {
-    tenantId: uuid("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    short: text("short").notNull(),
-    long: text("long").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.tenantId, t.short, t.long] })],
-);
-
 export const knowledgeAnswers = pgTable("knowledge_answers", {
   id: uuid("id").primaryKey().defaultRandom(),
   tenantId: uuid("tenant_id")
