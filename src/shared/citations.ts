@@ -14,7 +14,10 @@ const MAX_TITLE = 120;
 
 type Run = { packId: string; result: string };
 
-const MARKER = /\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]/g;
+// A citation marker: [1] or [1, 3]. Followed by "(" it is a Markdown link's text ("[1](https://…)"), not a marker.
+const MARKER = /\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\](?!\()/g;
+
+const numbersOf = (marker: string) => marker.split(",").map((n) => Number(n.trim()));
 
 function passagesOf(result: string): Citation[] {
   try {
@@ -46,13 +49,25 @@ export function citationsFrom(answer: string, runs: readonly Run[]): Citation[] 
   const last = found[found.length - 1] ?? [];
   if (last.length === 0) return [];
   const cited = new Set<number>();
-  for (const m of answer.matchAll(MARKER)) for (const n of m[1]!.split(",")) cited.add(Number(n.trim()));
+  for (const m of answer.matchAll(MARKER)) for (const n of numbersOf(m[1]!)) cited.add(n);
   const seen = new Set<string>();
   const key = (p: Citation) => p.url ?? `document:${p.title}`;
   return last
     .filter((p) => cited.has(p.n))
     .sort((a, b) => a.n - b.n)
     .filter((p) => (seen.has(key(p)) ? false : (seen.add(key(p)), true)));
+}
+
+/**
+ * The answer with each marker (the ones citationsFrom reads) replaced by `replace(numbers)`; an empty
+ * replacement takes the spaces before the marker with it, so "nine [2]." becomes "nine.". For readers that
+ * show no source list beside the text (WhatsApp, Telegram: src/lib/channels/sources.ts).
+ */
+export function rewriteMarkers(answer: string, replace: (numbers: number[]) => string): string {
+  return answer.replace(new RegExp(`([ \\t]*)${MARKER.source}`, "g"), (_, space: string, list: string) => {
+    const out = replace(numbersOf(list));
+    return out ? `${space}${out}` : "";
+  });
 }
 
 /** Checks a citation list that arrived over the network (the widget trusts nothing it did not check). */

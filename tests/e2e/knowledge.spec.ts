@@ -133,6 +133,21 @@ test("an owner adds the site, the sync finishes, and a visitor's answer cites th
     "href",
     `${E2E.fixtureOrigin}/kb/allergens.pdf`,
   );
+  // Another wording beside the question, as the assistant sends up to three: one run, and each page says
+  // which search found it.
+  await owner.getByLabel("Other wording 1").fill("sesame");
+  const both = await askTest(owner, "bicycle parking");
+  await expect(owner).toHaveURL((url) => url.searchParams.getAll("also").includes("sesame"));
+  await expect(both.getByRole("list", { name: "Searches" })).toContainText("“sesame” (counts half)");
+  const item = (href: string) => both.locator("li").filter({ has: owner.locator(`a[href="${href}"]`) });
+  await expect(item(bikesUrl())).toContainText(/found by search 1\b/);
+  await expect(item(`${E2E.fixtureOrigin}/kb/allergens.pdf`)).toContainText(/found by search (1 and )?2/);
+  // A wording that repeats the question is refused on the card, and what was typed stays.
+  await owner.getByLabel("Other wording 1").fill("Bicycle parking");
+  await owner.getByRole("button", { name: "Ask", exact: true }).click();
+  await expect(owner.locator("#test-error")).toHaveText(/Wording 2 is the same as the question/);
+  await expect(owner.getByLabel("Other wording 1")).toHaveValue("Bicycle parking");
+  await expect(owner.getByTestId("test-result")).toHaveCount(0);
 
   // A visitor on the customer's page; its context trusts the fixture site so the cited page opens.
   const visitorContext = await browser.newContext({ ignoreHTTPSErrors: true });

@@ -7,7 +7,8 @@ import type { TestDb } from "../support/db";
 
 // The admin transcript lists under each answer the sources it cited, as the visitor saw them: only passages of
 // that answer's own search_knowledge run, web pages as links opening in a new tab with their host, uploaded
-// documents by name without a link, and never an address the model wrote in its text.
+// documents by name without a link, and never an address the model wrote in its text. An answer that cites
+// nothing (whether or not it searched) has no list at all.
 
 vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
 vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
@@ -63,9 +64,26 @@ beforeAll(async () => {
       outcome: "ok",
       createdAt: at(1),
     });
-    await say("user", "Thanks!", 3);
+    await say("user", "And on Sundays?", 3);
+    // Its own search ran, but the answer cites none of it: no sources under it.
+    const uncited = await say("assistant", "I could not find Sunday hours on your pages.", 5);
+    await tx.insert(toolRuns).values({
+      tenantId: shop.id,
+      conversationId: c!.id,
+      messageId: uncited.id,
+      packId: "search_knowledge",
+      callId: "call-2",
+      args: { query: "sunday hours" },
+      result: SEARCH_RESULT,
+      resultChars: SEARCH_RESULT.length,
+      resultTokens: 60,
+      durationMs: 5,
+      outcome: "ok",
+      createdAt: at(4),
+    });
+    await say("user", "Thanks!", 6);
     // Cites [2] without a search of its own: the earlier answer's results are not its sources.
-    await say("assistant", "You are welcome [2].", 4);
+    await say("assistant", "You are welcome [2].", 7);
     return c!.id;
   });
 }, 60_000);

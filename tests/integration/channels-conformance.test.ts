@@ -7,6 +7,7 @@ import type { ChannelAdapter } from "@/lib/channels/adapter-types";
 import { hasButtons, starterId } from "@/lib/channels/buttons";
 import { channelVisitorId, sealChannelSecret } from "@/lib/channels/identity";
 import { formatBodies } from "@/lib/channels/reply-format";
+import { withSources } from "@/lib/channels/sources";
 import { getConnectionByChannel } from "@/lib/db/queries/channels";
 import { callbackUpdate, textUpdate, USER_ID } from "../fixtures/channels/telegram/updates";
 import { buttonReply, CUSTOMER, signature, textMessage } from "../fixtures/channels/whatsapp/webhooks";
@@ -161,9 +162,10 @@ describe("a third channel added to the table and nowhere else", () => {
         statuses: [],
       };
     },
-    format: (markdown, offer) =>
+    // An answer's sources are the channel's to show (src/lib/channels/sources.ts), as Markdown it converts.
+    format: (markdown, offer, sources) =>
       formatBodies(
-        markdown.match(/[\s\S]{1,500}/g) ?? [],
+        withSources(markdown, sources).match(/[\s\S]{1,500}/g) ?? [],
         offer,
         loop.limits.starters,
         (last) => last.match(/[\s\S]{1,200}/g) ?? [],

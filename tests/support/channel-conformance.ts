@@ -86,6 +86,29 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
     expect(a.format("Hi", null)).toEqual([{ text: "Hi" }]);
   });
 
+  it("ends a cited answer with its sources and leaves no [n] marker; an answer citing nothing has neither", () => {
+    const a = adapterFor(kitOf().channel);
+    const sources = {
+      label: "Sources",
+      list: [
+        { n: 1, title: "Opening hours", url: "https://shop.example/hours" },
+        { n: 2, title: "menu.pdf" },
+      ],
+    };
+    const long = `${"We open at nine on weekdays. ".repeat(200)}Sundays too [1], see the menu [2].`;
+    const offer = { buttons: BOT.starters as string[], person: "Talk to a person" };
+    const bodies = a.format(long, offer, sources);
+    for (const b of bodies) expect(b.text.length).toBeLessThanOrEqual(a.limits.textMax);
+    expect(bodies.at(-1)!.text.length).toBeLessThanOrEqual(a.limits.buttonBodyMax);
+    const all = bodies.map((b) => b.text).join("\n");
+    expect(all).not.toMatch(/\[\d/);
+    // After the answer, whichever parts the channel's split makes of it.
+    expect(all.indexOf("https://shop.example/hours")).toBeGreaterThan(all.indexOf("see the menu"));
+    expect(all).toMatch(/menu\.pdf$/);
+    const plain = a.format("We open at nine [1].", null, { label: "Sources", list: [] });
+    expect(plain).toEqual([{ text: "We open at nine." }]);
+  });
+
   it("sends each body once, with its buttons, and reads a tap on one back as what it stands for", async () => {
     const k = kitOf();
     const a = adapterFor(k.channel);

@@ -5,6 +5,7 @@ import type { NewInbound } from "../db/queries/channels-queue";
 import type { OutboundBody, RefusalReason } from "../db/schema";
 import type { ReplyOffer } from "../outbox";
 import type { SecretField } from "./identity";
+import type { ReplySources } from "./sources";
 import type { ChannelResult } from "./wire";
 
 // What a channel is to the rest of the product: everything that differs between WhatsApp, Telegram and any
@@ -59,8 +60,11 @@ export type ChannelAdapter = {
   /** The provider's GET handshake's answer (null: refused); absent when the channel has none. */
   handshake?: (query: URLSearchParams, secret: OpenSecret) => string | null;
   parse(conn: ConnectionRow, json: unknown): ParsedDelivery;
-  /** Markdown and an offer of buttons in, the channel's bodies out: split under its limits. */
-  format(markdown: string, offer: ReplyOffer | null): OutboundBody[];
+  /**
+   * Markdown, an offer of buttons and an answer's sources in (sources.ts), the channel's bodies out: split
+   * under its limits.
+   */
+  format(markdown: string, offer: ReplyOffer | null, sources?: ReplySources | null): OutboundBody[];
   send(api: ApiBases, conn: ConnectionRow, to: string, body: OutboundBody): Promise<ChannelResult>;
   /** "Typing…" while the answer is being written, where the channel has it. */
   typing(api: ApiBases, conn: ConnectionRow, to: string, inbound: InboundRow): Promise<unknown>;

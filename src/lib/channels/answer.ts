@@ -1,4 +1,5 @@
 import "server-only";
+import type { Citation } from "../../shared/citations";
 import { isPersonRequest } from "../../shared/live-words";
 import { CHAT_MESSAGE_MAX } from "../../shared/message";
 import { runTurn } from "../chat/run-turn";
@@ -193,6 +194,7 @@ async function turnReply(
   const words = channelWords(tenant.bot.language);
   const typing = typingIndicator(deps, adapterFor(conn.channel), conn, contact, inbound);
   let text = "";
+  let cited: Citation[] = [];
   let failed = false;
   let live = false;
   let handoff = false;
@@ -221,6 +223,7 @@ async function turnReply(
         signal: new AbortController().signal,
         emit: (e) => {
           if (e.type === "delta") text += e.data.text;
+          else if (e.type === "done") cited = e.data.citations ?? [];
           else if (e.type === "chip" && e.data.state === "start") typing();
           else if (e.type === "error") failed = true;
           else if (e.type === "live") live = true;
@@ -239,7 +242,14 @@ async function turnReply(
   // Stored for the person who has the conversation, who answers from the console.
   if (live) return { status: "done", reply: [] };
   if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ markdown: words.unavailable }] };
-  const reply: OutboundReply[] = [{ markdown: text, offer: await replyOffer(deps, tenant, contact) }];
+  // The sources go with the answer, as the widget's done event carries them (none when it cited nothing).
+  const reply: OutboundReply[] = [
+    {
+      markdown: text,
+      offer: await replyOffer(deps, tenant, contact),
+      sources: { label: words.sources, list: cited },
+    },
+  ];
   // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
   const asked = handoff
     ? await askFor(deps, tenant, contact, inbound).catch((err) => {

@@ -71,7 +71,11 @@ export async function sendBatch(deps: ChannelDeps, data: SendJob, lastTry: boole
       for (const p of parts) {
         const rows =
           p.body === null && p.reply
-            ? await expandReply(tx, p, adapter.format(p.reply.markdown, p.reply.offer ?? null))
+            ? await expandReply(
+                tx,
+                p,
+                adapter.format(p.reply.markdown, p.reply.offer ?? null, p.reply.sources),
+              )
             : [p];
         if (rows) formatted.push(...rows);
         else lost = true;

@@ -11,6 +11,8 @@ type Words = {
   optedIn: string;
   /** The turn was refused (the month's budget, the model unavailable) or failed without an answer. */
   unavailable: string;
+  /** The heading of the cited sources at the end of an answer (the widget's own word for them). */
+  sources: string;
 };
 
 const WORDS: Record<Lang, Words> = {
@@ -19,18 +21,21 @@ const WORDS: Record<Lang, Words> = {
     optedOut: "You will not get any more messages from us. Send START to talk again.",
     optedIn: "Welcome back! How can I help?",
     unavailable: "Sorry, I can't answer right now. Please try again a little later.",
+    sources: "Sources",
   },
   es: {
     unsupported: "Lo siento, solo puedo leer mensajes de texto. ¿Puedes escribir tu pregunta?",
     optedOut: "No recibirás más mensajes nuestros. Envía START para volver a hablar.",
     optedIn: "¡Bienvenido de nuevo! ¿En qué puedo ayudarte?",
     unavailable: "Lo siento, ahora no puedo responder. Inténtalo de nuevo un poco más tarde.",
+    sources: "Fuentes",
   },
   fr: {
     unsupported: "Désolé, je ne peux lire que les messages texte. Pouvez-vous écrire votre question ?",
     optedOut: "Vous ne recevrez plus de messages de notre part. Envoyez START pour reprendre.",
     optedIn: "Bon retour ! Comment puis-je vous aider ?",
     unavailable: "Désolé, je ne peux pas répondre pour le moment. Réessayez un peu plus tard.",
+    sources: "Sources",
   },
   de: {
     unsupported: "Entschuldigung, ich kann nur Textnachrichten lesen. Kannst du deine Frage schreiben?",
@@ -38,12 +43,14 @@ const WORDS: Record<Lang, Words> = {
     optedIn: "Willkommen zurück! Wie kann ich helfen?",
     unavailable:
       "Entschuldigung, ich kann gerade nicht antworten. Bitte versuche es etwas später noch einmal.",
+    sources: "Quellen",
   },
   ja: {
     unsupported: "申し訳ありません、テキストメッセージしか読めません。ご質問を文字で送っていただけますか？",
     optedOut: "今後メッセージは送信されません。再開するには START と送ってください。",
     optedIn: "おかえりなさい！ご用件をどうぞ。",
     unavailable: "申し訳ありません、現在お答えできません。しばらくしてからもう一度お試しください。",
+    sources: "出典",
   },
 };
 

@@ -21,6 +21,8 @@ export type Passage = {
   strength: "strong" | "partial";
   /** Share of the best-matching query's words the passage holds, 0..1 (0 for a vector-only hit). */
   matched: number;
+  /** Which of the queries (their indexes, in order) found the passage, for the Knowledge page's test. */
+  foundBy?: number[];
 };
 
 export type SearchResult = {
@@ -57,7 +59,7 @@ const STRONG_MATCHED = 0.5;
 const STRONG_SCORE = 0.5;
 
 /** `weight` scales a list's reciprocal ranks: the first query's lists 1, the model's other wordings 0.5. */
-type List = { name: "text" | "vector"; hits: TextHit[]; weight?: number };
+type List = { name: "text" | "vector"; hits: TextHit[]; weight?: number; query?: number };
 
 export function fuse(lists: List[]): Passage[] {
   const byId = new Map<string, Passage>();
@@ -80,6 +82,8 @@ export function fuse(lists: List[]): Passage[] {
       p.score += (list.weight ?? 1) / (RRF_K + i + 1);
       if (list.name === "text") p.matched = Math.max(p.matched, h.matched ?? 0);
       p.ranks[list.name] = Math.min(p.ranks[list.name] ?? i + 1, i + 1);
+      if (list.query !== undefined && !p.foundBy?.includes(list.query))
+        p.foundBy = [...(p.foundBy ?? []), list.query].sort((a, b) => a - b);
       byId.set(h.chunkId, p);
     });
   }
@@ -132,8 +136,8 @@ export async function searchKnowledge(
   // cross-language dev questions a third of their recall@3.
   const weight = (i: number) => (i === 0 ? 1 : 0.5);
   const lists: List[] = [
-    ...texts.map((t, i) => ({ name: "text" as const, hits: t.hits, weight: weight(i) })),
-    ...vectors.map((hits, i) => ({ name: "vector" as const, hits, weight: weight(i) })),
+    ...texts.map((t, i) => ({ name: "text" as const, hits: t.hits, weight: weight(i), query: i })),
+    ...vectors.map((hits, i) => ({ name: "vector" as const, hits, weight: weight(i), query: i })),
   ];
   const fused = fuse(lists);
   const top = fused[0]?.score ?? 0;

@@ -14,6 +14,7 @@ import { estimateTokens } from "@/lib/tools/tokens";
 import { findingsOf, knowledgeSearchOptions } from "./runtime";
 import { type Passage, type SearchResult, searchKnowledge } from "./search";
 import { KNOWLEDGE_PACK } from "./sources";
+import { type TestQuestionInput, testQueries } from "./test-queries";
 
 // What the Knowledge page shows: the website source with its counts and run, its pages, the curated answers,
 // and the test question (ranked passages with their scores, and exactly what the model would be handed).
@@ -46,7 +47,10 @@ export async function loadKnowledgeView(
 }
 
 export type TestQuestionView = {
+  /** The question as asked. */
   query: string;
+  /** Every query the pack ran, the question first; a passage's `foundBy` indexes this list. */
+  queries: string[];
   /** What the model gets: empty when the best passages fall below the relevance bar. */
   passages: Passage[];
   /** The best passages whatever the bar, and the share of the question's words the best of them holds. */
@@ -59,9 +63,16 @@ export type TestQuestionView = {
   tokens: number;
 };
 
-/** Read-only (viewers may ask): the pack runs through the chat's own wrapper, and nothing is recorded. */
-export async function askTestQuestion(ctx: TenantContext, query: string): Promise<TestQuestionView> {
-  const q = query.trim().slice(0, 200);
+/**
+ * Read-only (viewers may ask): the pack runs once, through the chat's own wrapper, with the question and the
+ * other wordings as the model's `queries` (./test-queries.ts), and nothing is recorded. A string is the
+ * question alone.
+ */
+export async function askTestQuestion(
+  ctx: TenantContext,
+  input: string | TestQuestionInput,
+): Promise<TestQuestionView> {
+  const queries = testQueries(typeof input === "string" ? { question: input } : input);
   const tenantId = ctx.tenant.id;
   // The pack runs once, through a searcher handed to it in its run context that keeps the full result (with
   // scores) for the page; the model's projection of it is the pack's own output.
@@ -74,7 +85,7 @@ export async function askTestQuestion(ctx: TenantContext, query: string): Promis
   const row = await ctx.db.forTenant(tenantId, (tx) => getPackConfig(tx, KNOWLEDGE_PACK));
   const config = { ...(row?.config ?? {}) } as Record<string, unknown>;
   const record = await runToolCall({
-    call: { id: "knowledge_test", name: pack.id, arguments: JSON.stringify({ query: q }) },
+    call: { id: "knowledge_test", name: pack.id, arguments: JSON.stringify({ queries }) },
     enabled: [{ pack, config: config as never, definition: definitionFor(pack, config as never) }],
     ctx: {
       tenantId,
@@ -87,7 +98,8 @@ export async function askTestQuestion(ctx: TenantContext, query: string): Promis
     maxChars: env().MICHI_TOOL_RESULT_MAX_CHARS,
   });
   return {
-    query: q,
+    query: queries[0]!,
+    queries,
     passages: found.passages,
     ranked: found.ranked,
     relevance: found.relevance,

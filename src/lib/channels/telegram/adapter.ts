@@ -6,6 +6,7 @@ import { hasButtons, telegramButtons } from "../buttons";
 import { telegramClientFor } from "../deps";
 import { channelVisitorId, openChannelSecret } from "../identity";
 import { formatBodies } from "../reply-format";
+import { withSources } from "../sources";
 import { TELEGRAM_TEXT_MAX } from "../split";
 import { webhookUrl } from "../webhook-url";
 import { createTelegramClient } from "./api";
@@ -112,7 +113,8 @@ export const telegram: ChannelAdapter = {
     return verifyTelegramSecret(header, stored) ? null : "wrong_secret_token";
   },
   parse,
-  format: (markdown, offer) => formatBodies(toTelegramMessages(markdown), offer, telegram.limits.starters),
+  format: (markdown, offer, sources) =>
+    formatBodies(toTelegramMessages(withSources(markdown, sources)), offer, telegram.limits.starters),
   send: (api, conn, to, body) =>
     telegramClientFor(api, conn).sendMessage(
       to,

@@ -6,6 +6,7 @@ import { hasButtons, whatsappButtons } from "../buttons";
 import { whatsappClientFor } from "../deps";
 import { channelVisitorId } from "../identity";
 import { formatBodies } from "../reply-format";
+import { withSources } from "../sources";
 import { splitMessage, WHATSAPP_TEXT_MAX } from "../split";
 import { WA_BUTTON_BODY_MAX, WA_MAX_BUTTONS } from "./api";
 import { toWhatsAppMessages } from "./format";
@@ -78,11 +79,14 @@ export const whatsapp: ChannelAdapter = {
     return token ? verifyWhatsAppHandshake(query, token) : null;
   },
   parse,
-  format(markdown, offer) {
+  format(markdown, offer, sources) {
     // The split keeps formatting pairs and links whole in WhatsApp's own syntax as in Markdown; the part that
     // carries buttons is cut under the 1,024 characters Meta allows beside them.
-    return formatBodies(toWhatsAppMessages(markdown), offer, whatsapp.limits.starters, (last) =>
-      last.length > WA_BUTTON_BODY_MAX ? splitMessage(last, WA_BUTTON_BODY_MAX) : [last],
+    return formatBodies(
+      toWhatsAppMessages(withSources(markdown, sources)),
+      offer,
+      whatsapp.limits.starters,
+      (last) => (last.length > WA_BUTTON_BODY_MAX ? splitMessage(last, WA_BUTTON_BODY_MAX) : [last]),
     );
   },
   send(api, conn, to, body) {

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Citation } from "../../../shared/citations";
 import { conversations } from "./chat";
 import { tenants } from "./core";
 import type { SealedSecret } from "./tools";
@@ -144,9 +145,16 @@ export type OutboundBody = { text: string; buttons?: string[]; person?: string }
 
 /**
  * A reply as it is stored (drizzle/0044): Markdown and the buttons it offers (starters' texts, the person's
- * label), the same for every channel; the sender formats it for the channel when it sends it.
+ * label), the same for every channel; the sender formats it for the channel when it sends it. An answer of
+ * the assistant carries its `sources` too (the passages it cited as [n], none when it cited nothing, and the
+ * list's heading in the bot's language); other replies (a person's, the platform's words) have none. Rows
+ * stored before sources existed have none either and are sent as they were written.
  */
-export type OutboundReply = { markdown: string; offer?: Pick<OutboundBody, "buttons" | "person"> | null };
+export type OutboundReply = {
+  markdown: string;
+  offer?: Pick<OutboundBody, "buttons" | "person"> | null;
+  sources?: { label: string; list: Citation[] };
+};
 
 export const channelOutbound = pgTable(
   "channel_outbound",

@@ -1,5 +1,13 @@
 import type { TestQuestionView } from "@/lib/knowledge/views";
 
+/** "search 1 and 2": the searches (numbered as listed) whose results held the passage. */
+function foundBy(found: number[] | undefined): string {
+  const n = (found ?? []).map((i) => String(i + 1));
+  if (n.length === 0) return "none of the searches";
+  const list = n.length === 1 ? n[0] : `${n.slice(0, -1).join(", ")} and ${n.at(-1)}`;
+  return `search ${list}`;
+}
+
 /**
  * "Ask a test question": the passages with their scores and strength (the model is told to answer only from
  * passages that answer, so the business sees what it would judge from) and exactly what the model receives.
@@ -7,6 +15,18 @@ import type { TestQuestionView } from "@/lib/knowledge/views";
 export function TestResult({ test }: { test: TestQuestionView }) {
   return (
     <div className="mt-4 space-y-3 text-sm" data-testid="test-result">
+      {test.queries.length > 1 ? (
+        <div>
+          <p>Searched with, all at once:</p>
+          <ol className="list-decimal pl-5" aria-label="Searches">
+            {test.queries.map((q, i) => (
+              <li key={q}>
+                “{q}” <span className="muted">{i === 0 ? "(counts fully)" : "(counts half)"}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
       {test.curated ? (
         <p>
           <strong>Your answer matches:</strong> {test.curated.answer}
@@ -32,6 +52,9 @@ export function TestResult({ test }: { test: TestQuestionView }) {
                 <span>{p.title} (document)</span>
               )}
               {p.headingPath ? <span className="muted"> · {p.headingPath}</span> : null}
+              {test.queries.length > 1 ? (
+                <span data-testid="found-by"> · found by {foundBy(p.foundBy)}</span>
+              ) : null}
               <span className="muted">
                 {" "}
                 · {p.strength} · score {p.score.toFixed(4)}
