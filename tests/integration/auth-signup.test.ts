@@ -12,6 +12,7 @@ import {
   runSignUpJobs,
   signUpMailsTo,
 } from "../support/sign-up-jobs";
+import { useSmtp } from "../support/smtp-server";
 
 vi.mock("next/headers", () => import("../support/admin-mocks").then((m) => m.headersModule));
 vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cacheModule));
@@ -196,6 +197,20 @@ describe("sign-up", () => {
       "name",
       "password",
     ]);
+  });
+
+  it("says that an account needs mail when mail is off, the same for every address, and stores nothing", async () => {
+    useSmtp(null, { outbox: false });
+    try {
+      const pendingBefore = await t.handle.platform.select().from(pendingSignUps);
+      const known = await signUpAction({}, form({ ...valid, email: "taken@cafe.test" }));
+      const fresh = await signUpAction({}, form({ ...valid, email: "offline@cafe.test" }));
+      expect({ ...known, values: undefined }).toEqual({ ...fresh, values: undefined });
+      expect(fresh).toMatchObject({ ok: false, message: expect.stringMatching(/sends no mail/) });
+      expect(await t.handle.platform.select().from(pendingSignUps)).toEqual(pendingBefore);
+    } finally {
+      useSmtp(null);
+    }
   });
 
   it("is refused when sign-up is closed", async () => {

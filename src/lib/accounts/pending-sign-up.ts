@@ -13,7 +13,8 @@ import {
 } from "../db/queries/pending-sign-ups";
 import { findUserByEmail } from "../db/queries/users";
 import { env } from "../env";
-import { sendMail } from "../mail/send";
+import { AppError } from "../errors";
+import { mailDelivery, sendMail } from "../mail/send";
 import { processQueue, type QueuePolicy, type QueueWorker } from "../queue";
 import { LIMITS } from "../security/limits";
 import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token";
@@ -38,6 +39,9 @@ type SignUpJob = { id: string };
 
 export const confirmSignUpUrl = (token: string) => `${env().MICHI_PUBLIC_URL}/signup/confirm#${token}`;
 
+export const SIGN_UP_NEEDS_MAIL =
+  "This installation sends no mail, so a new account cannot be confirmed here. Ask the platform's operator for an account, then sign in.";
+
 export type PendingInput = {
   email: string;
   name: string;
@@ -46,6 +50,8 @@ export type PendingInput = {
 
 /** Records a sign-up waiting for its confirmation and queues its mail; the same work for every address. */
 export async function queuePendingSignUp(db: DbHandle, input: PendingInput, now = new Date()): Promise<void> {
+  // Without mail the link could never arrive: say so rather than "check your inbox" (the same for everyone).
+  if (mailDelivery() === "off") throw new AppError("unavailable", SIGN_UP_NEEDS_MAIL);
   const pending = processQueue();
   if (!pending) throw new Error("the job queue is not running (boot starts it; tests start one)");
   const passwordHash = await hashPassword(input.password);
