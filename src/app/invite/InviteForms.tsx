@@ -33,7 +33,8 @@ export function InviteSignUpForm({
       <FormMessage state={state} />
       <input type="hidden" name="token" value={token} />
       <p className="text-sm">
-        Your account will use the address this invitation was sent to: <strong>{email}</strong>
+        Your account will use the address this invitation was sent to: <strong>{email}</strong>. We e-mail a
+        link there to confirm it; opening it creates your account and accepts.
       </p>
       <InputField
         id="invite-name"
