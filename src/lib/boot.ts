@@ -25,10 +25,11 @@ async function run(): Promise<void> {
     const applied = await migrate(db);
     const seeded = await seed(db, e, () => generatePassword());
     await import("./retention"); // registers the retention purge before the jobs start
-    // The durable queue (webhook deliveries, reset and lead mails, knowledge syncs) before the first request, so
-    // requests can enqueue.
+    // The durable queue (webhook deliveries, reset, sign-up and lead mails, knowledge syncs) before the first
+    // request, so requests can enqueue.
     const { startProcessWebhookQueue } = await import("./webhooks/worker");
     const { passwordResetWorkers } = await import("./accounts/password-reset");
+    const { signUpMailWorkers } = await import("./accounts/pending-sign-up");
     const { leadMailWorkers } = await import("./leads/notify");
     const { liveEscalationWorkers } = await import("./live/escalation");
     const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
@@ -38,6 +39,7 @@ async function run(): Promise<void> {
     await startProcessWebhookQueue(db, {
       extraWorkers: [
         ...passwordResetWorkers(db),
+        ...signUpMailWorkers(db),
         ...leadMailWorkers(db),
         ...liveEscalationWorkers(db),
         ...processKnowledgeWorkers(db, queue),

@@ -1,7 +1,7 @@
-// The one list of routes whose next path segment is a secret (a password reset's or an invitation's link
-// token, a channel webhook's path key), and the redaction every log line that can carry a URL goes through:
-// the production server's access and error lines and whatever Next prints (scripts/serve.mjs), and the
-// platform's logger (src/lib/log.ts). Mailed links carry their token in the URL fragment, which browsers never
+// The one list of routes whose next path segment is a secret (a password reset's, a sign-up's or an
+// invitation's link token, a channel webhook's path key), and the redaction every log line that can carry a
+// URL goes through: the production server's access and error lines and whatever Next prints
+// (scripts/serve.mjs), and the platform's logger (src/lib/log.ts). Mailed links carry their token in the URL fragment, which browsers never
 // send; these paths remain for links mailed before that (they redirect to the fragment form), for a token
 // pasted into the path by hand, and as the backstop should a token reach a path some other way. Plain
 // JavaScript, so the standalone server can load it beside itself (scripts/build.mjs copies it).
@@ -13,7 +13,7 @@
 // written as the route's plain form with the secret replaced, whatever the original looked like.
 
 /** Routes whose next path segment, or fragment, is a secret; `*` stands for any one segment. */
-export const SECRET_ROUTES = ["/signin/reset", "/invite", "/api/channels/*"];
+export const SECRET_ROUTES = ["/signin/reset", "/signup/confirm", "/invite", "/api/channels/*"];
 
 export const REDACTED = "[redacted]";
 

@@ -5,10 +5,10 @@ import { ownInstance, rawRequest, signInAt } from "./own-instance";
 // The hardening of docs/security.md on a production instance of its own, logging at debug:
 // - request targets the platform does not serve (absolute form, "//host", malformed escapes) get a 400, never
 //   a redirect to another host or a 500, whether the path is one the server serves itself or Next's;
-// - an invitation and a password reset run end to end through the browser, their tokens are also tried in
-//   the old path form (and broken ones), and then neither token appears anywhere in what the server wrote
-//   (stdout and stderr: access lines, the platform's log, Next's own output). This one stops the server, so
-//   it runs last.
+// - an invitation (with its sign-up confirmation) and a password reset run end to end through the browser,
+//   their tokens are also tried in the path form (and broken ones), and then no token appears anywhere in what
+//   the server wrote (stdout and stderr: access lines, the platform's log, Next's own output). This one stops
+//   the server, so it runs last.
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -68,7 +68,7 @@ test("a request target that is not a plain path on this server gets 400: no fore
 const tokenOf = (link: string) => new URL(link).hash.slice(1);
 const local = (link: string) => `${srv.base}${new URL(link).pathname}${new URL(link).hash}`;
 
-test("neither a reset token nor an invitation token reaches any line the server writes", async ({
+test("no reset, invitation or sign-up confirmation token reaches any line the server writes", async ({
   page,
   browser,
 }) => {
@@ -94,6 +94,15 @@ test("neither a reset token nor an invitation token reaches any line the server 
   await them.getByLabel("Your name").fill("Cole League");
   await them.getByLabel("Choose a password").fill("colleague password 1");
   await them.getByRole("button", { name: "Create my account and join" }).click();
+  await expect(them.getByRole("status")).toContainText(`Check your inbox: we sent a link to ${colleague}`);
+  // The account is made only through the link mailed to the colleague's address, whose token is a secret too.
+  const confirm = await linkFromOutbox(browser, colleague, /\/signup\/confirm#/);
+  const confirmToken = tokenOf(confirm);
+  expect(confirmToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await them.goto(local(confirm));
+  await expect(them).toHaveURL(/\/signup\/confirm$/);
+  await them.getByLabel("Your password").fill("colleague password 1");
+  await them.getByRole("button", { name: "Create my account" }).click();
   await expect(them).toHaveURL(/\/admin\/demo$/);
 
   // The colleague forgets the password and resets it.
@@ -120,6 +129,7 @@ test("neither a reset token nor an invitation token reaches any line the server 
     `/invite/${inviteToken}`,
     `/invite/${inviteToken}/x?y=1`,
     `/signin/reset/${resetToken}%`,
+    `/signup/confirm/${confirmToken}`,
     `/invite/${inviteToken}%E0%A4%A`,
     `/signin?callbackUrl=${encodeURIComponent(`/invite/${inviteToken}`)}`,
   ])
@@ -135,7 +145,8 @@ test("neither a reset token nor an invitation token reaches any line the server 
   // The requests were logged (so the check below looks at real lines), with the secret segment redacted.
   expect(written).toContain('"route":"/invite/[redacted]"');
   expect(written).toContain('"route":"/signin/reset/[redacted]"');
-  for (const token of [inviteToken, resetToken]) {
+  expect(written).toContain('"route":"/signup/confirm/[redacted]"');
+  for (const token of [inviteToken, resetToken, confirmToken]) {
     expect(written).not.toContain(token);
     expect(written).not.toContain(token.slice(0, 20));
   }

@@ -3,8 +3,9 @@ import { expect, type Page, test } from "@playwright/test";
 import { E2E } from "../support/e2e-env";
 import { signIn, waitForHydration } from "./admin-support";
 
-// A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account and accepts;
-// a person who forgot their password resets it. Each link is read from the mail that reached the world's SMTP
+// A newcomer's journeys with no mail server: an owner invites a colleague, who creates an account (confirmed
+// through a second mailed link) and accepts; a person signs up, confirms, and later resets a forgotten
+// password; sign-up answers an address with an account like a new one. Each link is read from the mail that reached the world's SMTP
 // server, after the operator's Outbox has listed it.
 
 /** A sign-in through the form, for the accounts this spec creates (the seeded ones come from admin-support). */
@@ -49,6 +50,22 @@ async function linkFromMail(page: Page, to: string, path: RegExp): Promise<strin
   return href!;
 }
 
+const here = (u: string) => `${new URL(u).pathname}${new URL(u).hash}`;
+
+/**
+ * A sign-up's second step: the confirmation link mailed to `email` (read by `reader`, a signed-in operator's
+ * page), opened in `page` with the password chosen in the first step. Lands in the admin, signed in.
+ */
+async function confirmSignUp(page: Page, reader: Page, email: string, password: string) {
+  const link = await linkFromMail(reader, email, /\/signup\/confirm#/);
+  await page.goto(here(link));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Finish creating your account");
+  await expect(page).toHaveURL(/\/signup\/confirm$/);
+  await page.getByLabel("Your password").fill(password);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page).toHaveURL(/\/admin\/[a-z0-9-]+$/);
+}
+
 const unique = () => `${Date.now().toString(36)}${test.info().repeatEachIndex}`;
 
 test("an owner invites a colleague, who creates an account and accepts through the mailed link", async ({
@@ -83,15 +100,17 @@ test("an owner invites a colleague, who creates an account and accepts through t
   // The colleague, in a browser of their own.
   const theirs = await browser.newContext();
   const them = await theirs.newPage();
-  const here = (u: string) => `${new URL(u).pathname}${new URL(u).hash}`;
   await them.goto(here(link));
   await expect(them.getByRole("heading", { level: 1 })).toHaveText("Join E2E Packs on michi-chat");
   // Read and taken out of the address bar (and so out of the history entry).
   await expect(them).toHaveURL(/\/invite$/);
   await them.getByLabel("Your name").fill("Cole League");
   await them.getByLabel("Choose a password").fill("colleague password 1");
-  // One step: the new account is made, the invitation accepted, and they land in the business signed in.
+  // Nothing is made yet: the link that finishes goes to the invited address, never to the inviter's screen.
   await them.getByRole("button", { name: "Create my account and join" }).click();
+  await expect(them.getByRole("status")).toContainText(`Check your inbox: we sent a link to ${email}`);
+  // Opening it makes the account, accepts the invitation, and they land in the business signed in.
+  await confirmSignUp(them, page, email, "colleague password 1");
   await expect(them).toHaveURL(new RegExp(`/admin/${E2E.packs.slug}$`));
 
   // Used up: the same link now says so.
@@ -111,8 +130,11 @@ test("a person who forgot their password resets it through the mailed link; othe
   await page.getByLabel("Business name").fill(`Fay's ${unique()}`);
   await page.getByLabel("Password").fill("the old password 1");
   await page.getByRole("button", { name: /Create/ }).click();
-  await expect(page).toHaveURL(/\/signin\?signedUp=1/);
-  await signInThroughForm(page, { email, password: "the old password 1" });
+  await expect(page.getByRole("status")).toContainText(`Check your inbox: we sent a link to ${email}`);
+  const operator = await browser.newContext();
+  const operatorPage = await operator.newPage();
+  await signIn(operatorPage, E2E.operator);
+  await confirmSignUp(page, operatorPage, email, "the old password 1");
 
   // Elsewhere, the password is forgotten.
   const other = await browser.newContext();
@@ -125,9 +147,6 @@ test("a person who forgot their password resets it through the mailed link; othe
   // The same words an unknown address gets (tests/integration/password-reset.test.ts compares them).
   await expect(there.getByRole("status")).toContainText(`If ${email} has a michi-chat account, a link`);
 
-  const operator = await browser.newContext();
-  const operatorPage = await operator.newPage();
-  await signIn(operatorPage, E2E.operator);
   const link = await linkFromMail(operatorPage, email, /\/signin\/reset#/);
   await operator.close();
   await there.goto(`${new URL(link).pathname}${new URL(link).hash}`);
@@ -160,8 +179,15 @@ for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility, ${colorScheme}`, () => {
     test.use({ colorScheme });
 
-    test("the password and invitation pages have no serious faults", async ({ page }) => {
-      for (const path of ["/signin/forgot", "/signin/reset#not-a-real-link", "/invite#not-a-real-link"])
+    test("the password, invitation and sign-up confirmation pages have no serious faults", async ({
+      page,
+    }) => {
+      for (const path of [
+        "/signin/forgot",
+        "/signin/reset#not-a-real-link",
+        "/invite#not-a-real-link",
+        "/signup/confirm#not-a-real-link",
+      ])
         expect(await axeFaults(page, path)).toEqual([]);
     });
 
@@ -173,7 +199,7 @@ for (const colorScheme of ["light", "dark"] as const) {
   });
 }
 
-test("the operator creates a business for a new owner, who is e-mailed an invitation and lands in it in one step", async ({
+test("the operator creates a business for a new owner, who is e-mailed an invitation and lands in it once the address is confirmed", async ({
   page,
   browser,
 }) => {
@@ -205,9 +231,53 @@ test("the operator creates a business for a new owner, who is e-mailed an invita
   await them.getByLabel("Your name").fill("Olga Owner");
   await them.getByLabel("Choose a password").fill("olga's password 1");
   await them.getByRole("button", { name: "Create my account and join" }).click();
+  await confirmSignUp(them, page, email, "olga's password 1");
   await expect(them).toHaveURL(new RegExp(`/admin/olga-s-bakery-${id}$`));
   // Signed in as the owner: the Team page, for owners only, opens and lists them.
   await them.goto(`/admin/olga-s-bakery-${id}/team`);
   await expect(them.locator("main")).toContainText(email);
   await theirs.close();
+});
+
+test("sign-up answers an address that has an account exactly like a new one, and signs nobody in", async ({
+  browser,
+}) => {
+  const fresh = `fresh-${unique()}@example.com`;
+  const answer = async (email: string) => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto("/signup");
+    await waitForHydration(page.getByLabel("Your name"));
+    await page.getByLabel("Your name").fill("Sam Same");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Business name").fill(`Same ${unique()}`);
+    await page.getByLabel("Password").fill("a sign-up password 1");
+    // The server action's HTTP answer, as the browser got it.
+    const posted = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith("/signup"),
+    );
+    await page.getByRole("button", { name: /Create/ }).click();
+    const res = await posted;
+    await expect(page.getByRole("status")).toContainText("Check your inbox");
+    const words = (await page.getByRole("status").textContent())?.replace(email, "EMAIL");
+    const seen = { status: res.status(), url: page.url(), words };
+    // Nothing to sign in with yet: the admin still asks for a sign-in.
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/signin/);
+    await ctx.close();
+    return seen;
+  };
+  const known = await answer(E2E.operator.email);
+  const unknown = await answer(fresh);
+  expect(known).toEqual(unknown);
+  expect(known.words).toContain("Check your inbox: we sent a link to EMAIL to finish.");
+  // After the answer, the job looked: the account's owner is told so, the new address gets the link.
+  type Arrived = { to: string[]; text: string };
+  const lastTo = async (to: string) =>
+    ((await (await fetch(`${E2E.inboxUrl}/mails`)).json()) as Arrived[])
+      .filter((m) => m.to.includes(to))
+      .at(-1)?.text ?? "";
+  await expect.poll(() => lastTo(fresh)).toMatch(/\/signup\/confirm#[A-Za-z0-9_-]{43}/);
+  await expect.poll(() => lastTo(E2E.operator.email)).toMatch(/already has one/);
+  expect(await lastTo(E2E.operator.email)).not.toMatch(/#[A-Za-z0-9_-]{43}/);
 });

@@ -2,8 +2,16 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installTestDb } from "../support/admin-env";
 import { actAs, outcome, runAs, setRequestHeaders } from "../support/admin-mocks";
-import { makeTenant, makeUser, TEST_PASSWORD } from "../support/admin-world";
+import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
+import {
+  changes,
+  confirmTokenIn,
+  type HeldJob,
+  holdJobs,
+  runSignUpJobs,
+  signUpMailsTo,
+} from "../support/sign-up-jobs";
 import { startSmtpServer, type TestSmtpServer, useSmtp } from "../support/smtp-server";
 
 vi.mock("@/lib/auth/claims", () => import("../support/admin-mocks").then((m) => m.claimsModule));
@@ -19,6 +27,7 @@ const { signInThrottle } = await import("@/lib/auth/throttle");
 const { listOutbox } = await import("@/lib/db/queries/outbox");
 const { auditLog, invitations, memberships, users } = await import("@/lib/db/schema");
 const { snapshotAll } = await import("./cross-tenant/harness");
+const { confirmSignUpAction } = await import("@/app/signup/confirm/form-actions");
 
 let t: TestDb;
 let smtp: TestSmtpServer;
@@ -26,6 +35,8 @@ type U = Awaited<ReturnType<typeof makeUser>>;
 let owner: U;
 let erin: U;
 let tenantId: string;
+let held: ReturnType<typeof holdJobs>;
+let jobs: HeldJob[];
 
 const fd = (v: Record<string, string>) => {
   const f = new FormData();
@@ -57,8 +68,11 @@ beforeAll(async () => {
   erin = await makeUser(t.handle, "erin@elsewhere.test");
   tenantId = (await makeTenant(t.handle, "inv-shop", [[owner, "owner"]])).id;
   smtp = await startSmtpServer();
+  held = holdJobs();
+  jobs = held.jobs;
 });
 afterAll(async () => {
+  held?.release();
   useSmtp(null);
   await smtp?.close();
   await t?.close();
@@ -240,42 +254,37 @@ describe("accepting", () => {
 });
 
 describe("creating an account from an invitation", () => {
-  it("creates the invited address's account, accepts with the invitation's role and signs the person in, in one step", async () => {
-    const token = tokenOf((await inviteAs(owner, "Newbie@Inv.test", "admin")).data?.link);
-    actAs(null);
-    const jar = (await import("next/headers")).cookies;
-    const r = await outcome(() =>
-      invite.inviteSignUpAction({}, fd({ token, name: "Nia", password: "a long new password" })),
+  const create = (token: string, name: string, password: string) =>
+    outcome(() => invite.inviteSignUpAction({}, fd({ token, name, password })));
+  const confirm = (token: string, password: string) =>
+    outcome(() => confirmSignUpAction({}, fd({ token, password })));
+  const words = (r: Awaited<ReturnType<typeof create>>) =>
+    JSON.stringify(r.kind === "value" ? { ...(r.value as object), values: undefined } : r).replace(
+      /[\w.+-]+@[\w.-]+/g,
+      "EMAIL",
     );
-    expect(r).toEqual({ kind: "redirect", url: "/admin/inv-shop" });
-    const [created] = await t.handle.platform.select().from(users).where(eq(users.email, "newbie@inv.test"));
-    expect(created).toMatchObject({ name: "Nia", mustChangePassword: false });
-    expect(await roleOf(created!.id)).toBe("admin");
-    // Signed in: the session cookie was issued for the new account.
-    const { decodeSession, sessionCookieName } = await import("@/lib/auth/session-cookie");
-    const claims = await decodeSession((await jar()).get(sessionCookieName())?.value);
-    expect(claims).toMatchObject({ uid: created!.id, email: "newbie@inv.test" });
-    const signIn = await authenticate(
-      t.handle.platform,
-      { email: "newbie@inv.test", password: "a long new password", ip: "192.0.2.31" },
-      signInThrottle(),
-    );
-    expect(signIn.ok).toBe(true);
-    // The link is used up.
-    expect((await readInvitation(t.handle, token)).state).toBe("accepted");
-  });
 
-  it("sends a person whose address already has an account to sign in, and changes nothing of it", async () => {
-    const token = tokenOf((await inviteAs(owner, "busy@inv.test")).data?.link);
+  it("answers 'check your inbox' for an invited address with an account and one without, and creates no account", async () => {
+    const known = tokenOf((await inviteAs(owner, "busy@inv.test")).data?.link);
+    const unknown = tokenOf((await inviteAs(owner, "fresh@inv.test")).data?.link);
     const [before] = await t.handle.platform.select().from(users).where(eq(users.email, "busy@inv.test"));
+    expect(before).toBeDefined();
     actAs(null);
-    const r = await outcome(() =>
-      invite.inviteSignUpAction({}, fd({ token, name: "Intruder", password: "an attacker password" })),
-    );
-    expect(r).toEqual({
-      kind: "redirect",
-      url: `/signin?signedUp=1&callbackUrl=${encodeURIComponent("/invite")}`,
-    });
+    const start = await snapshotAll(t.handle);
+    const a = await create(known, "Intruder", "an attacker password");
+    const middle = await snapshotAll(t.handle);
+    const b = await create(unknown, "Fresh", "a fresh password 1");
+    const end = await snapshotAll(t.handle);
+    expect(words(a)).toEqual(words(b));
+    expect(JSON.stringify(b)).toContain("Check your inbox: we sent a link to fresh@inv.test to finish");
+    expect(changes(start, middle)).toEqual(changes(middle, end));
+    expect(changes(start, middle)).toEqual({ pending_sign_ups: { added: 1, removed: 0 } });
+    // The job looks at the address: the account's owner hears that they can sign in and accept.
+    await runSignUpJobs(t.handle, jobs);
+    const [told] = await signUpMailsTo(t.handle, "busy@inv.test");
+    expect(told!.subject).toBe("You already have a michi-chat account");
+    expect(told!.bodyText).toMatch(/sign in with\s+your account and accept/);
+    expect(told!.bodyText).not.toMatch(/#[A-Za-z0-9_-]{43}/);
     const [after] = await t.handle.platform.select().from(users).where(eq(users.email, "busy@inv.test"));
     expect(after).toEqual(before);
     const tried = await authenticate(
@@ -284,15 +293,64 @@ describe("creating an account from an invitation", () => {
       signInThrottle(),
     );
     expect(tried).toEqual({ ok: false, reason: "invalid" });
+    expect((await readInvitation(t.handle, known)).state).toBe("open");
+  });
+
+  it("keeps the owner who holds the link from creating the invitee's account", async () => {
+    // The owner saw the link when inviting, and uses it signed out with a password of their choosing.
+    const token = tokenOf((await inviteAs(owner, "Target@Inv.test", "admin")).data?.link);
+    actAs(null);
+    const answer = await create(token, "Target", "the owner's own password");
+    expect(answer).toMatchObject({ kind: "value", value: { ok: true } });
+    expect(JSON.stringify(answer)).not.toMatch(/signup\/confirm/);
+    expect(await t.handle.platform.select().from(users).where(eq(users.email, "target@inv.test"))).toEqual(
+      [],
+    );
+    await runSignUpJobs(t.handle, jobs);
+    // The link that finishes went only to the invited address, which the owner cannot read.
+    const mails = (await listOutbox(t.handle.platform, 500)).filter((m) => m.kind === "sign_up");
+    const planted = confirmTokenIn((await signUpMailsTo(t.handle, "target@inv.test"))[0]!.bodyText);
+    expect(mails.filter((m) => m.bodyText?.includes(planted)).map((m) => m.toAddress)).toEqual([
+      "target@inv.test",
+    ]);
+    // Should the invitee open it, it asks for the password chosen with it, which only the owner knows.
+    expect(await confirm(planted, "the invitee's own password")).toMatchObject({
+      kind: "value",
+      value: { ok: false, fieldErrors: { password: expect.stringMatching(/not the password chosen/) } },
+    });
+    expect(await t.handle.platform.select().from(users).where(eq(users.email, "target@inv.test"))).toEqual(
+      [],
+    );
+
+    // The invitee makes their own, with their own password, and lands in the business signed in.
+    const jar = (await import("next/headers")).cookies;
+    expect(await create(token, "Tara", "the invitee's own password")).toMatchObject({ value: { ok: true } });
+    await runSignUpJobs(t.handle, jobs);
+    const theirs = confirmTokenIn((await signUpMailsTo(t.handle, "target@inv.test"))[0]!.bodyText);
+    expect(theirs).not.toBe(planted);
+    expect(await confirm(theirs, "the invitee's own password")).toEqual({
+      kind: "redirect",
+      url: "/admin/inv-shop",
+    });
+    const [created] = await t.handle.platform.select().from(users).where(eq(users.email, "target@inv.test"));
+    expect(created).toMatchObject({ name: "Tara", mustChangePassword: false });
+    expect(await roleOf(created!.id)).toBe("admin");
+    const { decodeSession, sessionCookieName } = await import("@/lib/auth/session-cookie");
+    const claims = await decodeSession((await jar()).get(sessionCookieName())?.value);
+    expect(claims).toMatchObject({ uid: created!.id, email: "target@inv.test" });
+    const signIn = (password: string, ip: string) =>
+      authenticate(t.handle.platform, { email: "target@inv.test", password, ip }, signInThrottle());
+    expect((await signIn("the invitee's own password", "192.0.2.34")).ok).toBe(true);
+    expect((await signIn("the owner's own password", "192.0.2.35")).ok).toBe(false);
+    expect((await readInvitation(t.handle, token)).state).toBe("accepted");
+    // The owner's planted sign-up is dead: nothing is created twice.
+    expect(await confirm(planted, "the owner's own password")).toMatchObject({
+      kind: "value",
+      value: { ok: false, message: expect.stringMatching(/has a michi-chat account already/) },
+    });
     expect(
-      (
-        await authenticate(
-          t.handle.platform,
-          { email: "busy@inv.test", password: TEST_PASSWORD, ip: "192.0.2.33" },
-          signInThrottle(),
-        )
-      ).ok,
-    ).toBe(true);
+      await t.handle.platform.select().from(users).where(eq(users.email, "target@inv.test")),
+    ).toHaveLength(1);
   });
 
   it("refuses a link that is not open", async () => {

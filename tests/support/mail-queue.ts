@@ -1,4 +1,5 @@
 import { passwordResetWorkers } from "@/lib/accounts/password-reset";
+import { signUpMailWorkers } from "@/lib/accounts/pending-sign-up";
 import type { DbHandle } from "@/lib/db/client";
 import { leadMailWorkers } from "@/lib/leads/notify";
 import { type JobQueue, setProcessQueue, startQueue } from "@/lib/queue";
@@ -6,7 +7,7 @@ import { type JobQueue, setProcessQueue, startQueue } from "@/lib/queue";
 // The mail jobs of the durable queue for integration tests: the real pg-boss workers on the test database,
 // polling twice a second with a backoff of about a second, installed as the process's queue.
 export async function startTestMailQueue(db: DbHandle): Promise<JobQueue> {
-  const workers = [...passwordResetWorkers(db), ...leadMailWorkers(db)];
+  const workers = [...passwordResetWorkers(db), ...signUpMailWorkers(db), ...leadMailWorkers(db)];
   const q = await startQueue(db, {
     workers,
     pollingIntervalSeconds: 0.5,

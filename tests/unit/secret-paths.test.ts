@@ -7,8 +7,13 @@ import { REDACTED, redactSecretPaths, SECRET_ROUTES } from "../../src/lib/secret
 const TOKEN = "q7Vd2mXcK0pL9sTb4nWy8eRf1gHj6uIo3aZx5cVb7nM";
 
 describe("secret routes in log lines", () => {
-  it("are the reset and invitation pages and the channel webhooks", () => {
-    expect([...SECRET_ROUTES].sort()).toEqual(["/api/channels/*", "/invite", "/signin/reset"]);
+  it("are the reset, sign-up confirmation and invitation pages and the channel webhooks", () => {
+    expect([...SECRET_ROUTES].sort()).toEqual([
+      "/api/channels/*",
+      "/invite",
+      "/signin/reset",
+      "/signup/confirm",
+    ]);
   });
 
   // The red-team corpus of docs/security.md ("Secrets in logs"): every way a token reached a line.
@@ -19,6 +24,8 @@ describe("secret routes in log lines", () => {
     `/invite/${TOKEN}?x=1`,
     `https://michi.example/signin/reset#${TOKEN}`,
     `https://michi.example/invite#${TOKEN}\n`,
+    `https://michi.example/signup/confirm#${TOKEN}`,
+    `/signup/confirm/${TOKEN}`,
     `/signin?callbackUrl=%2Finvite%2F${TOKEN}`,
     `/signin?callbackUrl=%2Finvite%23${TOKEN}`,
     `/invite/${TOKEN}%E0%A4%A`,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { FormError, InputField, SubmitButton } from "@/components/ui";
+import { FormError, FormMessage, InputField, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
 import { acceptInvitationAction, inviteSignUpAction } from "./form-actions";
 
@@ -30,10 +30,11 @@ export function InviteSignUpForm({
   const err = state.fieldErrors ?? {};
   return (
     <form action={action} className="mt-4 space-y-4" noValidate>
-      <FormError state={state} />
+      <FormMessage state={state} />
       <input type="hidden" name="token" value={token} />
       <p className="text-sm">
-        Your account will use the address this invitation was sent to: <strong>{email}</strong>
+        Your account will use the address this invitation was sent to: <strong>{email}</strong>. We e-mail a
+        link there to confirm it; opening it creates your account and accepts.
       </p>
       <InputField
         id="invite-name"
@@ -54,7 +55,7 @@ export function InviteSignUpForm({
         help={`At least ${passwordMin} characters.`}
         error={err.password}
       />
-      <SubmitButton pendingText="Joining…">Create my account and join</SubmitButton>
+      <SubmitButton pendingText="Sending…">Create my account and join</SubmitButton>
     </form>
   );
 }

@@ -1,16 +1,15 @@
 "use server";
 
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { sessionUser } from "@/lib/auth/access";
 import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { redirectToSignIn } from "@/lib/auth/redirect";
-import { issueSession } from "@/lib/auth/session-cookie";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
-import { acceptInvitation, signUpFromInvitation } from "@/lib/team/invitations";
+import { acceptInvitation, requestInvitationSignUp } from "@/lib/team/invitations";
 import { INVITE_PATH } from "./path";
 
 // The invitation forms' actions, apart from the one that renders the page (actions.ts), so the page's view
@@ -35,15 +34,16 @@ export const inviteSignUpAction = publicAction(
     const { db, user } = await sessionUser();
     if (user) redirect(INVITE_PATH);
     const ip = clientIp(await headers(), env().MICHI_TRUST_PROXY);
-    const joined = await signUpFromInvitation(db, {
+    // Nothing is created yet, and the answer is the same whether or not the invited address has an account:
+    // the link that finishes goes to that address, never to whoever holds the invitation link.
+    const { email } = await requestInvitationSignUp(db, {
       token: input.token,
       name: input.name,
       password: input.password,
       ip,
     });
-    // A new account is signed in and lands in the business; an existing one signs in first, then accepts.
-    if (!joined) redirect(`/signin?signedUp=1&callbackUrl=${encodeURIComponent(INVITE_PATH)}`);
-    await issueSession(await cookies(), joined.user);
-    redirect(`/admin/${joined.slug}`);
+    return {
+      message: `Check your inbox: we sent a link to ${email} to finish creating your account and join. It works once, within a day.`,
+    };
   },
 );

@@ -19,13 +19,6 @@ const OAUTH_ERRORS: Record<string, string> = {
   CredentialsSignin: "Wrong e-mail or password. Check both and try again.",
   SessionRequired: "Sign in to continue.",
 };
-// After sign-up, the same words whether the e-mail was new (account and business created) or already had an
-// account (nothing created): sign-up must not tell anyone which e-mails have accounts.
-const SIGNED_UP =
-  "Thanks! Sign in with your e-mail and the password you chose to open your business. If this e-mail already had a michi-chat account, sign in with that account's password instead.";
-// After sign-up from an invitation link: the same neutral words, pointing back to the invitation.
-const SIGNED_UP_INVITED =
-  "Thanks! Sign in with your e-mail and the password you chose, then accept the invitation. If this e-mail already had a michi-chat account, sign in with that account's password instead.";
 const RESET_DONE =
   "Your password was changed and every device was signed out. Sign in with the new password.";
 const THROTTLED = /^Too many attempts\. Try again in \d+ minutes?\.$/;
@@ -46,14 +39,7 @@ export default async function SignInPage({
   const { user } = await sessionUser();
   if (user) redirect(callbackUrl);
   const error = errorText(typeof sp.error === "string" ? sp.error : undefined);
-  const signedUp = sp.signedUp === "1";
-  const notice = signedUp
-    ? /^\/invite(\/|$|#)/.test(callbackUrl)
-      ? SIGNED_UP_INVITED
-      : SIGNED_UP
-    : sp.reset === "1"
-      ? RESET_DONE
-      : null;
+  const notice = sp.reset === "1" ? RESET_DONE : null;
   return (
     <main id="main" className="mx-auto max-w-sm px-6 py-16">
       <h1 className="text-2xl font-bold">Sign in to michi-chat</h1>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useState } from "react";
-import { FormError, InputField, SubmitButton } from "@/components/ui";
+import { FormMessage, InputField, SubmitButton } from "@/components/ui";
 import type { ActionState } from "@/lib/auth/action";
 import { signUpAction } from "./actions";
 
@@ -15,7 +15,7 @@ export function SignUpForm({ passwordMin }: { passwordMin: number }) {
   useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ""), []);
   return (
     <form action={action} className="card mt-6 space-y-4" noValidate>
-      <FormError state={state} />
+      <FormMessage state={state} />
       <input type="hidden" name="timeZone" value={timeZone} />
       <InputField
         id="name"
@@ -56,7 +56,7 @@ export function SignUpForm({ passwordMin }: { passwordMin: number }) {
         required
         error={err.password}
       />
-      <SubmitButton className="w-full justify-center" pendingText="Creating your account…">
+      <SubmitButton className="w-full justify-center" pendingText="Sending…">
         Create account
       </SubmitButton>
     </form>

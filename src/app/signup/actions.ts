@@ -1,7 +1,6 @@
 "use server";
 
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { newPasswordField } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
@@ -9,7 +8,7 @@ import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
 import { LIMITS, takeOrRefuse } from "@/lib/security/limits";
-import { signUp } from "@/lib/tenants/sign-up";
+import { requestSignUp } from "@/lib/tenants/sign-up";
 
 const signUpInput = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "Keep your name under 100 characters"),
@@ -24,7 +23,9 @@ const signUpInput = z.object({
   timeZone: z.string().max(64).optional(),
 });
 
-const SIGNED_UP_PATH = "/signin?signedUp=1";
+/** The one answer, for an address with an account and one without alike. */
+const checkInbox = (email: string) =>
+  `Check your inbox: we sent a link to ${email} to finish. It works once, within a day. No mail after a few minutes? Check the spam folder, or sign up again.`;
 
 export const signUpAction = publicAction(signUpInput, async (input) => {
   if (!env().MICHI_ALLOW_SIGNUP) return { ok: false, message: "Sign-up is closed on this installation." };
@@ -33,8 +34,8 @@ export const signUpAction = publicAction(signUpInput, async (input) => {
     clientIp(await headers(), env().MICHI_TRUST_PROXY),
     "Too many sign-ups from your network.",
   );
-  // One answer whether or not the e-mail already had an account (nothing is created then): the person signs
-  // in next, which works with the password they chose for a new account, or with their existing one.
-  await signUp(await getDb(), input);
-  redirect(SIGNED_UP_PATH);
+  // Nothing is created and the address is not looked at before the answer: the password is hashed and the
+  // request stored and queued, the same work for every address. The mailed link finishes the sign-up.
+  await requestSignUp(await getDb(), input);
+  return { message: checkInbox(input.email) };
 });

@@ -25,6 +25,7 @@ export { type MailDelivery, mailDelivery, smtpServerLabel } from "./transport";
 export type MailKind =
   | "invitation"
   | "password_reset"
+  | "sign_up"
   | "lead"
   | "live_waiting"
   | "webhook_disabled"
@@ -70,7 +71,15 @@ const mailInput = z.object({
   subject: oneLine(200),
   text: z.string().min(1).max(100_000),
   html: z.string().max(200_000).optional(),
-  kind: z.enum(["invitation", "password_reset", "lead", "live_waiting", "webhook_disabled", "health"]),
+  kind: z.enum([
+    "invitation",
+    "password_reset",
+    "sign_up",
+    "lead",
+    "live_waiting",
+    "webhook_disabled",
+    "health",
+  ]),
   tenantId: z
     .string()
     .refine((v) => isUuid(v), "must be a uuid")

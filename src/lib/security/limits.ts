@@ -26,6 +26,10 @@ export const LIMITS = {
   // Accounts are cheap to create; a ceiling per network keeps a script from filling the database.
   signUpPerIp: { keyPrefix: "signup_ip", points: 10, durationSec: HOUR },
   inviteSignUpPerIp: { keyPrefix: "invite_signup_ip", points: 10, durationSec: HOUR },
+  // Sign-up confirmation mails to one address: a person retrying is fine, a victim's inbox is not flooded.
+  signUpMailPerEmail: { keyPrefix: "signup_mail_email", points: 3, durationSec: HOUR },
+  // Submissions of a confirmation link's form (the password typed again) from one network.
+  signUpConfirmPerIp: { keyPrefix: "signup_confirm_ip", points: 20, durationSec: HOUR },
   // Each invitation sends a mail to an address the owner typed.
   invitesPerOwner: { keyPrefix: "team_invite", points: 20, durationSec: HOUR },
   // Reset requests from one network: bounds mail sent to strangers and enumeration attempts.

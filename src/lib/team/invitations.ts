@@ -1,9 +1,10 @@
 import "server-only";
+import { queuePendingSignUp } from "../accounts/pending-sign-up";
 import { assertRole, auditedTx, type SessionUser, type TenantContext } from "../auth/access";
-import { hashPassword } from "../auth/password";
 import type { DbHandle } from "../db/client";
 import { forTenantAudited } from "../db/queries/audit";
 import {
+  findInvitationById,
   findInvitationByTokenHash,
   insertInvitation,
   listPendingInvitations,
@@ -12,7 +13,7 @@ import {
   revokePendingInvitation,
 } from "../db/queries/invitations";
 import { findMemberByEmail, insertMember, lockTeam } from "../db/queries/members";
-import { createUser, findUserByEmail, type UserRow } from "../db/queries/users";
+import { createUser, type UserRow } from "../db/queries/users";
 import type { Role } from "../db/schema";
 import { env } from "../env";
 import { AppError } from "../errors";
@@ -22,7 +23,7 @@ import { hashLinkToken, isLinkToken, newLinkToken } from "../security/link-token
 import { invitationMail } from "./invitation-mail";
 
 // Invitations with consent: an owner invites an e-mail address with a role, the person opens the link, signs
-// in (or creates an account) and accepts. The link is the key: single use, expiring, stored only as a hash,
+// in (or creates an account, confirmed through a second link mailed to the invited address) and accepts. The link is the key: single use, expiring, stored only as a hash,
 // shown to the owner once and mailed to the address. The owner's answer is the same whether or not the
 // address has an account, so the Team page tells nobody which e-mails are registered.
 
@@ -113,19 +114,22 @@ export type InvitationView =
       expiresAt: Date;
     };
 
+function stateOf(
+  inv: { acceptedAt: Date | null; revokedAt: Date | null; expiresAt: Date },
+  now: Date,
+): Exclude<InvitationView["state"], "unknown"> {
+  if (inv.acceptedAt) return "accepted";
+  if (inv.revokedAt) return "revoked";
+  return inv.expiresAt <= now ? "expired" : "open";
+}
+
 /** What the invitation page shows to whoever holds the link. */
 export async function readInvitation(db: DbHandle, token: string, now = new Date()): Promise<InvitationView> {
   if (!isLinkToken(token)) return { state: "unknown" };
   const found = await findInvitationByTokenHash(db.platform, hashLinkToken(token));
   if (!found) return { state: "unknown" };
   const inv = found.invitation;
-  const state = inv.acceptedAt
-    ? "accepted"
-    : inv.revokedAt
-      ? "revoked"
-      : inv.expiresAt <= now
-        ? "expired"
-        : "open";
+  const state = stateOf(inv, now);
   return {
     state,
     business: found.tenantName,
@@ -152,11 +156,33 @@ export async function acceptInvitation(
   user: Pick<SessionUser, "id" | "email">,
   token: string,
   now = new Date(),
-): Promise<{ slug: string; business: string; role: Role; alreadyMember: boolean }> {
+): Promise<Joined> {
   const found = isLinkToken(token)
     ? await findInvitationByTokenHash(db.platform, hashLinkToken(token))
     : null;
   if (!found) throw new AppError("not_found", NOT_OPEN.unknown);
+  return acceptFound(db, user, found, now);
+}
+
+/** The invitation, when it can still be accepted; otherwise the refusal that says why not. */
+function assertOpen(found: FoundInvitation | null, now: Date): FoundInvitation {
+  const state = found ? stateOf(found.invitation, now) : "unknown";
+  if (found && state === "open") return found;
+  throw new AppError(
+    state === "unknown" ? "not_found" : "conflict",
+    NOT_OPEN[state as keyof typeof NOT_OPEN],
+  );
+}
+
+type Joined = { slug: string; business: string; role: Role; alreadyMember: boolean };
+type FoundInvitation = NonNullable<Awaited<ReturnType<typeof findInvitationByTokenHash>>>;
+
+async function acceptFound(
+  db: DbHandle,
+  user: Pick<SessionUser, "id" | "email">,
+  found: FoundInvitation,
+  now: Date,
+): Promise<Joined> {
   const tenantId = found.invitation.tenantId;
   return forTenantAudited(db, tenantId, { id: user.id, email: user.email }, async (tx, record) => {
     await lockTeam(tx, tenantId);
@@ -177,33 +203,40 @@ export async function acceptInvitation(
 }
 
 /**
- * An account for the invited address, from the invitation page (also where sign-up is closed: the link is
- * the permission), accepted at once: the person set a password and lands in the business, signed in (the
- * caller issues the session for the returned user). When the address already has an account nothing is
- * created (null) and the caller sends the person to sign in; that tells the holder of a link mailed to that
- * address that it has an account, which the owner's side (the Team page) still never learns. The password
- * is hashed in both cases so they take as long.
+ * "Create an account" on the invitation page (also where sign-up is closed: the link is the permission).
+ * Nothing is created here: the answer is "check your inbox" for every address, and the confirmation link goes
+ * to the invited address only, so whoever holds the invitation link (its owner too) cannot make the invitee's
+ * account. Returns the address the mail goes to.
  */
-export async function signUpFromInvitation(
+export async function requestInvitationSignUp(
   db: DbHandle,
   input: { token: string; name: string; password: string; ip: string },
   now = new Date(),
-): Promise<{ user: Pick<UserRow, "id" | "email" | "name" | "sessionVersion">; slug: string } | null> {
-  const view = await readInvitation(db, input.token, now);
-  if (view.state !== "open")
-    throw new AppError(view.state === "unknown" ? "not_found" : "conflict", NOT_OPEN[view.state]);
+): Promise<{ email: string }> {
+  const found = isLinkToken(input.token)
+    ? await findInvitationByTokenHash(db.platform, hashLinkToken(input.token))
+    : null;
+  const { email, id: invitationId } = assertOpen(found, now).invitation;
   await takeOrRefuse(LIMITS.inviteSignUpPerIp, input.ip, "Too many accounts from your network.");
-  const passwordHash = await hashPassword(input.password);
-  if (await findUserByEmail(db.platform, view.email)) return null;
-  let user: UserRow;
-  try {
-    user = await createUser(db.platform, { email: view.email, name: input.name, passwordHash });
-  } catch (e) {
-    // Two submissions at once: the unique e-mail index lets one win, and the other signs in.
-    if (await findUserByEmail(db.platform, view.email)) return null;
-    throw e;
-  }
-  const joined = await acceptInvitation(db, { id: user.id, email: user.email }, input.token, now);
-  const { id, email, name, sessionVersion } = user;
-  return { user: { id, email, name, sessionVersion }, slug: joined.slug };
+  await queuePendingSignUp(db, { email, name: input.name, password: input.password, invitationId }, now);
+  return { email };
+}
+
+/**
+ * The confirmed end of an invitation sign-up: the invited address's account, with the password its owner
+ * chose, accepted into the business at once. The caller checked that the address has no account yet.
+ */
+export async function createAccountAndAccept(
+  db: DbHandle,
+  pending: { invitationId: string; email: string; name: string; passwordHash: string },
+  now = new Date(),
+): Promise<{ user: UserRow; slug: string }> {
+  const found = assertOpen(await findInvitationById(db.platform, pending.invitationId), now);
+  const user = await createUser(db.platform, {
+    email: pending.email,
+    name: pending.name,
+    passwordHash: pending.passwordHash,
+  });
+  const joined = await acceptFound(db, { id: user.id, email: user.email }, found, now);
+  return { user, slug: joined.slug };
 }

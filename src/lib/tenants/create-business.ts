@@ -2,7 +2,6 @@ import "server-only";
 import { isTimeZone } from "@/shared/dates";
 import { SLUG_RE, slugify } from "@/shared/slug";
 import { findOrCreateUser } from "../accounts/users";
-import { hashPassword } from "../auth/password";
 import type { Db, DbHandle } from "../db/client";
 import { type AuditActor, forTenantAudited } from "../db/queries/audit";
 import { insertInvitation } from "../db/queries/invitations";
@@ -16,8 +15,11 @@ import { AppError } from "../errors";
 // business's own scope.
 
 export type BusinessOwner =
-  /** Sign-up: a new account with the password the person chose; an e-mail already in use creates nothing. */
-  | { kind: "new"; email: string; name: string; password: string }
+  /**
+   * A confirmed sign-up: a new account with the password the person chose (hashed when they chose it); an
+   * e-mail already in use creates nothing.
+   */
+  | { kind: "new"; email: string; name: string; passwordHash: string }
   /** Operator: the account of this e-mail, created with a one-time password when missing. */
   | { kind: "by-email"; email: string }
   /** Seed: an account that already exists. */
@@ -107,11 +109,8 @@ export async function createBusinessWithOwner(
   if (owner.kind === "by-email") ({ user: known, oneTimePassword } = await findOrCreateUser(db, owner.email));
   if (owner.kind === "invite") known = await findUserByEmail(db, owner.email);
   const invite = owner.kind === "invite" && !known ? owner : null;
-  // Hashed before the e-mail is looked up, so a taken e-mail answers no faster than a free one.
   const newAccount =
-    owner.kind === "new"
-      ? { email: owner.email, name: owner.name, passwordHash: await hashPassword(owner.password) }
-      : null;
+    owner.kind === "new" ? { email: owner.email, name: owner.name, passwordHash: owner.passwordHash } : null;
   if (owner.kind === "new" && (await findUserByEmail(db, owner.email))) throw emailTaken();
 
   // A concurrent creation may take the same slug between the check and the insert; the unique index decides.

@@ -1,30 +1,48 @@
 import "server-only";
+import { queuePendingSignUp } from "../accounts/pending-sign-up";
 import type { DbHandle } from "../db/client";
-import { isAppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { type CreatedBusiness, createBusinessWithOwner, EMAIL_TAKEN_REASON } from "./create-business";
 
 // Self-service sign-up: a person and their own business, with them as its owner, at the first free address
-// derived from the business name.
+// derived from the business name. Two steps, so that the answer never tells whether an address has an
+// account and nobody makes an account for an address they cannot read: the form only records the request
+// and the mail goes out (src/lib/accounts/pending-sign-up.ts); the mailed link creates everything.
 
-/**
- * Creates the person and their business, or nothing when the e-mail already has an account (null). The
- * caller answers both cases with the same words, so sign-up cannot tell anyone which e-mails have accounts;
- * the password is hashed in both cases so they also take as long.
- */
-export async function signUp(
+/** The form's step: the same work and the same answer for every address; nothing is created yet. */
+export async function requestSignUp(
   handle: DbHandle,
   input: { name: string; email: string; businessName: string; password: string; timeZone?: string },
-): Promise<{ user: CreatedBusiness["owner"]; tenant: CreatedBusiness["tenant"] } | null> {
+): Promise<void> {
+  await queuePendingSignUp(handle, input);
+}
+
+export const HAS_ACCOUNT =
+  "This address has a michi-chat account already. Sign in, or choose a new password with “Forgot password?”.";
+
+/** The link's step: the account and the business, with the values stored when the form was sent. */
+export async function openBusinessFromSignUp(
+  handle: DbHandle,
+  pending: {
+    email: string;
+    name: string;
+    passwordHash: string;
+    businessName: string;
+    timeZone: string | null;
+  },
+): Promise<{ user: NonNullable<CreatedBusiness["owner"]>; tenant: CreatedBusiness["tenant"] }> {
   try {
     const { owner, tenant } = await createBusinessWithOwner(handle, {
-      name: input.businessName,
-      timeZone: input.timeZone,
-      owner: { kind: "new", email: input.email, name: input.name, password: input.password },
+      name: pending.businessName,
+      timeZone: pending.timeZone ?? undefined,
+      owner: { kind: "new", email: pending.email, name: pending.name, passwordHash: pending.passwordHash },
       audit: { actor: "owner", details: () => ({ via: "sign-up" }) },
     });
+    if (!owner) throw new Error("a signed-up business has its owner");
     return { user: owner, tenant };
   } catch (e) {
-    if (isAppError(e) && e.details?.reason === EMAIL_TAKEN_REASON) return null;
+    if (isAppError(e) && e.details?.reason === EMAIL_TAKEN_REASON)
+      throw new AppError("conflict", HAS_ACCOUNT);
     throw e;
   }
 }

@@ -2,10 +2,12 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { expect } from "vitest";
 import { insertInvitation } from "@/lib/db/queries/invitations";
 import { insertPasswordReset } from "@/lib/db/queries/password-resets";
+import { insertPendingSignUp, setPendingSignUpToken } from "@/lib/db/queries/pending-sign-ups";
 import { newLinkToken } from "@/lib/security/link-token";
 import type { MatrixCases, Side, World } from "./harness";
 
-// Invitations, password resets and the Outbox. Both sides get a pending invitation and B's owner a reset link;
+// Invitations, password resets, sign-up confirmations and the Outbox. Both sides get a pending invitation, B's
+// owner a reset link and B's invitation a pending sign-up with its confirmation link;
 // the probes use B's ids where a token belongs, the stored hash instead of the token, and token-shaped noise.
 // B's real tokens are not among them: holding the link is the permission, by design.
 
@@ -31,6 +33,8 @@ const forgedTokens = (w: World) => [
   w.b.extra.invitationId!,
   w.b.extra.invitationHash!,
   w.b.extra.resetHash!,
+  w.b.extra.pendingId!,
+  w.b.extra.pendingHash!,
   "A".repeat(43),
   "../../admin/tenant-b",
 ];
@@ -54,6 +58,17 @@ export const cases: MatrixCases = {
       expiresAt: new Date(Date.now() + 3_600_000),
     });
     w.b.extra.resetHash = hash;
+    const pending = newLinkToken();
+    const pendingId = await insertPendingSignUp(w.db.platform, {
+      email: `invited@${w.b.tenant.slug}.test`,
+      name: "Invitee",
+      passwordHash: "scrypt$not-a-real-hash",
+      invitationId: w.b.extra.invitationId!,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    await setPendingSignUpToken(w.db.platform, pendingId, pending.hash);
+    w.b.extra.pendingId = pendingId;
+    w.b.extra.pendingHash = pending.hash;
   },
   actions: {
     [`${T}/team/actions.ts#revokeInvitationAction`]: {
@@ -67,7 +82,7 @@ export const cases: MatrixCases = {
     },
     "src/app/invite/form-actions.ts#inviteSignUpAction": {
       kind: "link",
-      why: "creates the invited address's account only for an open invitation",
+      why: "queues a confirmation mail to the invited address only for an open invitation",
       forms: (w) =>
         forgedTokens(w).map((token) => ({ token, name: "Probe", password: "probe password 123" })),
     },
@@ -90,6 +105,17 @@ export const cases: MatrixCases = {
     "src/app/signin/reset/actions.ts#openResetLinkAction": {
       kind: "view",
       why: "renders the account of the stored reset link the token names, and nothing for a forged one",
+      forms: (w) => forgedTokens(w).map((token) => ({ token })),
+      expect: showsNothingOfB(/This link is not valid any more/),
+    },
+    "src/app/signup/confirm/form-actions.ts#confirmSignUpAction": {
+      kind: "link",
+      why: "the account, its business or its invitation come from the stored sign-up the token names",
+      forms: (w) => forgedTokens(w).map((token) => ({ token, password: "probe password 123" })),
+    },
+    "src/app/signup/confirm/actions.ts#openSignUpLinkAction": {
+      kind: "view",
+      why: "renders the stored sign-up the token in the body names, and nothing for a forged one",
       forms: (w) => forgedTokens(w).map((token) => ({ token })),
       expect: showsNothingOfB(/This link is not valid any more/),
     },

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, type SQL } from "drizzle-orm";
 import type { Db, TenantTx } from "../client";
 import { invitations, type Role, tenants, users } from "../schema";
 
@@ -64,6 +64,15 @@ export async function revokePendingInvitation(
 
 /** Platform path: the invitation a link points at, with the business and the inviter's name for the page. */
 export async function findInvitationByTokenHash(db: Db, tokenHash: string) {
+  return findInvitationWhere(db, eq(invitations.tokenHash, tokenHash));
+}
+
+/** Platform path: the invitation a pending sign-up was made for (its link's token is not at hand then). */
+export async function findInvitationById(db: Db, id: string) {
+  return findInvitationWhere(db, eq(invitations.id, id));
+}
+
+async function findInvitationWhere(db: Db, where: SQL) {
   const [row] = await db
     .select({
       invitation: invitations,
@@ -76,7 +85,7 @@ export async function findInvitationByTokenHash(db: Db, tokenHash: string) {
     .from(invitations)
     .innerJoin(tenants, eq(tenants.id, invitations.tenantId))
     .leftJoin(users, eq(users.id, invitations.invitedBy))
-    .where(eq(invitations.tokenHash, tokenHash))
+    .where(where)
     .limit(1);
   return row ?? null;
 }

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { type Role, tenants, users } from "./core";
 
 const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -68,5 +69,35 @@ export const passwordResets = pgTable(
   (t) => [
     uniqueIndex("password_resets_token_hash_key").on(t.tokenHash),
     index("password_resets_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * A sign-up waiting for its address to be confirmed: nothing else exists until the mailed link is opened.
+ * Either a new business (its name and time zone) or an invitation to accept. The token is set by the mail job
+ * for an address without an account, and stored only as its SHA-256. Platform data.
+ */
+export const pendingSignUps = pgTable(
+  "pending_sign_ups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    businessName: text("business_name"),
+    timeZone: text("time_zone"),
+    invitationId: uuid("invitation_id").references(() => invitations.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex("pending_sign_ups_token_hash_key").on(t.tokenHash),
+    index("pending_sign_ups_expires_idx").on(t.expiresAt),
+    check(
+      "pending_sign_ups_business_or_invitation",
+      sql`(${t.businessName} IS NULL) <> (${t.invitationId} IS NULL)`,
+    ),
   ],
 );

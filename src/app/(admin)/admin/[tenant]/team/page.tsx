@@ -24,7 +24,7 @@ function inviteHelp(delivery: ReturnType<typeof mailDelivery>): string {
   if (delivery === "smtp") return `${base} We e-mail it to them, and show it to you once to copy.`;
   if (delivery === "outbox")
     return `${base} No mail server is configured: the mail waits in the operator's Outbox, and you copy the link yourself.`;
-  return `${base} Mail is off on this installation: you copy the link and send it yourself.`;
+  return `${base} Mail is off on this installation: you copy the link and send it yourself, and a new account needs a mailed confirmation, so a person without one asks the operator for an account first.`;
 }
 
 export default async function TeamPage({ params }: { params: Promise<{ tenant: string }> }) {

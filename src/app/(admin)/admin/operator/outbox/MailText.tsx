@@ -1,12 +1,12 @@
-// A kept mail's text as the recipient would read it. The operator follows an invitation or a reset link from
-// here when no mail server is configured, so in those mails, which the platform writes whole, a link to the
-// platform's own address becomes clickable. Nothing else does: a lead or hand-off mail carries what a visitor
+// A kept mail's text as the recipient would read it. The operator follows an invitation, reset or sign-up
+// confirmation link from here when no mail server is configured, so in those mails, which the platform writes
+// whole, a link to the platform's own address becomes clickable. Nothing else does: a lead or hand-off mail carries what a visitor
 // typed, and a visitor's link must not become one click away for the operator. Everything stays text, which
 // React escapes.
 const URL_RE = /(https?:\/\/[^\s<>"]+)/g;
 
 /** Mails the platform writes entirely itself; the others quote visitors or operators. */
-const LINKED_KINDS = new Set(["invitation", "password_reset"]);
+const LINKED_KINDS = new Set(["invitation", "password_reset", "sign_up"]);
 
 export function MailText({ text, kind, origin }: { text: string; kind: string; origin: string }) {
   const linkable = LINKED_KINDS.has(kind);
