@@ -68,7 +68,8 @@ beforeEach(() => {
   c.telegram.sent.length = 0;
 });
 
-async function askWhatsApp(text: string): Promise<string[]> {
+/** `until`: the parts of a split answer are sent one by one, so wait for the one that ends it. */
+async function askWhatsApp(text: string, until?: RegExp): Promise<string[]> {
   seq++;
   const from = `1555077${String(seq).padStart(4, "0")}`;
   const id = `wamid.SOURCES${seq}${Math.random().toString(36).slice(2, 8)}`;
@@ -76,6 +77,7 @@ async function askWhatsApp(text: string): Promise<string[]> {
   const sent = await eventually(async () => {
     const s = c.graph.sent.filter((m) => m.to === from);
     expect(s.length).toBeGreaterThan(0);
+    if (until) expect(s.some((m) => until.test(textOf(m) ?? ""))).toBe(true);
     return s;
   });
   return sent.map((s) => textOf(s) ?? "");
@@ -122,7 +124,7 @@ describe("WhatsApp", () => {
   });
 
   it("a long cited answer is split under 4,096 characters, the sources whole at its end", async () => {
-    const bodies = await askWhatsApp("a long question");
+    const bodies = await askWhatsApp("a long question", /\*Sources\*/);
     expect(bodies.length).toBeGreaterThan(1);
     expect(bodies.every((b) => b.length <= 4096)).toBe(true);
     expect(bodies.join("\n").match(MARKER)).toBeNull();
