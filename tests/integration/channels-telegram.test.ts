@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listChannels } from "@/lib/channels/view";
 import { platformPacks } from "@/lib/chat/packs";
 import type { ToolPack } from "@/lib/tools/contract";
 import type { EnabledPack } from "@/lib/tools/runtime";
@@ -72,6 +73,15 @@ describe("connecting", () => {
       new RegExp(`^${PUBLIC_URL}/api/channels/telegram/[A-Za-z0-9_-]{43}$`),
     );
     expect(c.telegram.webhook?.secretToken).toMatch(/^[A-Za-z0-9_-]{20,256}$/);
+  });
+
+  it("the Channels page names the bot and where each webhook URL goes, in each adapter's words", async () => {
+    const page = (await listChannels(c.ctx)).channels.map((v) => [v.title, v.status, v.webhookLabel]);
+    expect(page).toEqual([
+      ["WhatsApp", "Connected.", "Callback URL to paste at Meta (Webhooks)"],
+      // getMe's username (the fake Bot API's, as connectTelegram stored it).
+      ["Telegram", "Connected as @michi_test_bot.", "Webhook URL (registered at Telegram for you)"],
+    ]);
   });
 });
 
