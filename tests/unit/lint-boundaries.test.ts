@@ -3,6 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CHANNEL_NAMES, channelBranches } from "../../scripts/channel-branch-check.mjs";
+import { folderGraphFaults } from "../../scripts/folder-graph.mjs";
 import { missingServerOnly } from "../../scripts/server-only-check.mjs";
 import { CHANNEL_WORDS } from "../../src/shared/channels";
 
@@ -69,5 +70,15 @@ describe("lint boundaries fail on broken code", () => {
     ]);
     // The names it looks for are the channels' table's rows, so a new channel is checked from its first day.
     expect([...CHANNEL_NAMES].sort()).toEqual(Object.keys(CHANNEL_WORDS).sort());
+  });
+
+  it("the folder graph names every arrow up, the two-way pair and the longer cycle between folders", () => {
+    expect(folderGraphFaults(fixture)).toEqual([
+      "up: lib/db (db) → lib/auth (auth/security): src/lib/db/queries/widgets.ts → src/lib/auth/session.ts",
+      "up: lib/leads (use cases) → widget (app): src/lib/leads/submit.ts → src/widget/words.ts",
+      "up: lib/log (base) → scripts (scripts/): src/lib/log.ts → scripts/redact.mjs",
+      "pair: lib/orders ⇄ lib/shipping: src/lib/orders/place.ts → src/lib/shipping/quote.ts; src/lib/shipping/label.ts → src/lib/orders/address.ts",
+      "cycle: lib/billing, lib/orders, lib/shipping",
+    ]);
   });
 });
