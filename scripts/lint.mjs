@@ -3,10 +3,15 @@
 //   dependency-cruiser the layer order, SQL only in src/lib/db, no component reading the database
 //                     (.dependency-cruiser.cjs)
 //   server-only       every server module under src/lib and src/widget/server starts with import "server-only"
+//   channel-branch    no `channel === "…"` outside a channel adapter's folder (scripts/channel-branch-check.mjs)
+//   folder-graph      src/ by folder: no arrow up, no two folders importing each other, no cycle
+//                     (scripts/folder-graph.mjs)
 //   knip              unused files, exports and dependencies (knip.jsonc)
 // Every check runs even after a failure, so one run shows all that is wrong.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { channelBranches } from "./channel-branch-check.mjs";
+import { folderGraphFaults } from "./folder-graph.mjs";
 import { missingServerOnly } from "./server-only-check.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,10 +31,19 @@ check(
 const missing = missingServerOnly(root);
 for (const file of missing) console.error(`server-only: ${file} does not import "server-only"`);
 check("server-only", missing.length === 0);
+const branches = channelBranches(root);
+for (const line of branches)
+  console.error(
+    `channel-branch: ${line}\n  ask the table instead: adapterFor(channel) (src/lib/channels/adapter.ts) or CHANNEL_WORDS (src/shared/channels.ts)`,
+  );
+check("channel-branch", branches.length === 0);
+const folderFaults = folderGraphFaults(root);
+for (const f of folderFaults) console.error(`folder-graph: ${f}`);
+check("folder-graph", folderFaults.length === 0);
 check("knip", run([bin("knip/bin/knip.js"), "--no-progress"]) === 0);
 
 if (failures.length > 0) {
   console.error(`lint: FAILED (${failures.join(", ")})`);
   process.exit(1);
 }
-console.log("lint: biome, layers, server-only and knip all clean");
+console.log("lint: biome, layers, server-only, channel branches, folder graph and knip all clean");

@@ -1,4 +1,4 @@
-import { knowledgeSearcherFor } from "../../src/lib/knowledge/runtime";
+import { knowledgeSearcherFor } from "../../src/lib/knowledge/searcher";
 import { searchKnowledge as knowledgePack } from "../../src/lib/tools/packs/search-knowledge";
 import {
   type BlindReport,

@@ -1,4 +1,4 @@
-// The widget's own words, one table per language. The server picks one language (src/widget/lang.ts) and
+// The widget's own words, one table per language. The server picks one language (src/shared/pick-lang.ts) and
 // embeds only that table in the panel page, so the panel bundle carries no dictionaries; src/widget/wording.ts
 // fills them in and words error codes. Pack chip labels are localised by the chat API, not here.
 

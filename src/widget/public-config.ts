@@ -7,9 +7,9 @@ import { fill } from "@/shared/fill";
 import { HANDOFF_STRINGS, type HandoffStrings } from "@/shared/handoff-words";
 import type { Lang } from "@/shared/languages";
 import { LIVE_STRINGS, type LiveStrings } from "@/shared/live-words";
+import { pickLang } from "@/shared/pick-lang";
 import { type Theme, themeFor } from "./contrast";
 import { STRINGS, type Strings } from "./i18n";
-import { pickLang } from "./lang";
 
 export type PanelConfig = {
   key: string;

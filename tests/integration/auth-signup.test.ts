@@ -156,7 +156,7 @@ describe("sign-up", () => {
     };
     const late = await sent("late@cafe.test", "Late Shop");
     const later = new Date(Date.now() + (SIGN_UP_LINK_HOURS + 1) * 3_600_000);
-    const { completeSignUp } = await import("@/lib/accounts/confirm-sign-up");
+    const { completeSignUp } = await import("@/lib/tenants/confirm-sign-up");
     await expect(
       completeSignUp(t.handle, { token: late, password: valid.password, ip: "192.0.2.11" }, later),
     ).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/expired/) });

@@ -139,6 +139,7 @@ describe("a third channel added to the table and nowhere else", () => {
     limits: { textMax: 500, buttonBodyMax: 200, starters: (withPerson) => (withPerson ? 2 : 3) },
     window: null,
     words: { secret: "delivery secret", storeAgain: "Paste the delivery secret again." },
+    describe: () => ({ status: "Connected.", webhookLabel: "Webhook URL to paste at Loopchat" }),
     verify: ({ headers }, secret) => {
       const given = headers.get("x-loop-secret");
       if (!given) return "missing_secret_token";

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listChannels } from "@/lib/channels/view";
 import { platformPacks } from "@/lib/chat/packs";
+import { addCuratedAnswer } from "@/lib/knowledge/answers";
+import { configSchema } from "@/lib/tools/config";
 import type { ToolPack } from "@/lib/tools/contract";
-import type { EnabledPack } from "@/lib/tools/runtime";
+import { findPack } from "@/lib/tools/index";
+import { definitionFor, type EnabledPack } from "@/lib/tools/runtime";
 import {
   callbackUpdate,
   editedUpdate,
@@ -36,7 +40,14 @@ const info: ToolPack = {
   configFields: [],
   run: async () => ({ answer: "9 to 5" }),
 };
-const enabled: EnabledPack[] = [{ pack: info, config: {}, definition: info.definition }];
+// The real search_knowledge pack: it reaches the business's index only through the searcher the channel's
+// wiring hands it in its run context (src/lib/channels/runtime.ts, channelPacks).
+const search = findPack("search_knowledge")!;
+const searchConfig = configSchema(search).parse({ siteUrl: "https://shop.example", languages: ["en"] });
+const enabled: EnabledPack[] = [
+  { pack: info, config: {}, definition: info.definition },
+  { pack: search, config: searchConfig, definition: definitionFor(search, searchConfig) },
+];
 
 beforeAll(async () => {
   c = await startChannelWorld({ packs: { ...platformPacks, loadEnabled: async () => enabled } });
@@ -56,6 +67,16 @@ beforeAll(async () => {
         { type: "text", text: "From {{tool.answer}}." },
       ],
     },
+    {
+      match: "dog",
+      steps: [
+        {
+          type: "tool_calls",
+          calls: [{ id: "k1", name: "search_knowledge", arguments: '{"query":"Can I bring my dog?"}' }],
+        },
+        { type: "text", text: "{{tool.answer_from_business.answer}}" },
+      ],
+    },
     { match: "", steps: [{ type: "text", text: "Hello." }] },
   ]);
 });
@@ -72,6 +93,15 @@ describe("connecting", () => {
       new RegExp(`^${PUBLIC_URL}/api/channels/telegram/[A-Za-z0-9_-]{43}$`),
     );
     expect(c.telegram.webhook?.secretToken).toMatch(/^[A-Za-z0-9_-]{20,256}$/);
+  });
+
+  it("the Channels page names the bot and where each webhook URL goes, in each adapter's words", async () => {
+    const page = (await listChannels(c.ctx)).channels.map((v) => [v.title, v.status, v.webhookLabel]);
+    expect(page).toEqual([
+      ["WhatsApp", "Connected.", "Callback URL to paste at Meta (Webhooks)"],
+      // getMe's username (the fake Bot API's, as connectTelegram stored it).
+      ["Telegram", "Connected as @michi_test_bot.", "Webhook URL (registered at Telegram for you)"],
+    ]);
   });
 });
 
@@ -143,6 +173,19 @@ describe("an update", () => {
     await eventually(async () => expect(sentTo(p.chatId)).toHaveLength(1));
     expect(sentTo(p.chatId)[0]!.html).toBe("From 9 to 5.");
     expect(c.telegram.actions).toContainEqual({ chatId: String(p.chatId), action: "typing" });
+  });
+
+  it("a question the business answered itself gets that answer, found by the channel's own searcher", async () => {
+    await addCuratedAnswer(c.ctx, {
+      questions: ["Can I bring my dog?"],
+      answer: "Dogs are welcome on the terrace.",
+      lang: "en",
+    });
+    const u = fresh();
+    expect((await c.postTelegram(textUpdate("Is my dog allowed?", u))).status).toBe(200);
+    await eventually(async () =>
+      expect(sentTo(u.chatId).map((m) => m.html)).toEqual(["Dogs are welcome on the terrace."]),
+    );
   });
 
   it("a 429 is retried after Telegram's retry_after", async () => {

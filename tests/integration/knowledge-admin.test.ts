@@ -3,14 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { claimPages, replacePageChunks, updatePage } from "@/lib/db/queries/knowledge-pages";
 import { addCuratedAnswer } from "@/lib/knowledge/answers";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { resyncNow, setPageExcluded } from "@/lib/knowledge/sources";
 import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
 import { requirePack, updatePackSettings } from "@/lib/pack-settings/settings";
 import { type JobQueue, setProcessQueue } from "@/lib/queue";
 import { fieldName, readSubmission } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
@@ -39,7 +37,6 @@ let viewer: Ctx;
 beforeAll(async () => {
   t = await installTestDb();
   setProcessQueue(queue);
-  installKnowledgeSearcher(knowledgeSearcherFor(t.handle));
   const o = await makeUser(t.handle, "owner@knowledge.test");
   const v = await makeUser(t.handle, "viewer@knowledge.test");
   const tenant = await makeTenant(
@@ -64,7 +61,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setProcessQueue(null);
-  installKnowledgeSearcher(null);
   await t?.close();
 });
 

@@ -2,9 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { addCuratedAnswer, updateCuratedAnswer } from "@/lib/knowledge/answers";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { askTestQuestion, loadKnowledgeView } from "@/lib/knowledge/views";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
@@ -20,7 +18,6 @@ let viewer: Ctx;
 
 beforeAll(async () => {
   t = await installTestDb();
-  installKnowledgeSearcher(knowledgeSearcherFor(t.handle));
   const o = await makeUser(t.handle, "owner@answers.test");
   const v = await makeUser(t.handle, "viewer@answers.test");
   const tenant = await makeTenant(t.handle, "kn-answers", [
@@ -39,7 +36,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  installKnowledgeSearcher(null);
   await t?.close();
 });
 

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/auth/access";
 import { rowsOf } from "@/lib/db/client";
 import type { tenants } from "@/lib/db/schema";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { startSync } from "@/lib/knowledge/sync";
 import { askTestQuestion } from "@/lib/knowledge/views";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
@@ -67,7 +65,6 @@ let k: KnowledgeInstance;
 
 beforeAll(async () => {
   t = await installTestDb();
-  installKnowledgeSearcher(knowledgeSearcherFor(t.handle));
   const owner = await makeUser(t.handle, "owner@japanese.test");
   shop = await makeTenant(t.handle, "kn-japanese", [[owner, "owner"]]);
   ctx = {
@@ -96,7 +93,6 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  installKnowledgeSearcher(null);
   await k?.stop();
   await site.close();
   await t?.close();

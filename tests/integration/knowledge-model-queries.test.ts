@@ -3,8 +3,6 @@ import { POST } from "@/app/api/widget/[key]/chat/route";
 import { claimPages, replacePageChunks, updatePage } from "@/lib/db/queries/knowledge-pages";
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { packConfigs } from "@/lib/db/schema";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { type ChatWorld, readEvents, startChatWorld, textOf } from "../support/chat-world";
 
 // A visitor writes Japanese to a business whose pages are English. The scripted model does what the pack's
@@ -31,7 +29,6 @@ const PAGES = [
 beforeAll(async () => {
   w = await startChatWorld();
   tenant = await w.tenant({ bot: { model: "fake-large", instructions: "" } });
-  installKnowledgeSearcher(knowledgeSearcherFor(w.db));
   await w.db.forTenant(tenant.id, async (tx) => {
     await tx.insert(packConfigs).values({
       tenantId: tenant.id,
@@ -83,7 +80,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  installKnowledgeSearcher(null);
   await w?.close();
 });
 

@@ -4,9 +4,7 @@ import { claimPages, replacePageChunks, updatePage } from "@/lib/db/queries/know
 import { saveWebsiteSource } from "@/lib/db/queries/knowledge-sources";
 import { conversations, messages, type tenants, toolRuns } from "@/lib/db/schema";
 import { unansweredReport } from "@/lib/insights/unanswered";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { askTestQuestion } from "@/lib/knowledge/views";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
 import type { TestDb } from "../support/db";
@@ -40,7 +38,6 @@ const PAGES = [
 
 beforeAll(async () => {
   t = await installTestDb();
-  installKnowledgeSearcher(knowledgeSearcherFor(t.handle));
   const owner = await makeUser(t.handle, "owner@no-answer.test");
   shop = await makeTenant(t.handle, "kn-no-answer", [[owner, "owner"]]);
   ctx = {
@@ -77,7 +74,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  installKnowledgeSearcher(null);
   await t?.close();
 });
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db/client";
 import { getTenantById } from "@/lib/db/queries/operator";
 import type { UploadJob } from "@/lib/knowledge/deps";
-import { knowledgeSearcherFor } from "@/lib/knowledge/runtime";
 import { searchKnowledge } from "@/lib/knowledge/search";
 import { runUploadJob } from "@/lib/knowledge/upload-job";
 import { deleteDocument, MAX_UPLOAD_BYTES, uploadDocument } from "@/lib/knowledge/uploads";
@@ -13,7 +12,6 @@ import type { QueueJob } from "@/lib/queue";
 import { setKnowledgeLimits } from "@/lib/tenants/operator";
 import { fieldName, readSubmission } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
-import { installKnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { citationsFrom } from "@/shared/citations";
 import { installTestDb } from "../support/admin-env";
 import { makeTenant, makeUser } from "../support/admin-world";
@@ -37,7 +35,6 @@ const enc = (s: string) => new TextEncoder().encode(s);
 beforeAll(async () => {
   t = await installTestDb();
   k = await startKnowledgeInstance(t.handle, { host: "uploads.invalid", caPem: "" }, { worker: true });
-  installKnowledgeSearcher(knowledgeSearcherFor(t.handle));
   const a = await makeUser(t.handle, "owner@uploads.test");
   const b = await makeUser(t.handle, "owner@other-uploads.test");
   const ta = await makeTenant(t.handle, "kn-uploads", [[a, "owner"]]);
@@ -54,7 +51,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  installKnowledgeSearcher(null);
   await k?.stop();
   await t?.close();
 });

@@ -54,6 +54,13 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
     expect(a.verify(await k.sign(json, "none"), secret(k))).toEqual(expect.any(String));
   });
 
+  it("describes its connection for the Channels page in words of its own", () => {
+    const k = kitOf();
+    const d = adapterFor(k.channel).describe(k.conn);
+    expect(d.status).toMatch(/^Connected\b.*\.$/);
+    expect(d.webhookLabel).toMatch(/\S/);
+  });
+
   it("reads a person's text as one message from their address, with a visitor id of its own", () => {
     const k = kitOf();
     const a = adapterFor(k.channel);

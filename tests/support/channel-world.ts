@@ -4,8 +4,8 @@ import path from "node:path";
 import type { TenantContext } from "@/lib/auth/access";
 import { connectTelegram, connectWhatsApp } from "@/lib/channels/connect";
 import type { ChannelDeps } from "@/lib/channels/deps";
+import { channelPacks } from "@/lib/channels/runtime";
 import { channelWorkers } from "@/lib/channels/worker";
-import { platformPacks } from "@/lib/chat/packs";
 import type { PackDeps } from "@/lib/chat/turn";
 import { getConnectionByChannel } from "@/lib/db/queries/channels";
 import { channelContacts, channelInbound, channelOutbound, conversations, messages } from "@/lib/db/schema";
@@ -95,7 +95,8 @@ export async function startChannelWorld(
   const deps: ChannelDeps = {
     db: w.db,
     env: env(),
-    packs: opts.packs ?? platformPacks,
+    // The product's channel packs (knowledge searcher included), with what a test brings over them.
+    packs: { ...channelPacks(w.db), ...opts.packs },
     graphBaseUrl: graph.baseUrl,
     telegramBaseUrl: telegram.baseUrl,
     sendJobDelaySeconds: 1,

@@ -2,7 +2,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { CHANNEL_NAMES, channelBranches } from "../../scripts/channel-branch-check.mjs";
+import { folderGraphFaults } from "../../scripts/folder-graph.mjs";
 import { missingServerOnly } from "../../scripts/server-only-check.mjs";
+import { CHANNEL_WORDS } from "../../src/shared/channels";
 
 // `npm run lint` checks the layer boundaries with the real tools; here each rule is shown to fail on
 // tests/fixtures/lint, a tiny project whose every file breaks exactly one rule (see its README).
@@ -59,5 +62,23 @@ describe("lint boundaries fail on broken code", () => {
 
   it("the server-only check names the server module without the marker", () => {
     expect(missingServerOnly(fixture)).toEqual(["src/lib/auth/session.ts"]);
+  });
+
+  it("the channel-branch check names a component asking which channel it is, not the adapter's own folder", () => {
+    expect(channelBranches(fixture)).toEqual([
+      'src/components/ChannelNote.tsx:3: return channel === "whatsapp" ? "Replies within 24 hours." : "";',
+    ]);
+    // The names it looks for are the channels' table's rows, so a new channel is checked from its first day.
+    expect([...CHANNEL_NAMES].sort()).toEqual(Object.keys(CHANNEL_WORDS).sort());
+  });
+
+  it("the folder graph names every arrow up, the two-way pair and the longer cycle between folders", () => {
+    expect(folderGraphFaults(fixture)).toEqual([
+      "up: lib/db (db) → lib/auth (auth/security): src/lib/db/queries/widgets.ts → src/lib/auth/session.ts",
+      "up: lib/leads (use cases) → widget (app): src/lib/leads/submit.ts → src/widget/words.ts",
+      "up: lib/log (base) → scripts (scripts/): src/lib/log.ts → scripts/redact.mjs",
+      "pair: lib/orders ⇄ lib/shipping: src/lib/orders/place.ts → src/lib/shipping/quote.ts; src/lib/shipping/label.ts → src/lib/orders/address.ts",
+      "cycle: lib/billing, lib/orders, lib/shipping",
+    ]);
   });
 });

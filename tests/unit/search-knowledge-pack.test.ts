@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "@/lib/log";
 import { configSchema } from "@/lib/tools/config";
 import { findPack } from "@/lib/tools/index";
-import { type KnowledgeFindings, withKnowledgeSearcher } from "@/lib/tools/knowledge-search";
+import type { KnowledgeFindings } from "@/lib/tools/knowledge-search";
 import { definitionFor, runToolCall } from "@/lib/tools/runtime";
 
 // The search_knowledge pack as the model meets it: its description names the pages' languages, its result is
@@ -17,25 +17,22 @@ const config = configSchema(pack).parse({
 
 async function run(findings: KnowledgeFindings, args: Record<string, unknown> = { query: "parking" }) {
   const queries: string[] = [];
-  const record = await withKnowledgeSearcher(
-    async (_tenant, q) => {
-      queries.push(...q);
-      return findings;
+  const record = await runToolCall({
+    call: { id: "c1", name: "search_knowledge", arguments: JSON.stringify(args) },
+    enabled: [{ pack, config, definition: definitionFor(pack, config) }],
+    ctx: {
+      tenantId: "00000000-0000-4000-8000-000000000001",
+      conversationId: null,
+      signal: new AbortController().signal,
+      log: createLogger({ write: () => {} }, "silent"),
+      knowledge: async (_tenant, q) => {
+        queries.push(...q);
+        return findings;
+      },
     },
-    () =>
-      runToolCall({
-        call: { id: "c1", name: "search_knowledge", arguments: JSON.stringify(args) },
-        enabled: [{ pack, config, definition: definitionFor(pack, config) }],
-        ctx: {
-          tenantId: "00000000-0000-4000-8000-000000000001",
-          conversationId: null,
-          signal: new AbortController().signal,
-          log: createLogger({ write: () => {} }, "silent"),
-        },
-        timeoutMs: 2000,
-        maxChars: 4000,
-      }),
-  );
+    timeoutMs: 2000,
+    maxChars: 4000,
+  });
   return { record, queries };
 }
 

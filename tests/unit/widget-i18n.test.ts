@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fill } from "@/shared/fill";
 import { LANGS } from "@/shared/languages";
+import { normalizeLang, parseAcceptLanguage, pickLang } from "@/shared/pick-lang";
 import { STRINGS } from "@/widget/i18n";
-import { normalizeLang, parseAcceptLanguage, pickLang } from "@/widget/lang";
 import { codeMessage } from "@/widget/wording";
 
 describe("widget language", () => {

@@ -26,6 +26,13 @@ export type TapOutcome = { answer: boolean; buttonsRemoved: boolean };
 
 export type ChannelCheck = { ok: boolean; lines: string[] };
 
+export type ChannelDescription = {
+  /** "Connected as @bot.", or "Connected." when the provider names nobody. */
+  status: string;
+  /** The label beside the webhook URL: where it is pasted, or that it was registered for the business. */
+  webhookLabel: string;
+};
+
 /** A delivery as it reached the webhook, before a byte of it is parsed. */
 export type RawDelivery = { headers: Headers; raw: Uint8Array };
 
@@ -55,6 +62,8 @@ export type ChannelAdapter = {
     /** How to store that secret again when it no longer opens. */
     storeAgain: string;
   };
+  /** How the Channels page shows a connection: whom it is connected as, where its webhook URL goes. */
+  describe(conn: ConnectionRow): ChannelDescription;
   /** Why a delivery is refused, or null when it passed its check. */
   verify(delivery: RawDelivery, secret: OpenSecret): RefusalReason | null;
   /** The provider's GET handshake's answer (null: refused); absent when the channel has none. */

@@ -1,7 +1,9 @@
 import "server-only";
 import { platformPacks } from "../chat/packs";
+import type { PackDeps } from "../chat/turn";
 import type { DbHandle } from "../db";
 import type { Env } from "../env";
+import { knowledgeSearcherFor } from "../knowledge/searcher";
 import type { QueueWorker } from "../queue";
 import type { ChannelDeps } from "./deps";
 import { channelWorkers } from "./worker";
@@ -14,7 +16,12 @@ export function channelApiUrls(e: Env): Pick<ChannelDeps, "graphBaseUrl" | "tele
   return { graphBaseUrl: e.MICHI_CHANNELS_GRAPH_URL, telegramBaseUrl: e.MICHI_CHANNELS_TELEGRAM_URL };
 }
 
-/** The process's channel jobs (boot): the process database, environment and the registered packs. */
+/** The registered packs, searching `db`'s knowledge in their run context: what a channel's turn runs. */
+export function channelPacks(db: DbHandle): PackDeps {
+  return { ...platformPacks, knowledge: knowledgeSearcherFor(db) };
+}
+
+/** The process's channel jobs (boot): the process database, environment and packs. */
 export function defaultChannelWorkers(db: DbHandle, e: Env): QueueWorker[] {
-  return channelWorkers({ db, env: e, packs: platformPacks, ...channelApiUrls(e) });
+  return channelWorkers({ db, env: e, packs: channelPacks(db), ...channelApiUrls(e) });
 }

@@ -1,8 +1,10 @@
 import "server-only";
+import { CHANNEL_WORDS } from "@/shared/channels";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { type ConnectionRow, channelsSwitchedOn, listConnections } from "../db/queries/channels";
 import { recentOutbound } from "../db/queries/channels-messages";
 import { CHANNELS, type Channel, type OutboundStatus } from "../db/schema";
+import { adapterFor } from "./adapter";
 import { refusalWords } from "./refusals";
 import { webhookUrl } from "./webhook-url";
 
@@ -12,10 +14,15 @@ import { webhookUrl } from "./webhook-url";
 
 export type ChannelView = {
   channel: Channel;
+  /** The channel's name (src/shared/channels.ts). */
+  title: string;
   connected: boolean;
+  /** "Not connected.", or the adapter's words for the connection ("Connected as @bot."). */
+  status: string;
   webhookUrl: string | null;
+  /** What to do with the webhook URL, in the adapter's words. */
+  webhookLabel: string | null;
   phoneNumberId: string | null;
-  botUsername: string | null;
   /** The secret fields that hold a value; the values never leave the server. */
   secretsSet: string[];
   lastInboundAt: Date | null;
@@ -38,12 +45,15 @@ export async function listChannels(
       CHANNELS.map(async (channel): Promise<ChannelView> => {
         const c = rows.find((r) => r.channel === channel);
         const recent = c ? await recentOutbound(tx, c.id, 10) : [];
+        const described = c ? adapterFor(channel).describe(c) : null;
         return {
           channel,
+          title: CHANNEL_WORDS[channel].label,
           connected: !!c,
+          status: described?.status ?? "Not connected.",
           webhookUrl: c ? webhookUrl(c) : null,
+          webhookLabel: described?.webhookLabel ?? null,
           phoneNumberId: c?.settings.phoneNumberId ?? null,
-          botUsername: c?.settings.botUsername ?? null,
           secretsSet: c ? Object.keys(c.secrets).sort() : [],
           lastInboundAt: c?.lastInboundAt ?? null,
           lastOutboundAt: c?.lastOutboundAt ?? null,

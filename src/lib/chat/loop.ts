@@ -2,6 +2,7 @@ import "server-only";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
+import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import { streamCompletion } from "./model-call";
@@ -43,6 +44,7 @@ export type TurnCtx = {
   /** Aborts when the visitor goes away. */
   signal: AbortSignal;
   log: Logger;
+  knowledge?: KnowledgeSearcher;
 };
 
 export type LoopReason = ModelFault | "round_cap" | "empty";
@@ -178,6 +180,7 @@ async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit):
       signal: ctx.signal,
       log: ctx.log,
       lang: ctx.lang,
+      knowledge: ctx.knowledge,
     },
     timeoutMs: deps.toolTimeoutMs,
     maxChars: deps.toolMaxChars,

@@ -5,6 +5,7 @@ import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
+import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { Emit } from "./events";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
@@ -23,6 +24,8 @@ export type PackDeps = {
   promptHints: (enabled: EnabledPack[]) => string[];
   chipLabel: (pack: ToolPack, lang?: Lang) => string;
   runTool: RunTool;
+  /** The business's indexed knowledge, handed to the packs in their run context (search_knowledge reads it). */
+  knowledge?: KnowledgeSearcher;
 };
 
 export type Turn = {
@@ -90,6 +93,7 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
         lang: turn.lang,
         signal,
         log: turn.log,
+        knowledge: turn.packs.knowledge,
       },
       turnMessages(turn),
       emit,

@@ -11,8 +11,8 @@ import { findPack } from "@/lib/tools/index";
 import type { KnowledgeSearcher } from "@/lib/tools/knowledge-search";
 import { definitionFor, runToolCall } from "@/lib/tools/runtime";
 import { estimateTokens } from "@/lib/tools/tokens";
-import { findingsOf, knowledgeSearchOptions } from "./runtime";
 import { type Passage, type SearchResult, searchKnowledge } from "./search";
+import { findingsOf, knowledgeSearchOptions } from "./searcher";
 import { KNOWLEDGE_PACK } from "./sources";
 import { type TestQuestionInput, testQueries } from "./test-queries";
 

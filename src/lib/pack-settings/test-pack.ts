@@ -4,6 +4,7 @@ import { assertRole, type TenantContext } from "../auth/access";
 import { getPackConfig, recordPackTest } from "../db/queries/packs";
 import { env } from "../env";
 import { AppError } from "../errors";
+import { knowledgeSearcherFor } from "../knowledge/searcher";
 import { log } from "../log";
 import { openPackConfig } from "../tools/config-store";
 import type { ToolArgs, ToolPack } from "../tools/contract";
@@ -50,6 +51,7 @@ export async function testPack(
       conversationId: null,
       signal: new AbortController().signal,
       log: log().child({ tenantId, packId, test: true }),
+      knowledge: knowledgeSearcherFor(ctx.db),
     },
     timeoutMs: env().MICHI_TOOL_TIMEOUT_MS,
     maxChars: env().MICHI_TOOL_RESULT_MAX_CHARS,

@@ -6,7 +6,7 @@ import { ToolWorldError, withFetcher } from "../security/fetch";
 import { packListFaults } from "./check";
 import { configSchema } from "./config";
 import type { ToolPack } from "./contract";
-import { type KnowledgeSearcher, withKnowledgeSearcher } from "./knowledge-search";
+import type { KnowledgeSearcher } from "./knowledge-search";
 import { definitionFor, runToolCall } from "./runtime";
 import { estimateTokens } from "./tokens";
 
@@ -101,20 +101,19 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
   const knowledge = async () =>
     structuredClone((ex.fixtures ?? {})["/knowledge"] ?? { curated: null, passages: [] });
   const record = await withFetcher(canned, () =>
-    withKnowledgeSearcher(knowledge as unknown as KnowledgeSearcher, () =>
-      runToolCall({
-        call: { id: "conformance", name: pack.id, arguments: JSON.stringify(ex.args) },
-        enabled: [{ pack, config: parsed.data, definition: definitionFor(pack, parsed.data) }],
-        ctx: {
-          tenantId: "00000000-0000-4000-8000-000000000000",
-          conversationId: null,
-          signal: new AbortController().signal,
-          log: silent,
-        },
-        timeoutMs,
-        maxChars,
-      }),
-    ),
+    runToolCall({
+      call: { id: "conformance", name: pack.id, arguments: JSON.stringify(ex.args) },
+      enabled: [{ pack, config: parsed.data, definition: definitionFor(pack, parsed.data) }],
+      ctx: {
+        tenantId: "00000000-0000-4000-8000-000000000000",
+        conversationId: null,
+        signal: new AbortController().signal,
+        log: silent,
+        knowledge: knowledge as unknown as KnowledgeSearcher,
+      },
+      timeoutMs,
+      maxChars,
+    }),
   );
   if (record.outcome === "timeout") faults.push(`did not answer within ${timeoutMs} ms on its example`);
   else if (record.outcome !== "ok")

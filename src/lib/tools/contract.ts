@@ -110,7 +110,7 @@ export type ToolContext = {
   log: Logger;
   /** The language of the conversation, when known. */
   lang?: Lang;
-  /** The business's indexed knowledge, for search_knowledge, when the caller passes it (else boot's). */
+  /** The business's indexed knowledge, for search_knowledge: whoever runs the pack passes it. */
   knowledge?: KnowledgeSearcher;
 };
 

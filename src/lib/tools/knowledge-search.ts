@@ -1,9 +1,9 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 
 // The door through which the search_knowledge pack reaches the business's indexed knowledge. The search
-// itself is a use case (src/lib/knowledge/search.ts, above this layer) that boot installs here; the pack sees
-// only this function type, so `npm run check:packs` can run it on canned passages without a database.
+// itself is a use case (src/lib/knowledge/searcher.ts, above this layer) that whoever runs the pack hands it
+// in its run context (ToolContext.knowledge); the pack sees only this function type, so
+// `npm run check:packs` can run it on canned passages without a database.
 
 export type KnowledgePassage = {
   title: string;
@@ -26,24 +26,3 @@ export type KnowledgeSearcher = (
   queries: readonly string[],
   signal: AbortSignal,
 ) => Promise<KnowledgeFindings>;
-
-const g = globalThis as unknown as {
-  __michiKnowledgeSearcher?: KnowledgeSearcher;
-  __michiKnowledgeScope?: AsyncLocalStorage<KnowledgeSearcher>;
-};
-g.__michiKnowledgeScope ??= new AsyncLocalStorage<KnowledgeSearcher>();
-const scope = g.__michiKnowledgeScope;
-
-/** Installed once per process by boot (and by tests that run turns). */
-export function installKnowledgeSearcher(fn: KnowledgeSearcher | null): void {
-  g.__michiKnowledgeSearcher = fn ?? undefined;
-}
-
-/** Runs `fn` with another searcher (the conformance kit's canned passages), for this call chain only. */
-export function withKnowledgeSearcher<T>(fn: KnowledgeSearcher, run: () => Promise<T>): Promise<T> {
-  return scope.run(fn, run);
-}
-
-export function knowledgeSearcher(): KnowledgeSearcher | null {
-  return scope.getStore() ?? g.__michiKnowledgeSearcher ?? null;
-}

@@ -26,7 +26,8 @@ export type WidgetStoreDeps = Pick<WidgetDeps, "db" | "env">;
 let wiring: Promise<WidgetDeps> | undefined;
 
 /**
- * The production wiring: the process database, the parsed environment and the registered packs. Built once:
+ * The production wiring: the process database, the parsed environment and the registered packs with the
+ * knowledge searcher. Built once:
  * `db` and `env` are functions that read the process's current handle and settings on every call, so the
  * object itself never goes stale, and a widget request pays no module imports.
  */
@@ -38,11 +39,13 @@ export function defaultWidgetDeps(): Promise<WidgetDeps> {
     import("@/lib/env"),
     import("@/lib/chat/packs"),
     import("@/lib/live/bus"),
+    import("@/lib/knowledge/searcher"),
   ]).then(
-    ([{ getDb }, { env }, { platformPacks }, { wakeLive }]) => ({
+    ([{ getDb }, { env }, { platformPacks }, { wakeLive }, { processKnowledgeSearcher }]) => ({
       db: getDb,
       env,
-      packs: platformPacks,
+      // The packs see the business's index through their run context, over the process's database.
+      packs: { ...platformPacks, knowledge: processKnowledgeSearcher(getDb) },
       wakeLive,
     }),
     (err) => {

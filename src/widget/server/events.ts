@@ -10,7 +10,7 @@ import { errorResponse } from "@/lib/errors";
 import { liveEventStream } from "@/lib/live/stream";
 import { clientIp } from "@/lib/security/client-ip";
 import { parseLastEventId, VISITOR_LIVE_KINDS } from "@/shared/live-events";
-import { parseAcceptLanguage, pickLang } from "../lang";
+import { parseAcceptLanguage, pickLang } from "@/shared/pick-lang";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
 import { dbStep } from "./guard";

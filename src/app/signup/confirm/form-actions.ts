@@ -3,13 +3,13 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { completeSignUp } from "@/lib/accounts/confirm-sign-up";
 import { PASSWORD_MAX } from "@/lib/auth/accounts";
 import { publicAction } from "@/lib/auth/action";
 import { issueSession } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/security/client-ip";
+import { completeSignUp } from "@/lib/tenants/confirm-sign-up";
 
 // The confirmation form's action, apart from the one that renders the page (actions.ts), so the page's view
 // can import its form without a cycle. The token arrives in the POST body.

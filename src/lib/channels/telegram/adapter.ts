@@ -105,6 +105,10 @@ export const telegram: ChannelAdapter = {
   },
   window: null,
   words: { secret: "webhook secret", storeAgain: "Press Connect Telegram again." },
+  describe: (conn) => ({
+    status: conn.settings.botUsername ? `Connected as @${conn.settings.botUsername}.` : "Connected.",
+    webhookLabel: "Webhook URL (registered at Telegram for you)",
+  }),
   verify({ headers }, secret) {
     const header = headers.get("x-telegram-bot-api-secret-token");
     if (!header) return "missing_secret_token";

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { Card, PageHeader } from "@/components/ui";
 import { CopyLink } from "@/components/ui/CopyLink";
 import { When } from "@/components/ui/When";
@@ -14,7 +15,19 @@ import { ChannelButton, TelegramForm, WhatsAppForm } from "./ChannelForms";
 
 export const metadata: Metadata = { title: "Channels" };
 
-const TITLES = { whatsapp: "WhatsApp", telegram: "Telegram" } as const;
+// Each channel's own form to connect it, looked up by the channel (no branch on its name).
+const CONNECT_FORMS: Record<ChannelView["channel"], (c: ChannelView, slug: string) => ReactNode> = {
+  whatsapp: (c, slug) => (
+    <WhatsAppForm
+      action={connectWhatsAppAction.bind(null, slug)}
+      phoneNumberId={c.phoneNumberId}
+      secretsSet={c.secretsSet}
+    />
+  ),
+  telegram: (c, slug) => (
+    <TelegramForm action={connectTelegramAction.bind(null, slug)} connected={c.connected} />
+  ),
+};
 const STATUS_WORDS: Record<string, string> = {
   queued: "Waiting to send",
   sent: "Sent",
@@ -75,37 +88,16 @@ export default async function ChannelsPage({ params }: { params: Promise<{ tenan
         </p>
       )}
       {channels.map((c) => (
-        <Card key={c.channel} id={c.channel} title={TITLES[c.channel]}>
+        <Card key={c.channel} id={c.channel} title={c.title}>
           <div className="space-y-4">
-            <p className="text-sm">
-              {c.connected
-                ? c.channel === "telegram" && c.botUsername
-                  ? `Connected as @${c.botUsername}.`
-                  : "Connected."
-                : "Not connected."}
-            </p>
+            <p className="text-sm">{c.status}</p>
             {c.connected && admin && c.webhookUrl ? (
-              <CopyLink
-                link={c.webhookUrl}
-                label={
-                  c.channel === "whatsapp"
-                    ? "Callback URL to paste at Meta (Webhooks)"
-                    : "Webhook URL (registered at Telegram for you)"
-                }
-              />
+              <CopyLink link={c.webhookUrl} label={c.webhookLabel ?? ""} />
             ) : null}
             {c.connected ? <Activity c={c} tz={ctx.tenant.timeZone} /> : null}
             {admin ? (
               <>
-                {c.channel === "whatsapp" ? (
-                  <WhatsAppForm
-                    action={connectWhatsAppAction.bind(null, s)}
-                    phoneNumberId={c.phoneNumberId}
-                    secretsSet={c.secretsSet}
-                  />
-                ) : (
-                  <TelegramForm action={connectTelegramAction.bind(null, s)} connected={c.connected} />
-                )}
+                {CONNECT_FORMS[c.channel](c, s)}
                 {c.connected ? (
                   <div className="flex flex-wrap gap-4">
                     <ChannelButton

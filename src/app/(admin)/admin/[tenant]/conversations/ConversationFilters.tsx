@@ -1,6 +1,7 @@
 import { FilterBar, FilterSelect, InputField } from "@/components/ui";
 import { type ListFilters, OUTCOMES } from "@/lib/insights/types";
 import { ALL_PACKS } from "@/lib/tools/index";
+import { CHANNEL_OPTIONS } from "@/shared/channels";
 import { OUTCOME_LABELS } from "./display";
 
 const PACK_OPTIONS = ALL_PACKS.map((p) => ({ value: p.id, label: `${p.label} (${p.id})` }));
@@ -8,12 +9,6 @@ const OUTCOME_OPTIONS = OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o
 const RATING_OPTIONS = [
   { value: "down", label: "Rated down" },
   { value: "up", label: "Rated up" },
-];
-
-const CHANNEL_OPTIONS = [
-  { value: "web", label: "Website chat" },
-  { value: "whatsapp", label: "WhatsApp" },
-  { value: "telegram", label: "Telegram" },
 ];
 
 /** The Conversations filter: days, the tool used, the outcome, the channel, ratings and a search of the messages. */

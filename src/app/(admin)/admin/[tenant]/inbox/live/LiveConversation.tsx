@@ -6,8 +6,9 @@ import { When } from "@/components/ui/When";
 import type { PlainActionFn } from "@/lib/auth/action";
 import type { LiveConsole } from "@/lib/live/console";
 import { AGENT_REPLY_MAX, NOTE_MAX } from "@/lib/live/reply";
+import { CHANNEL_WORDS } from "@/shared/channels";
 import { ToolTrace } from "../../conversations/[id]/ToolTrace";
-import { agentPhoto, CHANNEL_TEXT, STATE_TEXT } from "./console-words";
+import { agentPhoto, STATE_TEXT } from "./console-words";
 import { AssignForm, ConversationButton, NoteBox, ReplyBox } from "./LiveForms";
 
 /** The console's server actions, bound to the business. */
@@ -44,12 +45,8 @@ export function LiveConversation({ data, tenantSlug, timeZone, userId, actions }
         ) : null}
       </h2>
       <p className="text-sm muted" data-channel={c.channel}>
-        {c.channel === "web"
-          ? "On the website chat."
-          : `On ${CHANNEL_TEXT[c.channel]}: your replies are sent there, the visitor's messages arrive here.`}
-        {c.channel === "whatsapp"
-          ? " WhatsApp delivers replies only within 24 hours of the person's last message."
-          : ""}
+        {CHANNEL_WORDS[c.channel].whereReplies}
+        {CHANNEL_WORDS[c.channel].replyWindow ? ` ${CHANNEL_WORDS[c.channel].replyWindow}` : ""}
       </p>
       {actions && withPerson ? (
         <div className="flex flex-wrap items-center gap-3">

@@ -3,7 +3,8 @@ import { Card } from "@/components/ui";
 import { MemberAvatar } from "@/components/ui/MemberAvatar";
 import { When } from "@/components/ui/When";
 import type { LiveConsole } from "@/lib/live/console";
-import { agentPhoto, CHANNEL_TEXT, languageName, STATE_TEXT } from "./console-words";
+import { CHANNEL_WORDS } from "@/shared/channels";
+import { agentPhoto, languageName, STATE_TEXT } from "./console-words";
 
 /** The queue: every visitor waiting for or talking with a person, oldest request first. */
 export function LiveQueue({
@@ -32,7 +33,7 @@ export function LiveQueue({
                   {q.question ? q.question.slice(0, 120) : "No message yet"}
                 </span>
                 <span className="block text-xs muted">
-                  <span data-channel={q.channel}>{CHANNEL_TEXT[q.channel]}</span>
+                  <span data-channel={q.channel}>{CHANNEL_WORDS[q.channel].label}</span>
                   {" · "}
                   {q.liveRequestedAt ? (
                     <>

@@ -1,7 +1,6 @@
 // The live console's small words and addresses, shared by its page and its parts.
 
 export const STATE_TEXT = { waiting: "Waiting for a person", person: "With a person" } as const;
-export const CHANNEL_TEXT = { web: "Website chat", whatsapp: "WhatsApp", telegram: "Telegram" } as const;
 
 const LANGUAGES = new Intl.DisplayNames(["en"], { type: "language" });
 

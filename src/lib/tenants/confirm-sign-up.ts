@@ -1,4 +1,5 @@
 import "server-only";
+import { SIGN_UP_LINK_INVALID } from "../accounts/pending-sign-up";
 import { verifyPassword } from "../auth/password";
 import type { SessionTokenUser } from "../auth/session-cookie";
 import type { DbHandle } from "../db/client";
@@ -14,8 +15,7 @@ import { log } from "../log";
 import { LIMITS, takeOrRefuse } from "../security/limits";
 import { hashLinkToken, isLinkToken } from "../security/link-token";
 import { createAccountAndAccept } from "../team/invitations";
-import { HAS_ACCOUNT, openBusinessFromSignUp } from "../tenants/sign-up";
-import { SIGN_UP_LINK_INVALID } from "./pending-sign-up";
+import { HAS_ACCOUNT, openBusinessFromSignUp } from "./sign-up";
 
 // The second step of a sign-up: the link mailed to the address (src/lib/accounts/pending-sign-up.ts) is
 // opened, and only now are the account and its business (or its membership, for an invitation) created,
