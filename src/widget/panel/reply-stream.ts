@@ -33,6 +33,8 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     }
     case "handoff":
       return { ...m, form: true };
+    case "confirm":
+      return { ...m, confirm: e.data };
     case "live":
       // A person has the conversation: no bot answer (not even the start of one) stays on screen.
       return { ...m, status: "done", text: "", chips: [], live: true };
