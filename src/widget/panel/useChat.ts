@@ -57,22 +57,21 @@ export function useChat(
   );
 
   const run = useCallback(
-    async (prompt: string, question?: string) => {
+    async (prompt: string, question?: string, post?: { path: string; body: unknown }) => {
       const reply: Msg = {
         id: nextId(),
         role: "assistant",
         text: "",
         chips: [],
         status: "pending",
-        prompt,
-        question,
+        ...(post ? {} : { prompt, question }),
       };
       setMsgs((ms) => [...ms, reply]);
       setBusy(true);
       const ctl = new AbortController();
       abort.current = ctl;
       try {
-        await streamReply({ cfg, session, base, reply, signal: ctl.signal, update, announce, onSettled });
+        await streamReply({ cfg, session, base, reply, signal: ctl.signal, update, announce, onSettled, post });
       } finally {
         if (abort.current === ctl) {
           abort.current = null;
@@ -89,7 +88,11 @@ export function useChat(
     (raw: string) => {
       const text = raw.trim();
       if (!text || busy) return false;
-      setMsgs((ms) => [...ms, { id: nextId(), role: "user", text, chips: [], status: "done" }]);
+      // A new message declines a card still waiting (the server does the same): it goes from the screen.
+      setMsgs((ms) => [
+        ...ms.map((m) => (m.confirm ? { ...m, confirm: undefined } : m)),
+        { id: nextId(), role: "user", text, chips: [], status: "done" },
+      ]);
       void run(text);
       return true;
     },
@@ -107,6 +110,21 @@ export function useChat(
     [msgs, busy, run],
   );
 
+  // The visitor's tap on a confirmation card, sent by the card's id; the card goes, the next round streams in.
+  const decide = useCallback(
+    (replyId: string, decision: "confirm" | "cancel") => {
+      const card = msgs.find((m) => m.id === replyId)?.confirm;
+      const conversation = session.conversationId();
+      if (!card || !conversation || busy) return;
+      change(replyId, (m) => ({ ...m, confirm: undefined }));
+      void run("", undefined, {
+        path: `/conversations/${encodeURIComponent(conversation)}/confirm`,
+        body: { callId: card.callId, decision, lang: cfg.lang },
+      });
+    },
+    [msgs, session, busy, change, run, cfg.lang],
+  );
+
   const reset = useCallback(() => {
     abort.current?.abort();
     abort.current = null;
@@ -116,5 +134,5 @@ export function useChat(
     live.reset();
   }, [session, live.reset]);
 
-  return { msgs, busy, restored, send, retry, stop, reset, live };
+  return { msgs, busy, restored, send, retry, stop, reset, live, decide };
 }
