@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { runTurn } from "@/lib/chat/run-turn";
 import { platformPacks } from "@/lib/chat/packs";
+import { runTurn } from "@/lib/chat/run-turn";
 import { auditLog, conversations, packConfigs, pendingToolCalls, tenants } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { sealSecret } from "@/lib/security/secrets";
@@ -70,7 +70,10 @@ beforeAll(async () => {
     {
       match: "order a cake",
       steps: [
-        { type: "tool_calls", calls: [{ id: "call_cake", name: "post_json", arguments: JSON.stringify(ORDER) }] },
+        {
+          type: "tool_calls",
+          calls: [{ id: "call_cake", name: "post_json", arguments: JSON.stringify(ORDER) }],
+        },
         { type: "text", text: "Result: {{tool}}" },
       ],
     },
@@ -128,7 +131,9 @@ async function history(t: Tenant, token: string, conversationId: string) {
 }
 
 const callRow = async (t: Tenant, id: string) =>
-  (await w.db.forTenant(t.id, (tx) => tx.select().from(pendingToolCalls).where(eq(pendingToolCalls.id, id))))[0]!;
+  (
+    await w.db.forTenant(t.id, (tx) => tx.select().from(pendingToolCalls).where(eq(pendingToolCalls.id, id)))
+  )[0]!;
 
 /** What the model was told in the last request, as the tool's result for the card's call. */
 const lastToolResult = () =>
@@ -147,7 +152,7 @@ describe("a confirming pack on the widget", () => {
         { label: "Candles", value: "Yes" },
       ],
     });
-    expect(JSON.stringify(card)).not.toContain("{\"cake\"");
+    expect(JSON.stringify(card)).not.toContain('{"cake"');
     expect(events.at(-1)?.event).toBe("done");
     expect(posts().length).toBe(before);
     const row = await callRow(shop, card!.callId);
@@ -251,7 +256,13 @@ describe("a confirming pack on the widget", () => {
     const { card, conversationId } = await ask(shop, token, "order a cake to pick up");
     // A new instance: fresh modules and per-process caches, the same database.
     const g = globalThis as Record<string, unknown>;
-    for (const k of ["__michiEnv", "__michiLimiters", "__michiFetcher", "__michiStreams", "__michiKnownTenants"])
+    for (const k of [
+      "__michiEnv",
+      "__michiLimiters",
+      "__michiFetcher",
+      "__michiStreams",
+      "__michiKnownTenants",
+    ])
       g[k] = undefined;
     vi.resetModules();
     expect((await history(shop, token, conversationId)).pending?.callId).toBe(card!.callId);
@@ -298,7 +309,10 @@ describe("a confirming pack on the widget", () => {
     await ask(off, token, "never mind");
     const tools = (w.fake.requests.at(-1)?.body.tools ?? []) as { function: { name: string } }[];
     expect(tools.map((t) => t.function.name)).not.toContain("post_json");
-    await w.db.platform.update(tenants).set({ bot: { model: "fake-large" } }).where(eq(tenants.id, off.id));
+    await w.db.platform
+      .update(tenants)
+      .set({ bot: { model: "fake-large" } })
+      .where(eq(tenants.id, off.id));
   });
 
   it("denies on a channel without buttons and tells the model", async () => {

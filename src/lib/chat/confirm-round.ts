@@ -5,8 +5,8 @@ import type { DbHandle } from "../db";
 import { audit } from "../db/queries/audit";
 import { closeOpenCalls, insertPendingCall, type PendingCall } from "../db/queries/pending-calls";
 import { conversations } from "../db/schema";
-import type { Lang } from "../tools/contract";
 import { confirmCard } from "../tools/confirm";
+import type { Lang } from "../tools/contract";
 import { type EnabledPack, parseToolArgs, type ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import type { ModelMessage, ToolCall } from "./model-types";
@@ -35,10 +35,10 @@ export const TOLD = {
     "A person from the business is looking after this conversation now, so this action is not available and nothing was sent.",
   oneAtATime:
     "Another action is already waiting for the visitor's confirmation; nothing was sent for this one. Ask again after they decide.",
-  awaiting:
-    "The visitor is shown these values with Confirm and Cancel buttons. Nothing has been sent yet.",
+  awaiting: "The visitor is shown these values with Confirm and Cancel buttons. Nothing has been sent yet.",
   declined: "Declined by the visitor: nothing was sent.",
-  declinedByMessage: "Declined by the visitor (they wrote a new message instead of confirming): nothing was sent.",
+  declinedByMessage:
+    "Declined by the visitor (they wrote a new message instead of confirming): nothing was sent.",
   expired: "Expired: the visitor did not confirm within 10 minutes, so nothing was sent.",
 } as const;
 
@@ -121,7 +121,12 @@ export async function proposeCall(
   const parsed = parseToolArgs(entry, call.arguments);
   const base = { id: call.id, packId: entry.pack.id };
   if (!parsed.ok) {
-    return platformRecord({ ...base, args: parsed.args }, label, JSON.stringify(parsed.error), "invalid_args");
+    return platformRecord(
+      { ...base, args: parsed.args },
+      label,
+      JSON.stringify(parsed.error),
+      "invalid_args",
+    );
   }
   const said = (why: keyof typeof TOLD) => platformRecord({ ...base, args: parsed.args }, label, told(why));
   if (!propose) return said("noButtons");

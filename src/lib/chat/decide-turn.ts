@@ -3,7 +3,7 @@ import type { TenantTx } from "../db/client";
 import { audit } from "../db/queries/audit";
 import { findVisitorConversation, listMessages } from "../db/queries/conversations";
 import { listPackConfigs } from "../db/queries/packs";
-import { finishCall, findCall, moveCall, type PendingCall } from "../db/queries/pending-calls";
+import { findCall, finishCall, moveCall, type PendingCall } from "../db/queries/pending-calls";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { LIMITS, takeOrRefuse } from "../security/limits";
@@ -80,7 +80,8 @@ async function decideIn(tx: TenantTx, input: DecisionInput, now: Date): Promise<
 export async function startDecision(deps: TurnDeps, input: DecisionInput): Promise<OpenedDecision> {
   const e = deps.env;
   const status = modelStatus(e);
-  if (!status.configured) throw new AppError("model_not_configured", "The chat assistant is not available right now.");
+  if (!status.configured)
+    throw new AppError("model_not_configured", "The chat assistant is not available right now.");
   const { tenant } = input;
   if (input.decision === "confirm") {
     await takeOrRefuse(
@@ -88,7 +89,11 @@ export async function startDecision(deps: TurnDeps, input: DecisionInput): Promi
       `${tenant.id}:${input.visitorId}`,
       "You have confirmed many requests in a short time.",
     );
-    await takeOrRefuse(LIMITS.confirmedPerBusiness, tenant.id, "This business has received many requests just now.");
+    await takeOrRefuse(
+      LIMITS.confirmedPerBusiness,
+      tenant.id,
+      "This business has received many requests just now.",
+    );
   }
   const now = new Date();
   const read = await deps.db.forTenant(tenant.id, async (tx) => {
@@ -196,4 +201,3 @@ async function runConfirmed(
   sink.emit({ type: "chip", data: { callId: row.callId, label, state: ok ? "done" : "error" } });
   return record;
 }
-

@@ -156,7 +156,17 @@ export async function runLoop(
   if (!reason && !hasText && !carded) reason = "empty";
   const status: MessageStatus = !reason ? "complete" : hasText && reason !== "empty" ? "partial" : "failed";
   if (status === "complete") reason = null;
-  return { text, status, reason, usage, usageEstimated, runs, rounds, toolsDropped, ...(carded ? { carded } : {}) };
+  return {
+    text,
+    status,
+    reason,
+    usage,
+    usageEstimated,
+    runs,
+    rounds,
+    toolsDropped,
+    ...(carded ? { carded } : {}),
+  };
 }
 
 /**

@@ -5,16 +5,16 @@ import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
-import type { Emit } from "./events";
 import type { ProposeCall } from "./confirm-round";
+import type { Emit } from "./events";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import {
   type EnabledPack,
+  type ToolRunRecord as EnabledRunRecord,
   type LoopResult,
   type RunTool,
   runLoop,
-  type ToolRunRecord as EnabledRunRecord,
   visitorMessage,
 } from "./loop";
 import type { ModelClient } from "./model-http";

@@ -39,4 +39,3 @@ export function worldCause(err: unknown): ToolWorldError | null {
   }
   return null;
 }
-

@@ -39,7 +39,9 @@ export async function postJsonWith(door: Door, url: string, payload: unknown, o:
     "content-type": "application/json",
     "user-agent": "michi-chat tool pack",
     "idempotency-key": o.idempotencyKey,
-    ...(o.signingSecret ? signatureHeaders(o.signingSecret, o.idempotencyKey, body, o.now ?? new Date()) : {}),
+    ...(o.signingSecret
+      ? signatureHeaders(o.signingSecret, o.idempotencyKey, body, o.now ?? new Date())
+      : {}),
   };
   const timeout = AbortSignal.timeout(door.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;

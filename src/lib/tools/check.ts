@@ -124,7 +124,8 @@ function confirmShapeFaults(pack: ToolPack): string[] {
   if (typeof c !== "object" || c === null) return ["confirm must be { title, fields }"];
   const faults: string[] = [];
   if (typeof c.title === "object" && c.title !== null) {
-    for (const lang of Object.keys(c.title)) if (!isLang(lang)) faults.push(`confirm.title has unknown language "${lang}"`);
+    for (const lang of Object.keys(c.title))
+      if (!isLang(lang)) faults.push(`confirm.title has unknown language "${lang}"`);
   } else if (typeof c.title !== "string" && typeof c.title !== "function")
     faults.push("confirm.title must be words, words per language, or a function of the config");
   if (!Array.isArray(c.fields) && typeof c.fields !== "function")

@@ -28,7 +28,12 @@ export type TextField = FieldBase & {
 /** https only, on one of the tenant's site domains, checked on save and again when connecting. */
 export type UrlField = FieldBase & { type: "url"; default?: string };
 /** Write-only in the admin; encrypted at rest; decrypted only for `run`. */
-export type SecretField = FieldBase & { type: "secret"; maxLength?: number };
+export type SecretField = FieldBase & {
+  type: "secret";
+  maxLength?: number;
+  /** "whsec": when none is set, the platform makes a Standard Webhooks secret on save and shows it once. */
+  generate?: "whsec";
+};
 export type NumberField = FieldBase & {
   type: "number";
   default?: number;

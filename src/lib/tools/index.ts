@@ -5,8 +5,8 @@ import { fetchJson } from "./packs/fetch-json";
 import { businessInfo } from "./packs/get-business-info";
 import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
-import { postJsonPack } from "./packs/post-json";
 import { weather } from "./packs/get-weather";
+import { postJsonPack } from "./packs/post-json";
 import { requestHuman } from "./packs/request-human";
 import { searchKnowledge } from "./packs/search-knowledge";
 

@@ -168,10 +168,7 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
   const aborted = abortPromise(signal);
   try {
     // The race matters for packs that ignore the signal: the loop moves on even if their promise never settles.
-    const out = await Promise.race([
-      entry.pack.run(entry.config, args, { ...ctx, signal }),
-      aborted.promise,
-    ]);
+    const out = await Promise.race([entry.pack.run(entry.config, args, { ...ctx, signal }), aborted.promise]);
     if (typeof out !== "string" && (typeof out !== "object" || out === null)) {
       throw new TypeError(`pack ${entry.pack.id} returned ${out === null ? "null" : typeof out}`);
     }

@@ -6,7 +6,7 @@ import type { PanelConfig } from "../public-config";
 // A confirmation card (issue 41): what the assistant is about to send for the visitor, worded and labelled by
 // the server, and two buttons. Nothing is sent unless Confirm is pressed; typing "yes" does not count. The
 // card takes focus when it appears (its title is read first), so a keyboard or screen-reader user lands on
-// it; its values are a description list, each label with its value.
+// it; a labelled region; its values are a description list, each label with its value.
 export function ConfirmCard({
   card,
   cfg,
@@ -16,11 +16,11 @@ export function ConfirmCard({
   cfg: PanelConfig;
   onDecide: (decision: "confirm" | "cancel") => void;
 }) {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   useEffect(() => box.current?.focus(), []);
   const title = `cc-${card.callId}`;
   return (
-    <div class="act" role="group" aria-labelledby={title} tabIndex={-1} ref={box}>
+    <section class="act" aria-labelledby={title} tabIndex={-1} ref={box}>
       <p class="act-title" id={title}>
         {card.title}
       </p>
@@ -41,6 +41,6 @@ export function ConfirmCard({
           {cfg.t.cancel}
         </button>
       </div>
-    </div>
+    </section>
   );
 }

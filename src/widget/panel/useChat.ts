@@ -71,7 +71,17 @@ export function useChat(
       const ctl = new AbortController();
       abort.current = ctl;
       try {
-        await streamReply({ cfg, session, base, reply, signal: ctl.signal, update, announce, onSettled, post });
+        await streamReply({
+          cfg,
+          session,
+          base,
+          reply,
+          signal: ctl.signal,
+          update,
+          announce,
+          onSettled,
+          post,
+        });
       } finally {
         if (abort.current === ctl) {
           abort.current = null;

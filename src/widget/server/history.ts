@@ -3,10 +3,10 @@
 // of another visitor (or another tenant) is simply not found.
 import "server-only";
 import { z } from "zod";
+import { cardOf } from "@/lib/chat/confirm-round";
 import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/db/queries/conversations";
 import { agentNamesOf } from "@/lib/db/queries/live-conversations";
 import { openCall } from "@/lib/db/queries/pending-calls";
-import { cardOf } from "@/lib/chat/confirm-round";
 import { AppError, errorResponse } from "@/lib/errors";
 import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";

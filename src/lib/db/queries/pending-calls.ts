@@ -67,7 +67,8 @@ export async function moveCall(
   to: Extract<PendingCallStatus, "running" | "declined" | "expired">,
   now: Date,
 ) {
-  const stillOpen = to === "expired" ? lte(pendingToolCalls.expiresAt, now) : gt(pendingToolCalls.expiresAt, now);
+  const stillOpen =
+    to === "expired" ? lte(pendingToolCalls.expiresAt, now) : gt(pendingToolCalls.expiresAt, now);
   const [row] = await tx
     .update(pendingToolCalls)
     .set({ status: to, decidedAt: now })
@@ -85,7 +86,10 @@ export async function moveCall(
 
 /** Closes every pending call of a conversation (a new visitor message): declined, or expired if past. */
 export async function closeOpenCalls(tx: TenantTx, conversationId: string, now: Date) {
-  const open = and(eq(pendingToolCalls.conversationId, conversationId), eq(pendingToolCalls.status, "pending"));
+  const open = and(
+    eq(pendingToolCalls.conversationId, conversationId),
+    eq(pendingToolCalls.status, "pending"),
+  );
   const expired = await tx
     .update(pendingToolCalls)
     .set({ status: "expired", decidedAt: now })

@@ -131,7 +131,14 @@ export const usageMonthly = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
 );
 
-export type PendingCallStatus = "pending" | "confirmed" | "declined" | "expired" | "running" | "done" | "failed";
+export type PendingCallStatus =
+  | "pending"
+  | "confirmed"
+  | "declined"
+  | "expired"
+  | "running"
+  | "done"
+  | "failed";
 
 /**
  * A call of a pack with `confirm`, waiting for or decided by the visitor (drizzle/0047). `card` is what the

@@ -27,7 +27,13 @@ export function declaredFields(lines: readonly string[]): Declared[] {
     if (!m) return [];
     const [, key, label, type, req, description] = m as unknown as string[];
     return [
-      { key: key!, label: label!, type: type as Declared["type"], required: req === "required", description: description! },
+      {
+        key: key!,
+        label: label!,
+        type: type as Declared["type"],
+        required: req === "required",
+        description: description!,
+      },
     ];
   });
 }
@@ -121,10 +127,12 @@ export const postJsonPack = definePack({
       label: "Signing secret",
       type: "secret",
       maxLength: 200,
-      help: "Made by michi when you save and shown once; your endpoint verifies each request with it.",
+      generate: "whsec",
+      help: "Made by michi on the first save and shown once; your endpoint verifies each request with it. Leave empty.",
     },
   ],
-  describe: (config) => `${config.whenToUse} The visitor is shown the values and must confirm before it is sent.`,
+  describe: (config) =>
+    `${config.whenToUse} The visitor is shown the values and must confirm before it is sent.`,
   parametersFor: (config) => schemaOf(config.fields),
   confirm: { title: (config) => config.cardTitle, fields: (config) => cardFields(config.fields) },
   async run(config, args, ctx) {
