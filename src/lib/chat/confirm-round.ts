@@ -1,10 +1,13 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { ConfirmCard } from "@/shared/chat-events";
 import type { DbHandle } from "../db";
 import { audit } from "../db/queries/audit";
-import { closeOpenCalls, insertPendingCall, type PendingCall } from "../db/queries/pending-calls";
-import { conversations } from "../db/schema";
+import {
+  closeOpenCalls,
+  insertPendingCall,
+  liveStateOf,
+  type PendingCall,
+} from "../db/queries/pending-calls";
 import { confirmCard } from "../tools/confirm";
 import type { Lang } from "../tools/contract";
 import { type EnabledPack, parseToolArgs, type ToolRunRecord } from "../tools/runtime";
@@ -72,12 +75,7 @@ export function proposeIn(
   return async (call, entry, args) => {
     const now = new Date();
     return db.forTenant(t.tenantId, async (tx) => {
-      const [conv] = await tx
-        .select({ live: conversations.liveState })
-        .from(conversations)
-        .where(eq(conversations.id, t.conversationId))
-        .limit(1);
-      if (!conv || conv.live !== "bot") return { refused: told("person") };
+      if ((await liveStateOf(tx, t.conversationId)) !== "bot") return { refused: told("person") };
       const card = confirmCard(entry, args, t.lang);
       const row = await insertPendingCall(tx, {
         tenantId: t.tenantId,

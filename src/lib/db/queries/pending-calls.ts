@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, gt, lte } from "drizzle-orm";
 import type { ToolOutcome } from "@/shared/tool-run";
 import type { TenantTx } from "../client";
-import { type PendingCallStatus, pendingToolCalls } from "../schema";
+import { conversations, type PendingCallStatus, pendingToolCalls } from "../schema";
 
 // Tenant path only: the calls of packs with `confirm` (drizzle/0047). Every read and update names the
 // conversation as well as the call, so a call id from another conversation finds nothing. The instants are
@@ -113,4 +113,14 @@ export async function finishCall(
     .update(pendingToolCalls)
     .set({ status: done.ok ? "done" : "failed", result: done.result, outcome: done.outcome })
     .where(and(eq(pendingToolCalls.id, id), eq(pendingToolCalls.status, "running")));
+}
+
+/** Who answers the conversation now (a card is shown only while the bot does); null when it is gone. */
+export async function liveStateOf(tx: TenantTx, conversationId: string) {
+  const [row] = await tx
+    .select({ live: conversations.liveState })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .limit(1);
+  return row?.live ?? null;
 }
