@@ -93,7 +93,7 @@ export function proposeIn(
         actor: null,
         action: "action.proposed",
         target: row.id,
-        details: { pack: entry.pack.id, conversationId: t.conversationId },
+        details: { pack: entry.pack.id, conversationId: t.conversationId, title: card.title },
       });
       return cardOf(row);
     });
@@ -176,7 +176,7 @@ export async function closeCallsForTurn(
         actor: null,
         action: r.status === "expired" ? "action.expired" : "action.declined",
         target: r.id,
-        details: { pack: r.packId, conversationId, by: "visitor", how: "new message" },
+        details: { pack: r.packId, conversationId, title: r.card.title, by: "visitor", how: "new message" },
       });
     }
     return rows;

@@ -67,7 +67,7 @@ async function decideIn(tx: TenantTx, input: DecisionInput, now: Date): Promise<
     actor: null,
     action: how === "running" ? "action.confirmed" : how === "expired" ? "action.expired" : "action.declined",
     target: row.id,
-    details: { pack: row.packId, conversationId, by: "visitor" },
+    details: { pack: row.packId, conversationId, title: row.card.title, by: "visitor" },
   });
   return { row, how, liveVersion: conv.liveVersion };
 }

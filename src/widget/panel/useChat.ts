@@ -37,24 +37,7 @@ export function useChat(
     (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
     [],
   );
-  // A reply's stream may say a person has the conversation (follow its live stream), or the assistant
-  // offered a person (request_human): a live request first, the contact form only when nobody can chat.
-  const update = useCallback(
-    (id: string, fn: (m: Msg) => Msg) =>
-      change(id, (m) => {
-        const next = fn(m);
-        if (next.live && !m.live) queueMicrotask(() => follow());
-        if (next.form && !m.form)
-          queueMicrotask(() =>
-            ask().then(
-              (none) => none === null && change(id, (r) => ({ ...r, form: false })),
-              () => {},
-            ),
-          );
-        return next;
-      }),
-    [change, follow, ask],
-  );
+  const update = useReplyUpdate(change, follow, ask);
 
   const run = useCallback(
     async (prompt: string, question?: string, post?: { path: string; body: unknown }) => {
@@ -120,20 +103,7 @@ export function useChat(
     [msgs, busy, run],
   );
 
-  // The visitor's tap on a confirmation card, sent by the card's id; the card goes, the next round streams in.
-  const decide = useCallback(
-    (replyId: string, decision: "confirm" | "cancel") => {
-      const card = msgs.find((m) => m.id === replyId)?.confirm;
-      const conversation = session.conversationId();
-      if (!card || !conversation || busy) return;
-      change(replyId, (m) => ({ ...m, confirm: undefined }));
-      void run("", undefined, {
-        path: `/conversations/${encodeURIComponent(conversation)}/confirm`,
-        body: { callId: card.callId, decision, lang: cfg.lang },
-      });
-    },
-    [msgs, session, busy, change, run, cfg.lang],
-  );
+  const decide = useDecide(msgs, session, busy, change, run, cfg.lang);
 
   const reset = useCallback(() => {
     abort.current?.abort();
@@ -145,4 +115,57 @@ export function useChat(
   }, [session, live.reset]);
 
   return { msgs, busy, restored, send, retry, stop, reset, live, decide };
+}
+
+type Run = (prompt: string, question?: string, post?: { path: string; body: unknown }) => Promise<void>;
+
+/** The visitor's tap on a confirmation card, sent by the card's id; the card goes, the next round streams in. */
+function useDecide(
+  msgs: Msg[],
+  session: Session,
+  busy: boolean,
+  change: (id: string, fn: (m: Msg) => Msg) => void,
+  run: Run,
+  lang: string,
+) {
+  return useCallback(
+    (replyId: string, decision: "confirm" | "cancel") => {
+      const card = msgs.find((m) => m.id === replyId)?.confirm;
+      const conversation = session.conversationId();
+      if (!card || !conversation || busy) return;
+      change(replyId, (m) => ({ ...m, confirm: undefined }));
+      void run("", undefined, {
+        path: `/conversations/${encodeURIComponent(conversation)}/confirm`,
+        body: { callId: card.callId, decision, lang },
+      });
+    },
+    [msgs, session, busy, change, run, lang],
+  );
+}
+
+/**
+ * A reply's stream may say a person has the conversation (follow its live stream), or the assistant offered a
+ * person (request_human): a live request first, the contact form only when nobody can chat.
+ */
+function useReplyUpdate(
+  change: (id: string, fn: (m: Msg) => Msg) => void,
+  follow: () => void,
+  ask: () => Promise<unknown>,
+) {
+  return useCallback(
+    (id: string, fn: (m: Msg) => Msg) =>
+      change(id, (m) => {
+        const next = fn(m);
+        if (next.live && !m.live) queueMicrotask(() => follow());
+        if (next.form && !m.form)
+          queueMicrotask(() =>
+            ask().then(
+              (none) => none === null && change(id, (r) => ({ ...r, form: false })),
+              () => {},
+            ),
+          );
+        return next;
+      }),
+    [change, follow, ask],
+  );
 }
