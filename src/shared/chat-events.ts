@@ -8,6 +8,19 @@ import type { Citation } from "./citations";
 
 export type ChipState = "start" | "done" | "error";
 
+/**
+ * A call that waits for the visitor's explicit Confirm (a pack with `confirm`): the values are already worded
+ * and labelled by the server, so the panel only lays them out. `callId` names the stored pending call, not
+ * the model's call; the panel sends it back with the visitor's decision.
+ */
+export type ConfirmCard = {
+  callId: string;
+  title: string;
+  fields: { label: string; value: string }[];
+  /** After this instant the call has expired and a tap is refused. */
+  expiresAt: string;
+};
+
 export type ChatEvent =
   /**
    * Always the first event, sent once the visitor's message is stored: the widget keeps the conversation at
@@ -22,6 +35,8 @@ export type ChatEvent =
    * a person took over is not kept), and what follows arrives on the conversation's live stream.
    */
   | { type: "live"; data: { conversationId: string } }
+  /** A pack with `confirm` was called: the panel shows the card; nothing runs until the visitor confirms. */
+  | { type: "confirm"; data: ConfirmCard }
   /** A pack with `ui: "contact_form"` (request_human) ran: the panel shows its contact form under the answer. */
   | { type: "handoff"; data: Record<string, never> }
   /**

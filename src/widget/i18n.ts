@@ -55,6 +55,9 @@ export type Strings = {
   sources: string;
   /** Under the typing dots when nothing has arrived for a few seconds. */
   stillWorking: string;
+  /** A confirmation card's button that lets an action go ahead, and the line under its values. */
+  confirmAction: string;
+  confirmNote: string;
   /** Asked before "New conversation" clears a conversation, with its two answers. */
   confirmNew: string;
   yes: string;
@@ -95,6 +98,8 @@ export const STRINGS: Record<Lang, Strings> = {
     toolFailed: "failed",
     sources: "Sources",
     stillWorking: "Still working on it…",
+    confirmAction: "Confirm",
+    confirmNote: "Nothing is sent until you confirm.",
     confirmNew: "Start a new conversation? This one will be cleared here.",
     yes: "Yes, start over",
     cancel: "Cancel",
@@ -132,6 +137,8 @@ export const STRINGS: Record<Lang, Strings> = {
     toolFailed: "falló",
     sources: "Fuentes",
     stillWorking: "Sigo trabajando en ello…",
+    confirmAction: "Confirmar",
+    confirmNote: "No se envía nada hasta que confirmes.",
     confirmNew: "¿Empezar una conversación nueva? Esta se borrará aquí.",
     yes: "Sí, empezar de nuevo",
     cancel: "Cancelar",
@@ -169,6 +176,8 @@ export const STRINGS: Record<Lang, Strings> = {
     toolFailed: "échec",
     sources: "Sources",
     stillWorking: "Toujours en cours…",
+    confirmAction: "Confirmer",
+    confirmNote: "Rien n'est envoyé avant votre confirmation.",
     confirmNew: "Commencer une nouvelle conversation ? Celle-ci sera effacée ici.",
     yes: "Oui, recommencer",
     cancel: "Annuler",
@@ -206,6 +215,8 @@ export const STRINGS: Record<Lang, Strings> = {
     toolFailed: "fehlgeschlagen",
     sources: "Quellen",
     stillWorking: "Ich arbeite noch daran…",
+    confirmAction: "Bestätigen",
+    confirmNote: "Nichts wird gesendet, bevor Sie bestätigen.",
     confirmNew: "Neues Gespräch beginnen? Dieses wird hier gelöscht.",
     yes: "Ja, neu beginnen",
     cancel: "Abbrechen",
@@ -243,6 +254,8 @@ export const STRINGS: Record<Lang, Strings> = {
     toolFailed: "失敗",
     sources: "出典",
     stillWorking: "まだ処理しています…",
+    confirmAction: "確定する",
+    confirmNote: "確定するまで何も送信されません。",
     confirmNew: "新しい会話を始めますか？この会話はここから消えます。",
     yes: "はい、最初から",
     cancel: "キャンセル",

@@ -74,5 +74,9 @@ export const E2E = {
   packs: { slug: "e2e-packs", widgetKey: "wk_e2e_packs_key_0001" },
   /** A tenant only the visitor-side spec changes (greetings, starters, suspension), with the café's pack. */
   visitor: { slug: "e2e-visitor", widgetKey: "wk_e2e_visitor_key_01" },
+  /** A tenant with post_json on the fixture site, for the confirmation spec (tests/e2e/confirm-actions.spec.ts). */
+  actions: { slug: "e2e-actions", widgetKey: "wk_e2e_actions_key_01" },
+  /** post_json's signing secret there, as the owner would have copied it (Standard Webhooks whsec_ form). */
+  actionSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
   models: ["fake-small", "fake-large"],
 } as const;

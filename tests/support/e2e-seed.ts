@@ -4,8 +4,10 @@ import type { DbHandle } from "@/lib/db/client";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "@/lib/db/queries/users";
 import { packConfigs, tenants } from "@/lib/db/schema";
+import { sealSecret } from "@/lib/security/secrets";
 import { seed } from "@/lib/tenants/seed";
 import { E2E } from "./e2e-env";
+import { ORDER_PATH } from "./e2e-fixture-routes";
 
 // Seeds the world the e2e specs expect, before the production server starts. Specs prepare further state
 // through the UI or the public API, like a user would.
@@ -84,6 +86,41 @@ export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtur
 
   const packs = await tenant(db, E2E.packs.slug, "E2E Packs", E2E.packs.widgetKey, [at.hostPageOrigin]);
   if (operator) await addMembership(db.platform, packs.id, operator.id, "owner");
+
+  // post_json on the fixture site's order endpoint, signed with a secret the spec knows (issue 41).
+  const actions = await tenant(db, E2E.actions.slug, "E2E Actions", E2E.actions.widgetKey, [
+    at.hostPageOrigin,
+  ]);
+  if (operator) await addMembership(db.platform, actions.id, operator.id, "owner");
+  await db.forTenant(actions.id, (tx) =>
+    tx
+      .insert(packConfigs)
+      .values({
+        tenantId: actions.id,
+        packId: "post_json",
+        enabled: true,
+        config: {
+          baseUrl: at.fixtureOrigin,
+          path: ORDER_PATH,
+          fields: [
+            "cake | Cake | text | required | Which cake the visitor wants.",
+            "pickupDate | Pick-up date | text | required | The pick-up day as YYYY-MM-DD.",
+            "candles | Candles | yes/no | optional | Whether to add candles.",
+          ],
+          cardTitle: "Order this cake?",
+          responseFields: ["reference"],
+          whenToUse: "Use this when the visitor wants to order a cake for pick-up.",
+        },
+        secrets: {
+          signingSecret: sealSecret(E2E.actionSecret, {
+            tenantId: actions.id,
+            packId: "post_json",
+            key: "signingSecret",
+          }),
+        },
+      })
+      .onConflictDoNothing(),
+  );
 
   const otherOwner = await user(db, E2E.otherOwner.email, E2E.otherOwner.password, "Olga Other");
   const other = await tenant(db, E2E.other.slug, "Other Shop", E2E.other.widgetKey, ["other-shop.example"]);

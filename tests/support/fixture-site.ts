@@ -13,6 +13,8 @@ export type FixtureRequest = {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
+  /** The request's body as text (a pack's POST); "" for a GET. */
+  body: string;
 };
 export type FixtureReply = { status?: number; body: unknown; headers?: Record<string, string> };
 
@@ -105,12 +107,18 @@ export async function startFixtureSite(opts: {
   const open = new Set<ServerResponse>();
 
   const server = createServer({ key, cert }, (req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => handle(req, res, Buffer.concat(parts).toString("utf8")));
+  });
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? "/", "https://localhost");
     const fr: FixtureRequest = {
       method: req.method ?? "GET",
       path: url.pathname,
       query: url.searchParams,
       headers: req.headers,
+      body,
     };
     requests.push(fr);
     open.add(res);
@@ -152,9 +160,9 @@ export async function startFixtureSite(opts: {
       return;
     }
     const r = reply as FixtureReply;
-    const body = typeof r.body === "string" || Buffer.isBuffer(r.body) ? r.body : JSON.stringify(r.body);
-    res.writeHead(r.status ?? 200, { "content-type": "application/json", ...(r.headers ?? {}) }).end(body);
-  });
+    const out = typeof r.body === "string" || Buffer.isBuffer(r.body) ? r.body : JSON.stringify(r.body);
+    res.writeHead(r.status ?? 200, { "content-type": "application/json", ...(r.headers ?? {}) }).end(out);
+  };
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -29,7 +29,8 @@ describe("argFields", () => {
   });
 
   it("every built-in pack's example fills its own form and passes it", () => {
-    for (const p of ALL_PACKS) {
+    // A pack that acts for the visitor is never run from the Test panel (pack-settings/test-pack.ts).
+    for (const p of ALL_PACKS.filter((x) => !x.confirm)) {
       const fields = argFields(p.definition.function.parameters);
       const values = argValues(fields, p.example?.args);
       const r = readArgs(fields, fd(values));

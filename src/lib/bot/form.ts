@@ -10,6 +10,7 @@ import {
   STARTER_NAMES,
 } from "@/shared/bot-form";
 import { LANGS } from "@/shared/languages";
+import { isTruthy } from "@/shared/parse";
 
 // What the Bot page accepts. Every message is written for a shop owner, not a developer.
 
@@ -82,6 +83,8 @@ export function botFormSchema(models: readonly string[]) {
       .transform((v) => v.trim())
       .refine((v) => HEX.test(v), "Enter a colour as # and six hex digits, like #0f766e"),
     position: z.enum(["right", "left"], "Choose right or left"),
+    // Packs that act for the visitor (a pack with `confirm`) are not offered to the model (issue 41).
+    actionsOff: z.preprocess(isTruthy, z.boolean()).default(false),
     avatarUrl: trimmed(BOT_LIMITS.avatarUrl, "The avatar address").refine(
       (v) => v === "" || httpsUrl(v),
       "The avatar address must start with https://",
@@ -99,7 +102,9 @@ export type BotFormInput = z.infer<ReturnType<typeof botFormSchema>>;
 export function toBotSettings(input: BotFormInput): BotSettings {
   const color =
     input.color.length === 4 ? `#${[...input.color.slice(1)].map((c) => c + c).join("")}` : input.color;
-  const starters = STARTER_NAMES.map((n) => (input as Record<string, string>)[n] ?? "").filter(Boolean);
+  const starters = STARTER_NAMES.map((n) => (input as unknown as Record<string, string>)[n] ?? "").filter(
+    Boolean,
+  );
   const out: BotSettings = {
     displayName: input.displayName,
     language: input.language,
@@ -110,7 +115,7 @@ export function toBotSettings(input: BotFormInput): BotSettings {
   if (input.greeting) out.greeting = input.greeting;
   const greetings: Record<string, string> = {};
   for (const g of GREETING_NAMES) {
-    const text = (input as Record<string, string>)[g.name];
+    const text = (input as unknown as Record<string, string>)[g.name];
     if (text) greetings[g.lang] = text;
   }
   if (Object.keys(greetings).length > 0) out.greetings = greetings;
@@ -122,13 +127,14 @@ export function toBotSettings(input: BotFormInput): BotSettings {
   if (Object.keys(byLang).length > 0) out.startersByLang = byLang;
   const consents: Record<string, string> = {};
   for (const g of CONSENT_NAMES) {
-    const text = (input as Record<string, string>)[g.name];
+    const text = (input as unknown as Record<string, string>)[g.name];
     if (text) consents[g.lang] = text;
   }
   if (Object.keys(consents).length > 0) out.consents = consents;
   if (input.instructions) out.instructions = input.instructions;
   if (input.model) out.model = input.model;
   if (input.avatarUrl) out.avatarUrl = input.avatarUrl;
+  if (input.actionsOff) out.actionsOff = true;
   return out;
 }
 
@@ -143,6 +149,7 @@ export function botFormValues(bot: BotSettings): Record<string, string> {
     color: bot.color ?? BOT_DEFAULTS.color,
     position: bot.position ?? BOT_DEFAULTS.position,
     avatarUrl: bot.avatarUrl ?? "",
+    actionsOff: bot.actionsOff ? "true" : "",
   };
   for (const g of GREETING_NAMES) values[g.name] = bot.greetings?.[g.lang] ?? "";
   for (const g of LANG_STARTER_NAMES) values[g.name] = (bot.startersByLang?.[g.lang] ?? []).join("\n");

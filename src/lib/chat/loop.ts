@@ -4,6 +4,7 @@ import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
+import { type ProposeCall, proposeCall } from "./confirm-round";
 import type { Emit } from "./events";
 import { streamCompletion } from "./model-call";
 import type { ModelClient } from "./model-http";
@@ -35,6 +36,11 @@ export type LoopDeps = {
   /** The model server's profile (generic when absent) and where its learned adaptations are kept. */
   profile?: Profile;
   serverKey?: string;
+  /**
+   * Shows a confirmation card for a call of a pack with `confirm` (confirm-round.ts). Absent on a channel
+   * without buttons: such calls are denied and the model is told.
+   */
+  propose?: ProposeCall;
 };
 
 export type TurnCtx = {
@@ -60,6 +66,8 @@ export type LoopResult = {
   toolsDropped?: string | null;
   runs: ToolRunRecord[];
   rounds: number;
+  /** The turn ended on a confirmation card: the answer may be empty, the visitor's tap continues it. */
+  carded?: boolean;
 };
 
 const approxTokens = (chars: number) => Math.ceil(chars / 4);
@@ -85,6 +93,7 @@ export async function runLoop(
   let reason: LoopReason | null = null;
   let rounds = 0;
   let toolsDropped: string | null = null;
+  let carded = false;
 
   for (let round = 0; round < deps.maxRounds; round++) {
     rounds = round + 1;
@@ -130,8 +139,14 @@ export async function runLoop(
     }
 
     messages.push(assistantToolMessage(res.text, res.reasoning, res.toolCalls));
-    const records = await Promise.all(res.toolCalls.map((call) => runOne(deps, ctx, call, emit)));
+    const cards = { carded: false };
+    const records = await Promise.all(res.toolCalls.map((call) => runOne(deps, ctx, call, emit, cards)));
     runs.push(...records);
+    if (cards.carded) {
+      // Nothing more this turn: the visitor's Confirm or Cancel starts the next round (decide-turn.ts).
+      carded = true;
+      break;
+    }
     for (const r of records) messages.push({ role: "tool", tool_call_id: r.callId, content: r.result });
     if (ctx.signal.aborted) {
       reason = "disconnected";
@@ -140,10 +155,20 @@ export async function runLoop(
   }
 
   const hasText = text.trim().length > 0;
-  if (!reason && !hasText) reason = "empty";
+  if (!reason && !hasText && !carded) reason = "empty";
   const status: MessageStatus = !reason ? "complete" : hasText && reason !== "empty" ? "partial" : "failed";
   if (status === "complete") reason = null;
-  return { text, status, reason, usage, usageEstimated, runs, rounds, toolsDropped };
+  return {
+    text,
+    status,
+    reason,
+    usage,
+    usageEstimated,
+    runs,
+    rounds,
+    toolsDropped,
+    ...(carded ? { carded } : {}),
+  };
 }
 
 /**
@@ -165,10 +190,18 @@ function assistantToolMessage(text: string, reasoning: string, calls: ToolCall[]
   } as ModelMessage;
 }
 
-async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit): Promise<ToolRunRecord> {
+async function runOne(
+  deps: LoopDeps,
+  ctx: TurnCtx,
+  call: ToolCall,
+  emit: Emit,
+  round: { carded: boolean },
+): Promise<ToolRunRecord> {
   // Same lookup as the pack wrapper: the tool name is the pack id.
   const owner = deps.enabled.find((e) => e.pack.id === call.name);
   const label = owner ? deps.chipLabel(owner.pack, ctx.lang) : null;
+  // A pack that acts for the visitor never runs here: it waits for their Confirm.
+  if (owner?.pack.confirm) return proposeCall(deps.propose, call, owner, label ?? call.name, round, emit);
   // Unknown tool names get no chip: there is nothing honest to show the visitor.
   if (label) emit({ type: "chip", data: { callId: call.id, label, state: "start" } });
   const record = await deps.runTool({

@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
 import type { Lang } from "../tools/contract";
+import { closeCallsForTurn, proposeIn } from "./confirm-round";
 import type { Emit } from "./events";
 import {
   acquireStreamSlot,
@@ -14,7 +15,7 @@ import {
   type TurnLimits,
   takeRatePoints,
 } from "./limits";
-import type { LoopResult } from "./loop";
+import type { EnabledPack, LoopResult } from "./loop";
 import { createModelClient, modelProfile, modelStatus, resolveModel } from "./model";
 import type { ModelClient } from "./model-http";
 import { openTurn, type StoreRetry } from "./persist";
@@ -79,6 +80,11 @@ export type TurnInput = {
   limits?: TurnLimits | null;
   /** The version of a remembered tenant row the caller checked (known-tenants.ts); null: just read. */
   seen?: string | null;
+  /**
+   * The client can show a confirmation card with buttons (the widget). Without, calls of packs that act for
+   * the visitor are denied and the model is told (WhatsApp and Telegram in this version).
+   */
+  buttons?: boolean;
 };
 
 /**
@@ -174,6 +180,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
           type: "start",
           data: { conversationId: opened.conversationId, visitorMessageId: opened.userMessageId },
         });
+        const actions = await actionsFor(deps, input, opened);
         return await executeTurn(
           {
             db: deps.db,
@@ -182,7 +189,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             model,
             ...modelProfile(e, model),
             packs: deps.packs,
-            enabled: opened.enabled,
+            ...actions,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
             conversationId: opened.conversationId,
             liveVersion: opened.liveVersion,
@@ -200,6 +207,41 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
       }
     },
   };
+}
+
+/**
+ * What a turn does about packs that act for the visitor: a business that switched them off does not offer
+ * them; a new message declines any card still waiting (the model is told before it reads the message); the
+ * widget can show a new card. A turn without such packs pays nothing for this (no query).
+ */
+async function actionsFor(
+  deps: TurnDeps,
+  input: TurnInput,
+  opened: { conversationId: string; userMessageId: string; enabled: EnabledPack[] },
+) {
+  if (!opened.enabled.some((e) => e.pack.confirm)) return { enabled: opened.enabled };
+  const { tenant } = input;
+  const lang = input.lang ?? langOf(input.locale);
+  const label = (packId: string) => {
+    const e = opened.enabled.find((p) => p.pack.id === packId);
+    return e ? deps.packs.chipLabel(e.pack, lang) : packId;
+  };
+  const closed = await closeCallsForTurn(deps.db, tenant.id, opened.conversationId, label).catch((err) => {
+    // The card stays open until it expires; the visitor's message is answered all the same.
+    log().error({ err, tenantId: tenant.id }, "could not close the conversation's confirmation cards");
+    return { messages: [], runs: [] };
+  });
+  const enabled = tenant.bot.actionsOff ? opened.enabled.filter((e) => !e.pack.confirm) : opened.enabled;
+  const propose =
+    input.buttons && enabled.some((e) => e.pack.confirm)
+      ? proposeIn(deps.db, {
+          tenantId: tenant.id,
+          conversationId: opened.conversationId,
+          visitorMessageId: opened.userMessageId,
+          lang,
+        })
+      : undefined;
+  return { enabled, decided: closed.messages, decidedRuns: closed.runs, propose };
 }
 
 /**

@@ -6,10 +6,18 @@ import type { Env } from "../env";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
+import type { ProposeCall } from "./confirm-round";
 import type { Emit } from "./events";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
-import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
+import {
+  type EnabledPack,
+  type ToolRunRecord as EnabledRunRecord,
+  type LoopResult,
+  type RunTool,
+  runLoop,
+  visitorMessage,
+} from "./loop";
 import type { ModelClient } from "./model-http";
 import type { ModelMessage } from "./model-types";
 import { finishTurn, type LoadEnabled, type StoreRetry } from "./persist";
@@ -43,7 +51,14 @@ export type Turn = {
   /** The conversation's live version as the turn opened (persist.ts). */
   liveVersion: number;
   history: HistoryMessage[];
-  message: string;
+  /** The visitor's new words; null for the round after a confirmation card was decided (decide-turn.ts). */
+  message: string | null;
+  /** Tool calls decided since the history (a card confirmed, declined or expired), as the model must see them. */
+  decided?: ModelMessage[];
+  /** Their records, stored with this turn's answer so the trace shows every decision. */
+  decidedRuns?: EnabledRunRecord[];
+  /** Shows confirmation cards (the widget); absent where there are no buttons. */
+  propose?: ProposeCall;
   lang?: Lang;
   log: Logger;
   /** How long the answer's store is retried through an outage; STORE_RETRY unless a test brings its own. */
@@ -61,7 +76,8 @@ export function turnMessages(turn: Turn, now = new Date()): ModelMessage[] {
   return [
     { role: "system", content: system },
     ...turn.history.map((m) => ({ role: m.role, content: m.content })),
-    { role: "user", content: turn.message },
+    ...(turn.decided ?? []),
+    ...(turn.message === null ? [] : [{ role: "user" as const, content: turn.message }]),
   ];
 }
 
@@ -86,6 +102,7 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
         toolMaxChars: e.MICHI_TOOL_RESULT_MAX_CHARS,
         profile: turn.profile,
         serverKey: turn.serverKey,
+        propose: turn.propose,
       },
       {
         tenantId: turn.tenant.id,
@@ -138,7 +155,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         promptTokens: result.usage.promptTokens,
         completionTokens: result.usage.completionTokens,
         usageEstimated: result.usageEstimated,
-        runs: result.runs,
+        runs: [...(turn.decidedRuns ?? []), ...result.runs],
       },
       turn.storeRetry,
     ));

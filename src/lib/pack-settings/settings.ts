@@ -22,6 +22,7 @@ import {
   toValidatorInput,
 } from "@/lib/tools/form-data";
 import { ALL_PACKS } from "@/lib/tools/index";
+import { newSigningSecret } from "@/lib/webhooks/events";
 import { isTruthy } from "@/shared/parse";
 
 // The Tools page's work, apart from Next so tests can call it with a TenantContext. The page and the actions
@@ -145,7 +146,7 @@ export async function updatePackSettings(
   ctx: TenantContext,
   input: PackSettingsInput,
   deps: ToolsDeps = {},
-): Promise<{ label: string; changed: string[] }> {
+): Promise<{ label: string; changed: string[]; shownSecret?: string }> {
   assertRole(ctx, "admin");
   const pack = requirePack(deps.packs ?? ALL_PACKS, input.packId);
   const tenantId = ctx.tenant.id;
@@ -185,6 +186,16 @@ export async function updatePackSettings(
     });
   }
 
+  // A signing secret the platform makes (post_json): on the first save, shown to the owner this once.
+  const made = pack.configFields.find(
+    (f) =>
+      f.type === "secret" &&
+      f.generate === "whsec" &&
+      !existing?.secrets[f.key] &&
+      !checked.secretsSet[f.key],
+  );
+  const shownSecret = made ? newSigningSecret() : undefined;
+  if (made && shownSecret) checked.secretsSet[made.key] = shownSecret;
   const changed = await auditedTx(ctx, async (tx, record) => {
     const { changedFields } = await savePackSettings(
       tx,
@@ -216,5 +227,5 @@ export async function updatePackSettings(
     if (fields.length > 0) await record("pack.config_saved", { target: pack.id, details: { fields } });
     return changedFields;
   });
-  return { label: pack.label, changed };
+  return { label: pack.label, changed, ...(shownSecret ? { shownSecret } : {}) };
 }

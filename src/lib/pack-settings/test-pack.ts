@@ -35,6 +35,12 @@ export async function testPack(
   assertRole(ctx, "admin");
   const pack = findPack(packId, deps.packs);
   if (!pack) throw new AppError("not_found", "There is no such tool pack.");
+  // A pack that acts for the visitor sends only after a visitor's Confirm on a card, never from here.
+  if (pack.confirm)
+    throw new AppError(
+      "invalid_input",
+      "This tool sends something for the visitor, only after they confirm it in the chat; it is not run from the Test panel.",
+    );
   const tenantId = ctx.tenant.id;
   const row = await ctx.db.forTenant(tenantId, (tx) => getPackConfig(tx, packId));
   let config: ReturnType<typeof openPackConfig>;

@@ -7,6 +7,8 @@ import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { env } from "../env";
 import { isToolWorldError, ToolWorldError } from "../errors";
 import { processSlot } from "../process-slot";
+import { blockedCause, discard, one, readCapped, worldCause } from "./fetch-body";
+import { type PostJsonOptions, postJsonWith } from "./fetch-post";
 import {
   checkUrlShape,
   defaultLookup,
@@ -125,45 +127,11 @@ export function createGuardedAgent(opts: GuardedFetcherOptions): Agent {
   return new Agent({ connect: createGuardedConnector(opts), keepAliveTimeout: 4000 });
 }
 
-async function readCapped(body: Dispatcher.ResponseData["body"], maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += (chunk as Buffer).byteLength;
-    if (total > maxBytes) {
-      body.destroy();
-      throw new ToolWorldError(`The response is larger than ${Math.round(maxBytes / 1024)} KB`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Drops a body we will not read, so its connection is closed rather than left half-read. */
-function discard(body: Dispatcher.ResponseData["body"]) {
-  body.on("error", () => {});
-  body.destroy();
-}
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-function blockedCause(err: unknown): boolean {
-  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (isToolWorldError(e) && e.blocked) return true;
-  }
-  return false;
-}
-
-function worldCause(err: unknown): ToolWorldError | null {
-  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (isToolWorldError(e)) return e;
-  }
-  return null;
-}
-
 export type GuardedFetcher = {
   // biome-ignore lint/suspicious/noExplicitAny: upstream JSON is untyped until a pack projects it
   getJson(url: string, opts?: GetJsonOptions): Promise<any>;
+  /** One signed POST of a confirmed call (post_json); never redirected, never retried here. */
+  postJson(url: string, body: unknown, opts: PostJsonOptions): Promise<unknown>;
   close(): Promise<void>;
 };
 
@@ -238,10 +206,13 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
     }
   }
 
-  return { getJson, close: () => agent.close() };
+  const postJson = (url: string, body: unknown, o: PostJsonOptions) =>
+    postJsonWith({ agent, allowHosts, timeoutMs, maxBytes }, url, body, o);
+  return { getJson, postJson, close: () => agent.close() };
 }
 
-type JsonFetcher = Pick<GuardedFetcher, "getJson">;
+/** What withFetcher may stand in with: the conformance kit's canned answers have no postJson. */
+type JsonFetcher = Pick<GuardedFetcher, "getJson"> & Partial<Pick<GuardedFetcher, "postJson">>;
 const fetcher = processSlot<GuardedFetcher>("Fetcher");
 const scope = processSlot<AsyncLocalStorage<JsonFetcher>>("FetcherScope").use(() => new AsyncLocalStorage());
 
@@ -270,3 +241,15 @@ export function withFetcher<T>(fetcher: JsonFetcher, fn: () => Promise<T>): Prom
 export async function getJson(url: string, opts?: GetJsonOptions): Promise<any> {
   return (scope.getStore() ?? defaultFetcher()).getJson(url, opts);
 }
+
+/**
+ * Posts JSON for a confirmed call through the guarded fetcher, signed (Standard Webhooks) when a secret is
+ * given and always with the call's Idempotency-Key. Throws ToolWorldError for anything the model should hear.
+ */
+export async function postJson(url: string, body: unknown, opts: PostJsonOptions): Promise<unknown> {
+  const f = scope.getStore() ?? defaultFetcher();
+  if (!f.postJson) throw new ToolWorldError("Sending is not available here");
+  return f.postJson(url, body, opts);
+}
+
+export type { PostJsonOptions };

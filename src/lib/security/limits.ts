@@ -41,6 +41,10 @@ export const LIMITS = {
   // Contact requests reach a person's inbox: a visitor rarely needs more than one or two.
   contactPerVisitor: { keyPrefix: "contact_visitor", points: 5, durationSec: HOUR },
   contactPerIp: { keyPrefix: "contact_ip", points: 20, durationSec: HOUR },
+  // Confirmed actions (a pack with `confirm`, e.g. post_json) reach the business's own systems: a visitor
+  // rarely confirms more than a few, and a business's endpoint is not flooded by many visitors at once.
+  confirmedPerVisitor: { keyPrefix: "confirmed_visitor", points: 10, durationSec: HOUR },
+  confirmedPerBusiness: { keyPrefix: "confirmed_business", points: 300, durationSec: HOUR },
   // Ratings are cheap (one row replaced per answer) but still bounded.
   feedbackPerVisitor: { keyPrefix: "feedback_visitor", points: 30, durationSec: 60 },
 } as const satisfies Record<string, LimiterSpec>;

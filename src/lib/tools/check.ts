@@ -1,6 +1,7 @@
 import "server-only";
 import { Ajv } from "ajv";
 import { configSchema, pathProblem } from "./config";
+import { confirmFaults } from "./confirm";
 import { type ConfigField, isLang, type ToolPack } from "./contract";
 
 // The pack list rules, checked at start-up, in a unit test and by `npm run check:packs`. A broken pack must
@@ -92,18 +93,48 @@ export function packFaults(pack: ToolPack): string[] {
     seen.add(f.key);
     faults.push(...fieldFaults(f));
   }
+  if (pack.parametersFor !== undefined && typeof pack.parametersFor !== "function")
+    faults.push("parametersFor is not a function");
+  if (pack.confirm !== undefined) faults.push(...confirmShapeFaults(pack));
   if (faults.length === 0 && pack.example) {
     const parsed = configSchema(pack).safeParse(pack.example.config);
     if (!parsed.success)
       faults.push(
         `example config does not validate: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
       );
-    const validate = strictAjv().compile(pack.definition.function.parameters);
+    // A schema built from the tenant's config is checked as the example's config builds it.
+    const parameters =
+      parsed.success && pack.parametersFor
+        ? pack.parametersFor(parsed.data)
+        : pack.definition.function.parameters;
+    if (parsed.success && pack.confirm && (typeof pack.confirm.fields === "function" || pack.parametersFor))
+      faults.push(...confirmFaults(pack, parsed.data, parameters));
+    const validate = strictAjv().compile(parameters);
     if (!validate(structuredClone(pack.example.args)))
       faults.push(
         `example args do not match the parameters schema: ${strictAjv().errorsText(validate.errors)}`,
       );
   }
+  return faults;
+}
+
+/** The confirm declaration's own shape; its fields are checked against the schema by confirmFaults. */
+function confirmShapeFaults(pack: ToolPack): string[] {
+  const c = pack.confirm;
+  if (typeof c !== "object" || c === null) return ["confirm must be { title, fields }"];
+  const faults: string[] = [];
+  if (typeof c.title === "object" && c.title !== null) {
+    for (const lang of Object.keys(c.title))
+      if (!isLang(lang)) faults.push(`confirm.title has unknown language "${lang}"`);
+  } else if (typeof c.title !== "string" && typeof c.title !== "function")
+    faults.push("confirm.title must be words, words per language, or a function of the config");
+  if (!Array.isArray(c.fields) && typeof c.fields !== "function")
+    faults.push("confirm.fields must be a list or a function of the config");
+  // Fixed fields can be checked against the pack's own schema without an example.
+  if (faults.length === 0 && Array.isArray(c.fields) && !pack.parametersFor)
+    faults.push(...confirmFaults(pack, undefined, pack.definition.function.parameters));
+  if (faults.length === 0 && !pack.example)
+    faults.push("a pack with confirm needs an example, so its card can be checked");
   return faults;
 }
 

@@ -94,6 +94,10 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
         throw new ToolWorldError(`Not found (HTTP 404) ${u.pathname}`);
       return structuredClone(fixtures[u.pathname]);
     },
+    // A confirming pack's write is answered from the same fixtures, and nothing leaves the machine.
+    async postJson(url: string) {
+      return canned.getJson(url);
+    },
   };
   const silent = createLogger({ write: () => {} }, "silent");
   // The search_knowledge pack reads the index through its own door; the example's "/knowledge" fixture
@@ -110,6 +114,8 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
         signal: new AbortController().signal,
         log: silent,
         knowledge: knowledge as unknown as KnowledgeSearcher,
+        // As the confirmation flow passes it: a pack with `confirm` refuses to run without one.
+        ...(pack.confirm ? { idempotencyKey: "00000000-0000-4000-8000-00000000c0f1" } : {}),
       },
       timeoutMs,
       maxChars,

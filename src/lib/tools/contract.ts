@@ -28,7 +28,12 @@ export type TextField = FieldBase & {
 /** https only, on one of the tenant's site domains, checked on save and again when connecting. */
 export type UrlField = FieldBase & { type: "url"; default?: string };
 /** Write-only in the admin; encrypted at rest; decrypted only for `run`. */
-export type SecretField = FieldBase & { type: "secret"; maxLength?: number };
+export type SecretField = FieldBase & {
+  type: "secret";
+  maxLength?: number;
+  /** "whsec": when none is set, the platform makes a Standard Webhooks secret on save and shows it once. */
+  generate?: "whsec";
+};
 export type NumberField = FieldBase & {
   type: "number";
   default?: number;
@@ -112,6 +117,33 @@ export type ToolContext = {
   lang?: Lang;
   /** The business's indexed knowledge, for search_knowledge: whoever runs the pack passes it. */
   knowledge?: KnowledgeSearcher;
+  /**
+   * Set for a pack with `confirm` only: the key stored with the visitor's confirmed call. Send it to the
+   * business (post_json's Idempotency-Key) so a repeated request is recognised as the same call.
+   */
+  idempotencyKey?: string;
+};
+
+/** One argument the confirmation card shows, under a label the visitor reads. */
+export type ConfirmField = {
+  /** A property of the pack's parameters schema. */
+  key: string;
+  label: string;
+  /** The label in other languages. */
+  labels?: Partial<Record<Lang, string>>;
+};
+
+/**
+ * A pack whose call acts on the visitor's behalf (sends an order, books a table) declares `confirm`: the
+ * platform then never runs it on the model's say-so. It stores the call, shows the visitor a card with the
+ * title and the labelled values, and runs `run` once, only after the visitor's explicit Confirm (see
+ * docs/tool-packs.md). Plain data so npm run check:packs can check every field against the schema.
+ */
+export type ConfirmSpec<C = AnyConfig> = {
+  /** The card's heading: fixed words, words per language (`en` the fallback), or from the tenant's config. */
+  title: string | ({ en: string } & Partial<Record<Lang, string>>) | ((config: C) => string);
+  /** The arguments shown, in order: fixed, or from the tenant's config (post_json's declared fields). */
+  fields: readonly ConfirmField[] | ((config: C) => readonly ConfirmField[]);
 };
 
 /** The OpenAI function definition the model sees. */
@@ -160,6 +192,15 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
    * request_human pack) makes the chat stream send a `handoff` event. The model sees only the pack's result.
    */
   ui?: "contact_form";
+  /** This pack acts for the visitor: each call waits for their Confirm on a card (see ConfirmSpec). */
+  confirm?: ConfirmSpec<readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>>;
+  /**
+   * The parameters schema the model sees from the tenant's config, when the tenant declares the arguments
+   * (post_json's fields); `definition.function.parameters` otherwise. Arguments are validated against it.
+   */
+  parametersFor?(
+    config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>,
+  ): ToolDefinition["function"]["parameters"];
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
   example?: {
     config: Record<string, ConfigValue>;
@@ -175,4 +216,4 @@ export function definePack<const Fs extends readonly ConfigField[]>(pack: ToolPa
   return pack as unknown as ToolPack;
 }
 
-export { getJson, ToolWorldError } from "../security/fetch";
+export { getJson, postJson, ToolWorldError } from "../security/fetch";

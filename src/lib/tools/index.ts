@@ -6,6 +6,7 @@ import { businessInfo } from "./packs/get-business-info";
 import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
 import { weather } from "./packs/get-weather";
+import { postJsonPack } from "./packs/post-json";
 import { requestHuman } from "./packs/request-human";
 import { searchKnowledge } from "./packs/search-knowledge";
 
@@ -13,6 +14,7 @@ import { searchKnowledge } from "./packs/search-knowledge";
 // (src/lib/tools/check.ts) and the admin form grows the new pack's fields by itself.
 export const ALL_PACKS: readonly ToolPack[] = [
   fetchJson,
+  postJsonPack,
   openingStatus,
   businessInfo,
   weather,

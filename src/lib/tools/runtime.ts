@@ -32,23 +32,27 @@ export type ToolCallInput = {
     log: Logger;
     lang?: Lang;
     knowledge?: KnowledgeSearcher;
+    /** Required for a pack with `confirm`: the stored key of the visitor's confirmed call (confirm-round.ts). */
+    idempotencyKey?: string;
   };
   /** MICHI_TOOL_TIMEOUT_MS and MICHI_TOOL_RESULT_MAX_CHARS: the caller reads the environment, not this wrapper. */
   timeoutMs: number;
   maxChars: number;
 };
 
-// Validators are compiled once per pack object and reused; compiled functions keep no per-call state.
-const validators = processSlot<WeakMap<ToolPack, ValidateFunction>>("ArgValidators");
+// Validators are compiled once per parameters schema and reused; compiled functions keep no per-call state.
+// Keyed by the schema object: a pack's own definition keeps its object, and a schema built from a tenant's
+// config (parametersFor) lives as long as the opened pack that config-store.ts keeps for that tenant.
+const validators = processSlot<WeakMap<object, ValidateFunction>>("ArgValidators");
 
-function validatorFor(pack: ToolPack): ValidateFunction {
-  const byPack = validators.use(() => new WeakMap());
-  let v = byPack.get(pack);
+function validatorFor(parameters: ToolDefinition["function"]["parameters"]): ValidateFunction {
+  const bySchema = validators.use(() => new WeakMap());
+  let v = bySchema.get(parameters);
   if (!v) {
     // coerceTypes: small models often send "3" for 3; useDefaults fills schema defaults before run.
     const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
-    v = ajv.compile(pack.definition.function.parameters);
-    byPack.set(pack, v);
+    v = ajv.compile(parameters);
+    bySchema.set(parameters, v);
   }
   return v;
 }
@@ -65,11 +69,22 @@ export function promptHints(enabled: readonly { pack: Pick<ToolPack, "promptHint
   return enabled.flatMap((e) => (e.pack.promptHint ? [e.pack.promptHint] : []));
 }
 
-/** The definition the model sees for a configured pack: describe() may replace the description. */
+/**
+ * The definition the model sees for a configured pack: describe() may replace the description, and
+ * parametersFor() the parameters (the arguments a tenant declared).
+ */
 export function definitionFor(pack: ToolPack, config: AnyConfig): ToolDefinition {
   const described = pack.describe?.(config)?.trim();
-  if (!described) return pack.definition;
-  return { ...pack.definition, function: { ...pack.definition.function, description: described } };
+  const parameters = pack.parametersFor?.(config);
+  if (!described && !parameters) return pack.definition;
+  return {
+    ...pack.definition,
+    function: {
+      ...pack.definition.function,
+      ...(described ? { description: described } : {}),
+      ...(parameters ? { parameters } : {}),
+    },
+  };
 }
 
 const MARKER = (dropped: number) => `\n…[truncated: ${dropped} more characters not shown]`;
@@ -138,35 +153,14 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
     );
   }
 
-  let args: unknown;
-  try {
-    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-  } catch {
-    return finish(
-      "invalid_args",
-      { error: "invalid_tool_arguments", details: [{ path: "/", message: "arguments are not valid JSON" }] },
-      null,
-    );
-  }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return finish(
-      "invalid_args",
-      {
-        error: "invalid_tool_arguments",
-        details: [{ path: "/", message: "arguments must be a JSON object" }],
-      },
-      args,
-    );
-  }
-  const validate = validatorFor(entry.pack);
-  // validate.errors lives on the shared function, but validation is synchronous and read right away, so
-  // concurrent calls cannot see each other's errors.
-  if (!validate(args)) {
-    return finish(
-      "invalid_args",
-      { error: "invalid_tool_arguments", details: describeAjvErrors(validate.errors) },
-      args,
-    );
+  const parsed = parseToolArgs(entry, call.arguments);
+  if (!parsed.ok) return finish("invalid_args", parsed.error, parsed.args);
+  const args = parsed.args;
+  if (entry.pack.confirm && !ctx.idempotencyKey) {
+    // A programmer error: only the confirmation flow (src/lib/chat/decide-turn.ts) may run such a pack,
+    // with the key of the visitor's confirmed call. Never on the model's say-so.
+    ctx.log.error({ packId: entry.pack.id, callId: call.id }, "confirm pack run without an idempotency key");
+    return finish("error", { error: "This action needs the visitor's confirmation first." }, args);
   }
 
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -174,10 +168,7 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
   const aborted = abortPromise(signal);
   try {
     // The race matters for packs that ignore the signal: the loop moves on even if their promise never settles.
-    const out = await Promise.race([
-      entry.pack.run(entry.config, args as Record<string, unknown>, { ...ctx, signal }),
-      aborted.promise,
-    ]);
+    const out = await Promise.race([entry.pack.run(entry.config, args, { ...ctx, signal }), aborted.promise]);
     if (typeof out !== "string" && (typeof out !== "object" || out === null)) {
       throw new TypeError(`pack ${entry.pack.id} returned ${out === null ? "null" : typeof out}`);
     }
@@ -201,4 +192,35 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
   } finally {
     aborted.dispose();
   }
+}
+
+type ParsedArgs =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; args: unknown | null; error: object };
+
+/**
+ * The model's arguments for a pack, parsed and validated against the schema the model saw (defaults filled,
+ * "3" coerced to 3), or the error body the model is sent. Used by the wrapper and, for a pack with
+ * `confirm`, before the call is stored and shown to the visitor.
+ */
+export function parseToolArgs(entry: EnabledPack, raw: string): ParsedArgs {
+  let args: unknown;
+  try {
+    args = raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch {
+    const details = [{ path: "/", message: "arguments are not valid JSON" }];
+    return { ok: false, args: null, error: { error: "invalid_tool_arguments", details } };
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    const details = [{ path: "/", message: "arguments must be a JSON object" }];
+    return { ok: false, args, error: { error: "invalid_tool_arguments", details } };
+  }
+  const validate = validatorFor(entry.definition.function.parameters);
+  // validate.errors lives on the shared function, but validation is synchronous and read right away, so
+  // concurrent calls cannot see each other's errors.
+  if (!validate(args)) {
+    const details = describeAjvErrors(validate.errors);
+    return { ok: false, args, error: { error: "invalid_tool_arguments", details } };
+  }
+  return { ok: true, args: args as Record<string, unknown> };
 }

@@ -148,7 +148,12 @@ export function App({ cfg, session, bridge }: Props) {
   const [confirming, setConfirming] = useState(false);
   const { live: liveRegion, announce } = useAnnouncer();
   const settled = useCallback(() => bridge.send("answer"), [bridge]);
-  const { msgs, busy, restored, send, retry, stop, reset, live } = useChat(cfg, session, announce, settled);
+  const { msgs, busy, restored, send, retry, stop, reset, live, decide } = useChat(
+    cfg,
+    session,
+    announce,
+    settled,
+  );
   // "Talk to a person": a live request when someone can chat, else the contact form, saying so honestly.
   const talkToPerson = useCallback(() => {
     setAsking(true);
@@ -200,7 +205,14 @@ export function App({ cfg, session, bridge }: Props) {
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
-        <Messages cfg={cfg} session={session} msgs={msgs} onRetry={retry} onTalk={talkToPerson} />
+        <Messages
+          cfg={cfg}
+          session={session}
+          msgs={msgs}
+          onRetry={retry}
+          onTalk={talkToPerson}
+          onDecide={decide}
+        />
         <LiveBar cfg={cfg} session={session} live={live} asking={asking} />
         {talk && (
           <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />

@@ -4,6 +4,7 @@ import { fill } from "@/shared/fill";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
 import { AnswerExtras } from "./AnswerExtras";
+import { ConfirmCard } from "./ConfirmCard";
 import { AgentMessage } from "./LiveBar";
 import { Markdown } from "./Markdown";
 import { errorText, type Msg } from "./messages";
@@ -35,9 +36,10 @@ type ReplyProps = {
   session: Session;
   onRetry: (id: string) => void;
   onTalk: () => void;
+  onDecide: (id: string, decision: "confirm" | "cancel") => void;
 };
 
-function Reply({ m, cfg, session, onRetry, onTalk }: ReplyProps) {
+function Reply({ m, cfg, session, onRetry, onTalk, onDecide }: ReplyProps) {
   const nodes = useMemo(() => parseMarkdown(m.text), [m.text]);
   const slow = useSlow(m);
   return (
@@ -108,12 +110,20 @@ function Reply({ m, cfg, session, onRetry, onTalk }: ReplyProps) {
           )}
         </div>
       )}
+      {m.confirm && <ConfirmCard card={m.confirm} cfg={cfg} onDecide={(d) => onDecide(m.id, d)} />}
       <AnswerExtras m={m} cfg={cfg} session={session} />
     </li>
   );
 }
 
-export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProps, "m"> & { msgs: Msg[] }) {
+export function Messages({
+  cfg,
+  session,
+  msgs,
+  onRetry,
+  onTalk,
+  onDecide,
+}: Omit<ReplyProps, "m"> & { msgs: Msg[] }) {
   const greeting = useMemo(() => parseMarkdown(cfg.greeting), [cfg.greeting]);
   return (
     <ul class="msgs">
@@ -134,7 +144,15 @@ export function Messages({ cfg, session, msgs, onRetry, onTalk }: Omit<ReplyProp
             <div class="bubble">{m.text}</div>
           </li>
         ) : (
-          <Reply key={m.id} m={m} cfg={cfg} session={session} onRetry={onRetry} onTalk={onTalk} />
+          <Reply
+            key={m.id}
+            m={m}
+            cfg={cfg}
+            session={session}
+            onRetry={onRetry}
+            onTalk={onTalk}
+            onDecide={onDecide}
+          />
         ),
       )}
     </ul>

@@ -1,6 +1,6 @@
 // A conversation as the panel shows it: the visitor's messages and the replies, with what each reply needs
 // for its chips, its error, its Retry and its rating.
-import type { ChipState } from "@/shared/chat-events";
+import type { ChipState, ConfirmCard } from "@/shared/chat-events";
 import type { Citation } from "@/shared/citations";
 import type { VisitorAgent } from "@/shared/live-events";
 import type { PanelConfig } from "../public-config";
@@ -30,6 +30,8 @@ export type Msg = {
   live?: boolean;
   /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
   sources?: Citation[];
+  /** For a reply: an action waits for the visitor's Confirm (its card shows under the reply until decided). */
+  confirm?: ConfirmCard;
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */

@@ -33,6 +33,8 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     }
     case "handoff":
       return { ...m, form: true };
+    case "confirm":
+      return { ...m, confirm: e.data };
     case "live":
       // A person has the conversation: no bot answer (not even the start of one) stays on screen.
       return { ...m, status: "done", text: "", chips: [], live: true };
@@ -72,6 +74,8 @@ type Stream = {
   update: (id: string, fn: (m: Msg) => Msg) => void;
   announce: (text: string) => void;
   onSettled: () => void;
+  /** Another stream than the chat's: the round after a confirmation card's Confirm or Cancel. */
+  post?: { path: string; body: unknown };
 };
 
 /** Asks for one answer and reads its stream into the reply; settles the reply whatever happens. */
@@ -84,6 +88,7 @@ export async function streamReply({
   update,
   announce,
   onSettled,
+  post,
 }: Stream) {
   const { prompt = "", question } = reply;
   let text = "";
@@ -99,6 +104,8 @@ export async function streamReply({
     update(reply.id, (m) => applyEvent(m, e));
     if (e.type === "delta") text += e.data.text;
     else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
+    else if (e.type === "confirm")
+      announce(`${e.data.title} ${e.data.fields.map((f) => `${f.label}: ${f.value}.`).join(" ")}`);
     else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
     else if (e.type === "error") settle(errorText(cfg, e.data.code));
     // A person has the conversation: the reply ends here, with nothing to read; their words come live.
@@ -114,7 +121,9 @@ export async function streamReply({
   let failure: unknown;
   try {
     await withToken(session, (token) =>
-      postStream(`${base}/chat`, token, chatBody(cfg, session, prompt, question), onEvent, signal),
+      post
+        ? postStream(`${base}${post.path}`, token, post.body, onEvent, signal)
+        : postStream(`${base}/chat`, token, chatBody(cfg, session, prompt, question), onEvent, signal),
     );
   } catch (e) {
     failure = e ?? new Error("stream failed");

@@ -3,7 +3,7 @@ import { safeCitations } from "@/shared/citations";
 import type { PanelConfig } from "../public-config";
 import { type Chip, type Msg, nextId } from "./messages";
 import { type Session, withToken } from "./session";
-import { HttpError, httpError } from "./sse";
+import { confirmCardOf, HttpError, httpError } from "./sse";
 
 export type Stored = {
   id?: unknown;
@@ -23,7 +23,7 @@ const str = (v: unknown): v is string => typeof v === "string";
  * unanswered (a failed or cut answer, or none at all), a failed reply under it whose Retry answers that
  * stored question by its id.
  */
-export function restoreMessages(stored: Stored[], withPerson = false): Msg[] {
+export function restoreMessages(stored: Stored[], withPerson = false, pending?: unknown): Msg[] {
   const out: Msg[] = [];
   let question: { id: string; text: string } | undefined;
   for (const m of stored) {
@@ -78,6 +78,13 @@ export function restoreMessages(stored: Stored[], withPerson = false): Msg[] {
     }
   }
   const last = out[out.length - 1];
+  // A confirmation card still waiting: the question is answered by it (its round stored no words).
+  const card = pending === undefined ? null : confirmCardOf(pending);
+  if (card) {
+    if (last?.role === "assistant") last.confirm = card;
+    else out.push({ id: nextId(), role: "assistant", text: "", chips: [], status: "done", confirm: card });
+    return out;
+  }
   // A question with no answer stored at all (the answer could not be saved, or is still being written);
   // while a person is asked for or has the conversation, the person answers it, not the bot.
   if (last?.role === "user" && question && !withPerson)
@@ -115,12 +122,13 @@ export function useRestore(
         signal: ctl.signal,
       });
       if (!res.ok) throw await httpError(res);
-      return (await res.json()) as { messages?: Stored[]; live?: unknown };
+      return (await res.json()) as { messages?: Stored[]; live?: unknown; pending?: unknown };
     }).then(
       (body) => {
         const live = str(body.live) ? body.live : "bot";
         const withPerson = live === "waiting" || live === "person";
-        show(restoreMessages(Array.isArray(body.messages) ? body.messages : [], withPerson), live);
+        const stored = Array.isArray(body.messages) ? body.messages : [];
+        show(restoreMessages(stored, withPerson, body.pending), live);
         setRestored((n) => n + 1);
       },
       (e) => {

@@ -1,6 +1,6 @@
 // Server-Sent Events over fetch: EventSource cannot POST or send an Authorization header.
 import { createParser } from "eventsource-parser";
-import type { ChatEvent, ChipState } from "@/shared/chat-events";
+import type { ChatEvent, ChipState, ConfirmCard } from "@/shared/chat-events";
 import { safeCitations } from "@/shared/citations";
 
 /** A refusal before any stream started: the JSON error body the widget API answers with. */
@@ -54,6 +54,10 @@ export function toEvent(name: string | undefined, data: string): ChatEvent | nul
     };
   }
   if (name === "handoff") return { type: "handoff", data: {} };
+  if (name === "confirm") {
+    const card = confirmCardOf(d);
+    return card ? { type: "confirm", data: card } : null;
+  }
   if (name === "live" && str(d.conversationId))
     return { type: "live", data: { conversationId: d.conversationId } };
   if (name === "error" && str(d.message))
@@ -67,6 +71,16 @@ export function toEvent(name: string | undefined, data: string): ChatEvent | nul
       },
     };
   return null;
+}
+
+/** A confirmation card as the server words it (also in the history after a reload); null when malformed. */
+export function confirmCardOf(d: unknown): ConfirmCard | null {
+  const c = d as Record<string, unknown> | null;
+  if (!c || !str(c.callId) || !str(c.title) || !str(c.expiresAt) || !Array.isArray(c.fields)) return null;
+  const fields = (c.fields as { label?: unknown; value?: unknown }[]).flatMap((f) =>
+    str(f?.label) && str(f?.value) ? [{ label: f.label, value: f.value }] : [],
+  );
+  return { callId: c.callId, title: c.title, fields, expiresAt: c.expiresAt };
 }
 
 export async function httpError(res: Response): Promise<HttpError> {

@@ -37,42 +37,34 @@ export function useChat(
     (id: string, fn: (m: Msg) => Msg) => setMsgs((ms) => ms.map((m) => (m.id === id ? fn(m) : m))),
     [],
   );
-  // A reply's stream may say a person has the conversation (follow its live stream), or the assistant
-  // offered a person (request_human): a live request first, the contact form only when nobody can chat.
-  const update = useCallback(
-    (id: string, fn: (m: Msg) => Msg) =>
-      change(id, (m) => {
-        const next = fn(m);
-        if (next.live && !m.live) queueMicrotask(() => follow());
-        if (next.form && !m.form)
-          queueMicrotask(() =>
-            ask().then(
-              (none) => none === null && change(id, (r) => ({ ...r, form: false })),
-              () => {},
-            ),
-          );
-        return next;
-      }),
-    [change, follow, ask],
-  );
+  const update = useReplyUpdate(change, follow, ask);
 
   const run = useCallback(
-    async (prompt: string, question?: string) => {
+    async (prompt: string, question?: string, post?: { path: string; body: unknown }) => {
       const reply: Msg = {
         id: nextId(),
         role: "assistant",
         text: "",
         chips: [],
         status: "pending",
-        prompt,
-        question,
+        ...(post ? {} : { prompt, question }),
       };
       setMsgs((ms) => [...ms, reply]);
       setBusy(true);
       const ctl = new AbortController();
       abort.current = ctl;
       try {
-        await streamReply({ cfg, session, base, reply, signal: ctl.signal, update, announce, onSettled });
+        await streamReply({
+          cfg,
+          session,
+          base,
+          reply,
+          signal: ctl.signal,
+          update,
+          announce,
+          onSettled,
+          post,
+        });
       } finally {
         if (abort.current === ctl) {
           abort.current = null;
@@ -89,7 +81,11 @@ export function useChat(
     (raw: string) => {
       const text = raw.trim();
       if (!text || busy) return false;
-      setMsgs((ms) => [...ms, { id: nextId(), role: "user", text, chips: [], status: "done" }]);
+      // A new message declines a card still waiting (the server does the same): it goes from the screen.
+      setMsgs((ms) => [
+        ...ms.map((m) => (m.confirm ? { ...m, confirm: undefined } : m)),
+        { id: nextId(), role: "user", text, chips: [], status: "done" },
+      ]);
       void run(text);
       return true;
     },
@@ -107,6 +103,8 @@ export function useChat(
     [msgs, busy, run],
   );
 
+  const decide = useDecide(msgs, session, busy, change, run, cfg.lang);
+
   const reset = useCallback(() => {
     abort.current?.abort();
     abort.current = null;
@@ -116,5 +114,58 @@ export function useChat(
     live.reset();
   }, [session, live.reset]);
 
-  return { msgs, busy, restored, send, retry, stop, reset, live };
+  return { msgs, busy, restored, send, retry, stop, reset, live, decide };
+}
+
+type Run = (prompt: string, question?: string, post?: { path: string; body: unknown }) => Promise<void>;
+
+/** The visitor's tap on a confirmation card, sent by the card's id; the card goes, the next round streams in. */
+function useDecide(
+  msgs: Msg[],
+  session: Session,
+  busy: boolean,
+  change: (id: string, fn: (m: Msg) => Msg) => void,
+  run: Run,
+  lang: string,
+) {
+  return useCallback(
+    (replyId: string, decision: "confirm" | "cancel") => {
+      const card = msgs.find((m) => m.id === replyId)?.confirm;
+      const conversation = session.conversationId();
+      if (!card || !conversation || busy) return;
+      change(replyId, (m) => ({ ...m, confirm: undefined }));
+      void run("", undefined, {
+        path: `/conversations/${encodeURIComponent(conversation)}/confirm`,
+        body: { callId: card.callId, decision, lang },
+      });
+    },
+    [msgs, session, busy, change, run, lang],
+  );
+}
+
+/**
+ * A reply's stream may say a person has the conversation (follow its live stream), or the assistant offered a
+ * person (request_human): a live request first, the contact form only when nobody can chat.
+ */
+function useReplyUpdate(
+  change: (id: string, fn: (m: Msg) => Msg) => void,
+  follow: () => void,
+  ask: () => Promise<unknown>,
+) {
+  return useCallback(
+    (id: string, fn: (m: Msg) => Msg) =>
+      change(id, (m) => {
+        const next = fn(m);
+        if (next.live && !m.live) queueMicrotask(() => follow());
+        if (next.form && !m.form)
+          queueMicrotask(() =>
+            ask().then(
+              (none) => none === null && change(id, (r) => ({ ...r, form: false })),
+              () => {},
+            ),
+          );
+        return next;
+      }),
+    [change, follow, ask],
+  );
 }

@@ -76,6 +76,8 @@ function turnInput(checked: ChatGuard, body: ChatBody, limits: TurnLimits | null
     ip: checked.keys.ip,
     limits,
     seen: checked.seen,
+    // The panel shows confirmation cards with Confirm and Cancel buttons.
+    buttons: true,
   };
 }
 

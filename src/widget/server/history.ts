@@ -3,8 +3,10 @@
 // of another visitor (or another tenant) is simply not found.
 import "server-only";
 import { z } from "zod";
+import { cardOf } from "@/lib/chat/confirm-round";
 import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/db/queries/conversations";
 import { agentNamesOf } from "@/lib/db/queries/live-conversations";
+import { openCall } from "@/lib/db/queries/pending-calls";
 import { AppError, errorResponse } from "@/lib/errors";
 import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";
@@ -90,6 +92,8 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
               rows: await listMessages(tx, id),
               runs: await listToolRunChips(tx, id),
               agents: await agentNamesOf(tx, id),
+              // A card still waiting shows again after a reload; never while a person has the conversation.
+              pending: conversation.liveState === "bot" ? await openCall(tx, id, new Date()) : null,
             }
           : null;
       }),
@@ -105,7 +109,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
           ...(searches.get(run.messageId) ?? []),
           { packId: run.packId, result: run.result },
         ]);
-      const pack = run.messageId ? findPack(run.packId) : undefined;
+      const pack = run.messageId && !run.platform ? findPack(run.packId) : undefined;
       // Like the live stream: a run of a pack we cannot name gets no chip.
       if (!pack || !run.messageId) continue;
       const list = chips.get(run.messageId) ?? [];
@@ -139,7 +143,12 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
     return Response.json(
       // `live`: who answers now (bot, waiting for a person, a person, or closed), so the panel can follow the
       // conversation's live stream after a reload.
-      { conversationId: id, live: found.live, messages },
+      {
+        conversationId: id,
+        live: found.live,
+        messages,
+        ...(found.pending ? { pending: cardOf(found.pending) } : {}),
+      },
       { headers: { ...cors, "Cache-Control": "no-store" } },
     );
   } catch (err) {

@@ -36,6 +36,8 @@ export async function listToolRunChips(tx: TenantTx, conversationId: string) {
       result: sql<
         string | null
       >`case when ${toolRuns.packId} = 'search_knowledge' then ${toolRuns.result} end`,
+      // A record the confirmation flow wrote (a card shown, declined, expired): no pack ran, so no chip.
+      platform: sql<boolean>`${toolRuns.result} like '{"confirmation":%'`,
     })
     .from(toolRuns)
     .where(eq(toolRuns.conversationId, conversationId))

@@ -130,3 +130,43 @@ export const usageMonthly = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.month] })],
 );
+
+export type PendingCallStatus =
+  | "pending"
+  | "confirmed"
+  | "declined"
+  | "expired"
+  | "running"
+  | "done"
+  | "failed";
+
+/**
+ * A call of a pack with `confirm`, waiting for or decided by the visitor (drizzle/0046). `card` is what the
+ * visitor was shown (title and worded values), so a reload shows the very same card again.
+ */
+export const pendingToolCalls = pgTable(
+  "pending_tool_calls",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    visitorMessageId: uuid("visitor_message_id").references(() => messages.id, { onDelete: "set null" }),
+    packId: text("pack_id").notNull(),
+    /** The model's id for the call, so the next round can be told its result under the same id. */
+    callId: text("call_id").notNull(),
+    args: jsonb("args").$type<Record<string, unknown>>().notNull(),
+    card: jsonb("card").$type<{ title: string; fields: { label: string; value: string }[] }>().notNull(),
+    idempotencyKey: uuid("idempotency_key").notNull().defaultRandom(),
+    status: text("status").$type<PendingCallStatus>().notNull().default("pending"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    result: text("result"),
+    outcome: text("outcome").$type<ToolOutcome>(),
+  },
+  (t) => [index("pending_tool_calls_conversation_idx").on(t.tenantId, t.conversationId, t.createdAt)],
+);

@@ -37,6 +37,8 @@ export type BotSettings = {
   startersByLang?: Partial<Record<string, string[]>>;
   /** The contact form's consent text in particular languages (the request_human pack holds the main one). */
   consents?: Partial<Record<string, string>>;
+  /** Packs that act for the visitor (a pack with `confirm`) are never offered to the model (issue 41). */
+  actionsOff?: boolean;
 };
 
 export type TenantRateLimits = {

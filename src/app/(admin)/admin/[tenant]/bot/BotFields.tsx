@@ -107,6 +107,10 @@ export function ModelFields({ v, errors, canEdit, models }: BotFieldsProps & { m
           </select>
         )}
       </Field>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="actionsOff" value="on" defaultChecked={v("actionsOff") === "true"} />
+        Switch off actions: tools that send something for the visitor (after they confirm) are not used
+      </label>
     </fieldset>
   );
 }

@@ -7,6 +7,7 @@ import { useKeptForm } from "@/components/ui/useKeptForm";
 import type { ActionState, PlainActionFn } from "@/lib/auth/action";
 import type { PackView } from "@/lib/pack-settings/settings";
 import { errorsByField, type FieldValues, fieldName } from "@/lib/tools/form-data";
+import { SigningSecret } from "../webhooks/WebhookForms";
 
 type Props = {
   pack: PackView;
@@ -80,6 +81,7 @@ export function PackCard({ pack, canEdit, saveAction, timeZone }: Props) {
           </p>
         ) : null}
         <FormMessage state={state} />
+        <SigningSecret secret={state.ok !== false ? state.data?.secret : undefined} />
         {canEdit ? (
           <button type="submit" className="btn" disabled={pending}>
             {pending ? "Saving…" : "Save"}

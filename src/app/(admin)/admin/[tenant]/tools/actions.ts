@@ -28,10 +28,15 @@ export const savePackAction = tenantAction(
   async (ctx, input, fd) => {
     const pack = requirePack(ALL_PACKS, input.packId);
     try {
-      const { label, changed } = await updatePackSettings(ctx, {
+      const { label, changed, shownSecret } = await updatePackSettings(ctx, {
         ...input,
         ...readSubmission(pack.configFields, fd),
       });
+      if (shownSecret)
+        return {
+          message: `${label}: saved. Copy its signing secret now: it will not be shown again.`,
+          data: { secret: shownSecret },
+        };
       return { message: changed.length === 0 ? "No changes to save." : `${label}: saved.` };
     } finally {
       // Also after a refusal: an invalid form may still have turned the pack off.

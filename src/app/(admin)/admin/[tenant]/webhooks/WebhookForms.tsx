@@ -6,8 +6,8 @@ import type { PlainActionFn } from "@/lib/auth/action";
 
 export type EventOption = { value: string; label: string };
 
-/** A signing secret, shown exactly once after it is made. */
-function SigningSecret({ secret }: { secret?: string }) {
+/** A signing secret, shown exactly once after it is made (also post_json's, on the Tools page). */
+export function SigningSecret({ secret }: { secret?: string }) {
   if (!secret) return null;
   return (
     <div className="rounded-lg border border-[var(--border)] p-3">
