@@ -1,7 +1,7 @@
 import "server-only";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
+import type { Lang, ToolDefinition, ToolPack, ToolVisitor } from "../tools/contract";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import type { Emit } from "./events";
 import { streamCompletion } from "./model-call";
@@ -43,6 +43,10 @@ export type TurnCtx = {
   /** Aborts when the visitor goes away. */
   signal: AbortSignal;
   log: Logger;
+  /** The verified visitor, handed to the packs; absent for an anonymous one. */
+  visitor?: ToolVisitor;
+  /** The business lets packs that ask for a verified visitor run without one. */
+  verifiedOptional?: boolean;
 };
 
 export type LoopReason = ModelFault | "round_cap" | "empty";
@@ -178,7 +182,9 @@ async function runOne(deps: LoopDeps, ctx: TurnCtx, call: ToolCall, emit: Emit):
       signal: ctx.signal,
       log: ctx.log,
       lang: ctx.lang,
+      ...(ctx.visitor ? { visitor: ctx.visitor } : {}),
     },
+    verifiedOptional: ctx.verifiedOptional,
     timeoutMs: deps.toolTimeoutMs,
     maxChars: deps.toolMaxChars,
   });

@@ -1,11 +1,13 @@
 import "server-only";
 import { LOCALE_MAX, langOf } from "../../shared/languages";
 import type { DbHandle } from "../db";
-import type { BotSettings, TenantRateLimits } from "../db/schema";
+import { markConversationVerified } from "../db/queries/visitor-identity";
+import type { BotSettings, TenantRateLimits, VerifiedVisitor } from "../db/schema";
 import type { Env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
 import type { Lang } from "../tools/contract";
+import { offeredPacks } from "../tools/runtime";
 import type { Emit } from "./events";
 import {
   acquireStreamSlot,
@@ -19,6 +21,10 @@ import { createModelClient, modelProfile, modelStatus, resolveModel } from "./mo
 import type { ModelClient } from "./model-http";
 import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
+
+async function markVerified(db: DbHandle, tenantId: string, conversationId: string, visitor: VerifiedVisitor) {
+  await db.forTenant(tenantId, (tx) => markConversationVerified(tx, conversationId, visitor));
+}
 
 // One chat turn for any channel: the widget (its events as SSE), a messaging channel (its events collected
 // into a reply) or a person taking over. The caller's guard has already decided who the tenant and the
@@ -52,12 +58,16 @@ export type TurnTenant = {
   monthlyTokenBudget: number | null;
   /** The tenant's own limits; the operator's where absent (limitSettings). */
   rateLimits: TenantRateLimits | null;
+  /** Packs that ask for a verified visitor are offered only to one (absent: true, the column's default). */
+  visitorIdentityRequired?: boolean;
 };
 
 export type TurnInput = {
   tenant: TurnTenant;
   /** Who is talking: the widget's visitor id, or a channel's id for the person (a phone number's hash, …). */
   visitorId: string;
+  /** The visitor the host page vouched for (the widget's verified visitor); absent when anonymous. */
+  visitor?: VerifiedVisitor;
   /** The address the visitor's per-address limit counts against; a channel has none: the person stands in. */
   ip?: string;
   /** The visitor's conversation to continue; absent starts a new one. */
@@ -158,8 +168,17 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
     throw err;
   }
 
+  if (input.visitor) {
+    // Who the verified visitor is, for the Inbox, the live console and webhooks: one more statement, only for
+    // them. A failure here must not cost the visitor their answer.
+    await markVerified(deps.db, tenant.id, start.conversationId, input.visitor).catch((err) =>
+      log().warn({ err, tenantId: tenant.id }, "could not record the verified visitor"),
+    );
+  }
   if (start.live !== undefined) return liveTurn(deps, tenant.id, start, free);
   const opened = start;
+  const verifiedOptional = tenant.visitorIdentityRequired === false;
+  const enabled = offeredPacks(opened.enabled, !!input.visitor, !verifiedOptional);
   const model = resolveModel(tenant.bot, status.models);
   let ran = false;
   return {
@@ -182,7 +201,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             model,
             ...modelProfile(e, model),
             packs: deps.packs,
-            enabled: opened.enabled,
+            enabled,
             tenant: { id: tenant.id, name: tenant.name, bot: tenant.bot },
             conversationId: opened.conversationId,
             liveVersion: opened.liveVersion,
@@ -191,6 +210,8 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             lang,
             log: log().child({ tenantId: tenant.id, conversationId: opened.conversationId }),
             storeRetry: deps.storeRetry,
+            visitor: input.visitor,
+            verifiedOptional,
           },
           sink.emit,
           sink.signal,

@@ -110,6 +110,10 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
           conversationId: null,
           signal: new AbortController().signal,
           log: silent,
+          // A pack that acts for a known person runs its example as one, as the platform would run it.
+          ...(pack.needsVerifiedVisitor
+            ? { visitor: { id: "example-visitor", email: "ana@example.com", name: "Ana" } }
+            : {}),
         },
         timeoutMs,
         maxChars,

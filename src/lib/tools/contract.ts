@@ -112,7 +112,15 @@ export type ToolContext = {
   lang?: Lang;
   /** The business's indexed knowledge, for search_knowledge, when the caller passes it (else boot's). */
   knowledge?: KnowledgeSearcher;
+  /**
+   * The visitor the business's own site vouched for with a signed token (docs/widget.md "Verified visitors"):
+   * `id` is the token's `sub`. Absent for an anonymous visitor and on channels without sign-in.
+   */
+  visitor?: ToolVisitor;
 };
+
+/** A verified visitor as a pack sees it. */
+export type ToolVisitor = { id: string; email?: string; name?: string };
 
 /** The OpenAI function definition the model sees. */
 export type ToolDefinition = {
@@ -160,6 +168,11 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
    * request_human pack) makes the chat stream send a `handoff` event. The model sees only the pack's result.
    */
   ui?: "contact_form";
+  /**
+   * The pack acts for a known person (their orders, their bookings): while the business requires it (the
+   * default), it is offered to the model only when the visitor is verified, and `ctx.visitor` is then set.
+   */
+  needsVerifiedVisitor?: boolean;
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
   example?: {
     config: Record<string, ConfigValue>;
