@@ -137,7 +137,8 @@ const STYLE =
     run: (cmd, arg) =>
       (cmd[1] as string) < "l"
         ? cmd < "o"
-          ? (idt = arg)
+          ? // biome-ignore lint/suspicious/noAssignInExpressions: the loader's byte budget (see docs/widget.md)
+            (idt = arg)
           : offset(arg)
         : set(cmd === "toggle" ? !(cfg ? isOpen : pending === "open") : cmd === "open", cmd !== "close"),
     on: () => !cfg || host.isConnected,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { platformPacks } from "@/lib/chat/packs";
-import { conversations, type tenants } from "@/lib/db/schema";
+import { conversations, tenants } from "@/lib/db/schema";
 import {
   removeVisitorIdentitySecret,
   rotateVisitorIdentitySecret,
@@ -278,8 +278,10 @@ describe("the identity secret", () => {
         params: Promise.resolve({ key: tenant.widgetKey }),
       })
     ).text();
-    const sealed = (await w.db.forTenant(tenant.id, (tx) => tx.query.tenants.findFirst()))
-      ?.visitorIdentitySecret;
+    const [own] = await w.db.forTenant(tenant.id, (tx) =>
+      tx.select({ sealed: tenants.visitorIdentitySecret }).from(tenants).where(eq(tenants.id, tenant.id)),
+    );
+    const sealed = own?.sealed;
     for (const out of [text, sse, html, JSON.stringify(w.fake.requests)]) {
       expect(out).not.toContain(secret);
       if (sealed) expect(out).not.toContain(sealed.ct);

@@ -22,7 +22,12 @@ import type { ModelClient } from "./model-http";
 import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
 
-async function markVerified(db: DbHandle, tenantId: string, conversationId: string, visitor: VerifiedVisitor) {
+async function markVerified(
+  db: DbHandle,
+  tenantId: string,
+  conversationId: string,
+  visitor: VerifiedVisitor,
+) {
   await db.forTenant(tenantId, (tx) => markConversationVerified(tx, conversationId, visitor));
 }
 

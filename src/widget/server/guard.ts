@@ -91,7 +91,10 @@ export const IDENTITY_HEADER = "x-michi-identity";
  * when the request carries none. A token that fails is refused in words (the panel words the code), never
  * taken as an anonymous visitor: the page asked for this person, and a tool may depend on who they are.
  */
-export async function verifiedVisitor(req: Request, tenant: WidgetTenant): Promise<VerifiedVisitor | undefined> {
+export async function verifiedVisitor(
+  req: Request,
+  tenant: WidgetTenant,
+): Promise<VerifiedVisitor | undefined> {
   const token = req.headers.get(IDENTITY_HEADER)?.trim();
   if (!token) return undefined;
   const r = await verifyIdentityToken(token, tenant.visitorIdentitySecret, tenant.id);

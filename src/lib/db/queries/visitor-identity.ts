@@ -30,11 +30,17 @@ export async function saveIdentitySecret(
 }
 
 /** Returns whether the switch changed. */
-export async function saveIdentityRequired(tx: TenantTx, tenantId: string, required: boolean): Promise<boolean> {
+export async function saveIdentityRequired(
+  tx: TenantTx,
+  tenantId: string,
+  required: boolean,
+): Promise<boolean> {
   const rows = await tx
     .update(tenants)
     .set({ visitorIdentityRequired: required, updatedAt: new Date() })
-    .where(and(eq(tenants.id, tenantId), sql`${tenants.visitorIdentityRequired} is distinct from ${required}`))
+    .where(
+      and(eq(tenants.id, tenantId), sql`${tenants.visitorIdentityRequired} is distinct from ${required}`),
+    )
     .returning({ id: tenants.id });
   return rows.length > 0;
 }

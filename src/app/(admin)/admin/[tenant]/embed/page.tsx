@@ -5,9 +5,9 @@ import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { listRefusedOrigins } from "@/lib/db/queries/refused-origins";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
+import { visitorIdentityStatus } from "@/lib/embed/visitor-identity";
 import { env } from "@/lib/env";
 import { formatDate } from "@/shared/dates";
-import { visitorIdentityStatus } from "@/lib/embed/visitor-identity";
 import {
   removeIdentitySecretAction,
   rotateIdentitySecretAction,
