@@ -23,6 +23,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   budget_exhausted: 429,
   tenant_suspended: 403,
+  /** The host page's verified-visitor token is forged, malformed, signed with another secret or too long-lived. */
+  identity_invalid: 403,
+  /** The host page's verified-visitor token has expired: the page must fetch a new one from its server. */
+  identity_expired: 403,
   model_not_configured: 503,
   model_unavailable: 502,
   db_unavailable: 503,

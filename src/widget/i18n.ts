@@ -37,6 +37,10 @@ export type Strings = {
   rateLimited: string;
   /** budget_exhausted */
   budget: string;
+  /** identity_invalid: the site's sign-in token for the chat was refused */
+  identityInvalid: string;
+  /** identity_expired */
+  identityExpired: string;
   /** round_cap, empty */
   noAnswer: string;
   /** db_unavailable */
@@ -88,6 +92,9 @@ export const STRINGS: Record<Lang, Strings> = {
     timeout: "The assistant took too long to answer. Please try again.",
     interrupted: "The answer was interrupted. Please try again.",
     rateLimited: "You are sending messages very quickly. Please wait a moment and try again.",
+    identityInvalid:
+      "We could not confirm that you are signed in, so the chat cannot continue. Please reload the page or sign in again.",
+    identityExpired: "Your sign-in for this chat has expired. Please reload the page.",
     budget: "The assistant is not available right now. Please try again later.",
     noAnswer: "Sorry, I couldn't find an answer to that. Could you rephrase your question?",
     notSaved: "We could not save this answer. Please try again in a moment.",
@@ -127,6 +134,9 @@ export const STRINGS: Record<Lang, Strings> = {
     timeout: "El asistente tardó demasiado en responder. Inténtalo de nuevo.",
     interrupted: "La respuesta se interrumpió. Inténtalo de nuevo.",
     rateLimited: "Estás enviando mensajes muy rápido. Espera un momento y vuelve a intentarlo.",
+    identityInvalid:
+      "No pudimos confirmar que has iniciado sesión, así que el chat no puede continuar. Recarga la página o vuelve a iniciar sesión.",
+    identityExpired: "Tu sesión para este chat ha caducado. Recarga la página.",
     budget: "El asistente no está disponible ahora mismo. Inténtalo más tarde.",
     noAnswer: "Lo siento, no encontré una respuesta. ¿Puedes formular la pregunta de otra manera?",
     notSaved: "No pudimos guardar esta respuesta. Inténtalo de nuevo en un momento.",
@@ -166,6 +176,9 @@ export const STRINGS: Record<Lang, Strings> = {
     timeout: "L'assistant a mis trop de temps à répondre. Veuillez réessayer.",
     interrupted: "La réponse a été interrompue. Veuillez réessayer.",
     rateLimited: "Vous envoyez des messages très vite. Patientez un instant puis réessayez.",
+    identityInvalid:
+      "Nous n'avons pas pu confirmer que vous êtes connecté : le chat ne peut pas continuer. Rechargez la page ou reconnectez-vous.",
+    identityExpired: "Votre connexion pour ce chat a expiré. Rechargez la page.",
     budget: "L'assistant n'est pas disponible pour le moment. Réessayez plus tard.",
     noAnswer: "Désolé, je n'ai pas trouvé de réponse. Pouvez-vous reformuler votre question ?",
     notSaved: "Impossible d'enregistrer cette réponse. Réessayez dans un instant.",
@@ -205,6 +218,9 @@ export const STRINGS: Record<Lang, Strings> = {
     timeout: "Der Assistent hat zu lange gebraucht. Bitte versuchen Sie es erneut.",
     interrupted: "Die Antwort wurde unterbrochen. Bitte versuchen Sie es erneut.",
     rateLimited: "Sie senden sehr schnell Nachrichten. Bitte warten Sie einen Moment.",
+    identityInvalid:
+      "Wir konnten Ihre Anmeldung nicht bestätigen, daher kann der Chat nicht fortfahren. Bitte laden Sie die Seite neu oder melden Sie sich erneut an.",
+    identityExpired: "Ihre Anmeldung für diesen Chat ist abgelaufen. Bitte laden Sie die Seite neu.",
     budget: "Der Assistent ist gerade nicht verfügbar. Bitte versuchen Sie es später erneut.",
     noAnswer: "Dazu habe ich leider keine Antwort gefunden. Können Sie die Frage anders stellen?",
     notSaved: "Diese Antwort konnte nicht gespeichert werden. Bitte versuchen Sie es gleich erneut.",
@@ -244,6 +260,9 @@ export const STRINGS: Record<Lang, Strings> = {
     timeout: "回答に時間がかかりすぎました。もう一度お試しください。",
     interrupted: "回答が途中で中断されました。もう一度お試しください。",
     rateLimited: "送信が速すぎます。少し待ってからもう一度お試しください。",
+    identityInvalid:
+      "ログイン状態を確認できなかったため、チャットを続けられません。ページを再読み込みするか、もう一度ログインしてください。",
+    identityExpired: "このチャットのログインの有効期限が切れました。ページを再読み込みしてください。",
     budget: "ただいまご利用いただけません。しばらくしてからお試しください。",
     noAnswer: "申し訳ありません、答えが見つかりませんでした。質問を言い換えていただけますか？",
     notSaved: "この回答を保存できませんでした。少し時間をおいてもう一度お試しください。",

@@ -35,7 +35,7 @@ const STYLE =
   "i{position:absolute;top:0;right:0;width:12px;height:12px;border-radius:50%;background:#d92d20;border:2px solid #fff}" +
   "iframe{bottom:calc(88px + var(--o));width:380px;height:min(640px,100% - 108px - var(--o));border-radius:16px;background:#fff;box-shadow:0 8px 32px #0005}" +
   // An iframe is a replaced element: height:auto would be its intrinsic 150 px, not the space between the insets.
-  "@media (max-width:479px){iframe,iframe.l{inset:0 0 var(--o);width:100%;height:calc(100% - var(--o));border-radius:0}}";
+  "@media(max-width:479px){iframe,iframe.l{inset:0 0 var(--o);width:100%;height:calc(100% - var(--o));border-radius:0}}";
 
 ((d, w) => {
   const script = d.currentScript as HTMLScriptElement;
@@ -51,7 +51,7 @@ const STYLE =
     : Object.assign(
         (cmd: Cmd, a?: unknown, b?: unknown) => {
           // Widgets whose launcher was removed from the page drop out; without a key the first one answers.
-          const k = cmd === "offset" ? b : a;
+          const k = (cmd[1] as string) < "l" ? b : a;
           const all = api.w as Widget[];
           const live: Widget[] = [];
           api.w = live;
@@ -73,6 +73,7 @@ const STYLE =
   let unread = false;
   let pending: Cmd | undefined;
   let wantFocus = false;
+  let idt: unknown;
   const host = d.createElement("michi-chat");
   // Open, not closed: a closed root protects nothing from a page that runs scripts anyway, and an open one
   // lets accessibility tools and tests reach the launcher.
@@ -92,17 +93,16 @@ const STYLE =
   const offset = (v: unknown) => host.style.setProperty("--o", `${Math.max(0, +(v as string)) || 0}px`);
   offset(data.michiOffset);
 
-  const query = (k: string, v: string) => {
-    const q = new URLSearchParams({ [k]: v });
-    if (data.michiLang) q.set("lang", data.michiLang);
-    return q;
-  };
+  const query = (k: string, v: string) =>
+    // An empty lang reads as none on the server (pickLang), so it is always sent.
+    new URLSearchParams({ [k]: v, lang: data.michiLang || "" });
   // Only called once the settings have arrived (by start, and by set and the panel's messages after it).
   const draw = () => {
     const c = cfg as Launcher;
     if (frame) frame.hidden = !isOpen;
-    button.setAttribute("aria-expanded", `${isOpen}`);
-    button.setAttribute("aria-label", isOpen ? c.closeLabel : unread ? c.unread : c.label);
+    // ARIA reflection (Baseline, widely available) writes the attributes, in fewer bytes.
+    button.ariaExpanded = "" + isOpen;
+    button.ariaLabel = isOpen ? c.closeLabel : unread ? c.unread : c.label;
     icon.setAttribute("d", isOpen ? CROSS : CHAT);
     dot.hidden = !unread;
   };
@@ -135,8 +135,11 @@ const STYLE =
   const widget: Widget = {
     k: key,
     run: (cmd, arg) =>
-      cmd === "offset"
-        ? offset(arg)
+      (cmd[1] as string) < "l"
+        ? cmd < "o"
+          ? // biome-ignore lint/suspicious/noAssignInExpressions: the loader's byte budget (see docs/widget.md)
+            (idt = arg)
+          : offset(arg)
         : set(cmd === "toggle" ? !(cfg ? isOpen : pending === "open") : cmd === "open", cmd !== "close"),
     on: () => !cfg || host.isConnected,
   };
@@ -176,7 +179,7 @@ const STYLE =
     const q = api.q ?? [];
     for (let i = 0; i < q.length; i++) {
       const c = q[i] as unknown[];
-      const k = c[0] === "offset" ? c[2] : c[1];
+      const k = ((c[0] as string)[1] as string) < "l" ? c[2] : c[1];
       if (k ? k === key : widget === (api.w as Widget[])[0]) widget.run(c[0] as Cmd, c[1]);
     }
   };
@@ -212,7 +215,7 @@ const STYLE =
       const k = `michi.${key}`;
       try {
         if (m.s) localStorage[k] = m.s;
-        else post({ type: t, s: localStorage[k] });
+        else post({ type: t, i: idt, s: localStorage[k] });
       } catch {}
     }
     if (t === "close") set(false, true);

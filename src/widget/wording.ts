@@ -16,6 +16,8 @@ const CODE_KEYS: Record<string, keyof Strings> = {
   interrupted: "interrupted",
   rate_limited: "rateLimited",
   budget_exhausted: "budget",
+  identity_invalid: "identityInvalid",
+  identity_expired: "identityExpired",
   model_not_configured: "unavailable",
   tenant_suspended: "unavailable",
   round_cap: "noAnswer",

@@ -4,10 +4,12 @@ import { audit } from "../db/queries/audit";
 import { findVisitorConversation, listMessages } from "../db/queries/conversations";
 import { listPackConfigs } from "../db/queries/packs";
 import { findCall, finishCall, moveCall, type PendingCall } from "../db/queries/pending-calls";
+import type { VerifiedVisitor } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { LIMITS, takeOrRefuse } from "../security/limits";
 import type { Lang } from "../tools/contract";
+import { offeredPacks } from "../tools/runtime";
 import { decisionMessages, platformRecord, proposeIn, told } from "./confirm-round";
 import { boundHistory } from "./history";
 import { acquireStreamSlot, limitSettings } from "./limits";
@@ -33,6 +35,8 @@ export type DecisionInput = {
   callId: string;
   decision: Decision;
   lang?: Lang;
+  /** The verified visitor (the widget's identity header), for packs that act for a known person. */
+  visitor?: VerifiedVisitor;
 };
 
 export type OpenedDecision = {
@@ -107,6 +111,7 @@ export async function startDecision(deps: TurnDeps, input: DecisionInput): Promi
   const release = acquireStreamSlot(tenant.id, limitSettings(e, tenant.rateLimits).maxStreams);
   const model = resolveModel(tenant.bot, status.models);
   const turnLog = log().child({ tenantId: tenant.id, conversationId: input.conversationId });
+  const verifiedOptional = tenant.visitorIdentityRequired === false;
   let ran = false;
   return {
     cancel: release,
@@ -119,7 +124,8 @@ export async function startDecision(deps: TurnDeps, input: DecisionInput): Promi
           rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })),
           tenant.id,
         );
-        const enabled = tenant.bot.actionsOff ? all.filter((p) => !p.pack.confirm) : all;
+        const offered = offeredPacks(all, !!input.visitor, !verifiedOptional);
+        const enabled = tenant.bot.actionsOff ? offered.filter((p) => !p.pack.confirm) : offered;
         const label = (packId: string) => {
           const p = all.find((x) => x.pack.id === packId);
           return p ? deps.packs.chipLabel(p.pack, input.lang) : packId;
@@ -158,6 +164,8 @@ export async function startDecision(deps: TurnDeps, input: DecisionInput): Promi
             lang: input.lang,
             log: turnLog,
             storeRetry: deps.storeRetry,
+            visitor: input.visitor,
+            verifiedOptional,
           },
           sink.emit,
           sink.signal,
@@ -190,7 +198,9 @@ async function runConfirmed(
       log: log().child({ tenantId: input.tenant.id, conversationId: input.conversationId }),
       lang: input.lang,
       idempotencyKey: row.idempotencyKey,
+      ...(input.visitor ? { visitor: input.visitor } : {}),
     },
+    verifiedOptional: input.tenant.visitorIdentityRequired === false,
     timeoutMs: deps.env.MICHI_TOOL_TIMEOUT_MS,
     maxChars: deps.env.MICHI_TOOL_RESULT_MAX_CHARS,
   });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { MessageStatus } from "../db/schema";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
+import type { Lang, ToolDefinition, ToolPack, ToolVisitor } from "../tools/contract";
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { EnabledPack, ToolCallInput, ToolRunRecord } from "../tools/runtime";
 import { type ProposeCall, proposeCall } from "./confirm-round";
@@ -51,6 +51,10 @@ export type TurnCtx = {
   signal: AbortSignal;
   log: Logger;
   knowledge?: KnowledgeSearcher;
+  /** The verified visitor, handed to the packs; absent for an anonymous one. */
+  visitor?: ToolVisitor;
+  /** The business lets packs that ask for a verified visitor run without one. */
+  verifiedOptional?: boolean;
 };
 
 export type LoopReason = ModelFault | "round_cap" | "empty";
@@ -214,7 +218,9 @@ async function runOne(
       log: ctx.log,
       lang: ctx.lang,
       knowledge: ctx.knowledge,
+      ...(ctx.visitor ? { visitor: ctx.visitor } : {}),
     },
+    verifiedOptional: ctx.verifiedOptional,
     timeoutMs: deps.toolTimeoutMs,
     maxChars: deps.toolMaxChars,
   });

@@ -1,11 +1,13 @@
 import "server-only";
 import { LOCALE_MAX, langOf } from "../../shared/languages";
 import type { DbHandle } from "../db";
-import type { BotSettings, TenantRateLimits } from "../db/schema";
+import { markConversationVerified } from "../db/queries/visitor-identity";
+import type { BotSettings, TenantRateLimits, VerifiedVisitor } from "../db/schema";
 import type { Env } from "../env";
 import { AppError } from "../errors";
 import { log } from "../log";
 import type { Lang } from "../tools/contract";
+import { offeredPacks } from "../tools/runtime";
 import { closeCallsForTurn, proposeIn } from "./confirm-round";
 import type { Emit } from "./events";
 import {
@@ -20,6 +22,15 @@ import { createModelClient, modelProfile, modelStatus, resolveModel } from "./mo
 import type { ModelClient } from "./model-http";
 import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
+
+async function markVerified(
+  db: DbHandle,
+  tenantId: string,
+  conversationId: string,
+  visitor: VerifiedVisitor,
+) {
+  await db.forTenant(tenantId, (tx) => markConversationVerified(tx, conversationId, visitor));
+}
 
 // One chat turn for any channel: the widget (its events as SSE), a messaging channel (its events collected
 // into a reply) or a person taking over. The caller's guard has already decided who the tenant and the
@@ -53,12 +64,16 @@ export type TurnTenant = {
   monthlyTokenBudget: number | null;
   /** The tenant's own limits; the operator's where absent (limitSettings). */
   rateLimits: TenantRateLimits | null;
+  /** Packs that ask for a verified visitor are offered only to one (absent: true, the column's default). */
+  visitorIdentityRequired?: boolean;
 };
 
 export type TurnInput = {
   tenant: TurnTenant;
   /** Who is talking: the widget's visitor id, or a channel's id for the person (a phone number's hash, …). */
   visitorId: string;
+  /** The visitor the host page vouched for (the widget's verified visitor); absent when anonymous. */
+  visitor?: VerifiedVisitor;
   /** The address the visitor's per-address limit counts against; a channel has none: the person stands in. */
   ip?: string;
   /** The visitor's conversation to continue; absent starts a new one. */
@@ -164,8 +179,17 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
     throw err;
   }
 
+  if (input.visitor) {
+    // Who the verified visitor is, for the Inbox, the live console and webhooks: one more statement, only for
+    // them. A failure here must not cost the visitor their answer.
+    await markVerified(deps.db, tenant.id, start.conversationId, input.visitor).catch((err) =>
+      log().warn({ err, tenantId: tenant.id }, "could not record the verified visitor"),
+    );
+  }
   if (start.live !== undefined) return liveTurn(deps, tenant.id, start, free);
   const opened = start;
+  const verifiedOptional = tenant.visitorIdentityRequired === false;
+  const enabled = offeredPacks(opened.enabled, !!input.visitor, !verifiedOptional);
   const model = resolveModel(tenant.bot, status.models);
   let ran = false;
   return {
@@ -180,7 +204,7 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
           type: "start",
           data: { conversationId: opened.conversationId, visitorMessageId: opened.userMessageId },
         });
-        const actions = await actionsFor(deps, input, opened);
+        const actions = await actionsFor(deps, input, { ...opened, enabled });
         return await executeTurn(
           {
             db: deps.db,
@@ -198,6 +222,8 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
             lang,
             log: log().child({ tenantId: tenant.id, conversationId: opened.conversationId }),
             storeRetry: deps.storeRetry,
+            visitor: input.visitor,
+            verifiedOptional,
           },
           sink.emit,
           sink.signal,

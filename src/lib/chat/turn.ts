@@ -4,7 +4,7 @@ import type { DbHandle } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
-import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
+import type { Lang, ToolDefinition, ToolPack, ToolVisitor } from "../tools/contract";
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { ProposeCall } from "./confirm-round";
 import type { Emit } from "./events";
@@ -61,6 +61,10 @@ export type Turn = {
   propose?: ProposeCall;
   lang?: Lang;
   log: Logger;
+  /** The verified visitor (the packs' ctx.visitor); `enabled` already leaves out what they may not have. */
+  visitor?: ToolVisitor;
+  /** The business lets packs that ask for a verified visitor run without one. */
+  verifiedOptional?: boolean;
   /** How long the answer's store is retried through an outage; STORE_RETRY unless a test brings its own. */
   storeRetry?: StoreRetry;
 };
@@ -111,6 +115,8 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
         signal,
         log: turn.log,
         knowledge: turn.packs.knowledge,
+        visitor: turn.visitor,
+        verifiedOptional: turn.verifiedOptional,
       },
       turnMessages(turn),
       emit,

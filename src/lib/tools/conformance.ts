@@ -116,6 +116,10 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
         knowledge: knowledge as unknown as KnowledgeSearcher,
         // As the confirmation flow passes it: a pack with `confirm` refuses to run without one.
         ...(pack.confirm ? { idempotencyKey: "00000000-0000-4000-8000-00000000c0f1" } : {}),
+        // A pack that acts for a known person runs its example as one, as the platform would run it.
+        ...(pack.needsVerifiedVisitor
+          ? { visitor: { id: "example-visitor", email: "ana@example.com", name: "Ana" } }
+          : {}),
       },
       timeoutMs,
       maxChars,

@@ -122,6 +122,11 @@ export type ToolContext = {
    * business (post_json's Idempotency-Key) so a repeated request is recognised as the same call.
    */
   idempotencyKey?: string;
+  /**
+   * The visitor the business's own site vouched for with a signed token (docs/widget.md "Verified visitors"):
+   * `id` is the token's `sub`. Absent for an anonymous visitor and on channels without sign-in.
+   */
+  visitor?: ToolVisitor;
 };
 
 /** One argument the confirmation card shows, under a label the visitor reads. */
@@ -145,6 +150,9 @@ export type ConfirmSpec<C = AnyConfig> = {
   /** The arguments shown, in order: fixed, or from the tenant's config (post_json's declared fields). */
   fields: readonly ConfirmField[] | ((config: C) => readonly ConfirmField[]);
 };
+
+/** A verified visitor as a pack sees it. */
+export type ToolVisitor = { id: string; email?: string; name?: string };
 
 /** The OpenAI function definition the model sees. */
 export type ToolDefinition = {
@@ -201,6 +209,11 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
   parametersFor?(
     config: readonly ConfigField[] extends Fs ? AnyConfig : ConfigOf<Fs>,
   ): ToolDefinition["function"]["parameters"];
+  /**
+   * The pack acts for a known person (their orders, their bookings): while the business requires it (the
+   * default), it is offered to the model only when the visitor is verified, and `ctx.visitor` is then set.
+   */
+  needsVerifiedVisitor?: boolean;
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
   example?: {
     config: Record<string, ConfigValue>;

@@ -4,7 +4,7 @@ import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import { processSlot } from "../process-slot";
-import type { AnyConfig, Lang, ToolDefinition, ToolPack } from "./contract";
+import type { AnyConfig, Lang, ToolDefinition, ToolPack, ToolVisitor } from "./contract";
 import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
@@ -34,7 +34,10 @@ export type ToolCallInput = {
     knowledge?: KnowledgeSearcher;
     /** Required for a pack with `confirm`: the stored key of the visitor's confirmed call (confirm-round.ts). */
     idempotencyKey?: string;
+    visitor?: ToolVisitor;
   };
+  /** The business lets packs that ask for a verified visitor run without one (absent: it does not). */
+  verifiedOptional?: boolean;
   /** MICHI_TOOL_TIMEOUT_MS and MICHI_TOOL_RESULT_MAX_CHARS: the caller reads the environment, not this wrapper. */
   timeoutMs: number;
   maxChars: number;
@@ -59,6 +62,19 @@ function validatorFor(parameters: ToolDefinition["function"]["parameters"]): Val
 
 export function chipLabel(pack: ToolPack, lang?: string): string {
   return (lang && pack.labels?.[lang as Lang]) || pack.label;
+}
+
+/**
+ * The packs offered to the model in a turn: one that asks for a verified visitor only when the visitor is
+ * verified, unless the business switched that requirement off.
+ */
+export function offeredPacks<T extends { pack: Pick<ToolPack, "needsVerifiedVisitor"> }>(
+  enabled: T[],
+  verified: boolean,
+  required: boolean,
+): T[] {
+  if (verified || !required) return enabled;
+  return enabled.filter((e) => !e.pack.needsVerifiedVisitor);
 }
 
 export function toolDefinitions(enabled: readonly { definition: ToolDefinition }[]): ToolDefinition[] {
@@ -148,6 +164,18 @@ export async function runToolCall(input: ToolCallInput): Promise<ToolRunRecord> 
         error: "unknown_tool",
         message: `There is no tool named "${String(call.name).slice(0, 64)}".`,
         available: input.enabled.map((e) => e.pack.id),
+      },
+      null,
+    );
+  }
+
+  // Never offered to an unverified visitor (offeredPacks); refused here too, whatever list the caller passed.
+  if (entry.pack.needsVerifiedVisitor && !ctx.visitor && !input.verifiedOptional) {
+    return finish(
+      "error",
+      {
+        error: "verified_visitor_required",
+        message: "This tool works only for a visitor signed in on the business's site; answer without it.",
       },
       null,
     );

@@ -2,6 +2,7 @@
 import type { RefObject } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { PanelConfig } from "../public-config";
+import { codeMessage } from "../wording";
 import type { Bridge } from "./bridge";
 import { Composer } from "./Composer";
 import { Messages } from "./Conversation";
@@ -13,7 +14,8 @@ import type { Msg } from "./messages";
 import type { Session } from "./session";
 import { useChat } from "./useChat";
 
-type Props = { cfg: PanelConfig; session: Session; bridge: Bridge };
+/** `notice`: an error code the session met at start (a refused verified-visitor token), worded on top. */
+type Props = { cfg: PanelConfig; session: Session; bridge: Bridge; notice?: string };
 type Ref<T> = RefObject<T>;
 
 /** A polite live region: each announcement is a new node, so a screen reader queues it instead of skipping a repeat. */
@@ -136,7 +138,7 @@ function ConfirmNew({ cfg, onYes, onNo }: { cfg: PanelConfig; onYes: () => void;
   );
 }
 
-export function App({ cfg, session, bridge }: Props) {
+export function App({ cfg, session, bridge, notice }: Props) {
   const { t } = cfg;
   const log = useRef<HTMLElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -205,6 +207,11 @@ export function App({ cfg, session, bridge }: Props) {
       {/* Focusable so keyboard users can scroll a long conversation (axe: scrollable-region-focusable). */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section class="log" ref={log} aria-label={t.conversation} tabIndex={0}>
+        {notice && (
+          <p class="err" role="alert">
+            {codeMessage(t, notice)}
+          </p>
+        )}
         <Messages
           cfg={cfg}
           session={session}

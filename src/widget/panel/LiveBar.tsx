@@ -5,6 +5,7 @@ import { fill } from "@/shared/fill";
 import type { VisitorAgent } from "@/shared/live-events";
 import { parseMarkdown } from "../markdown";
 import type { PanelConfig } from "../public-config";
+import { auth } from "./identity";
 import { Markdown } from "./Markdown";
 import type { Msg } from "./messages";
 import { type Session, withToken } from "./session";
@@ -25,7 +26,7 @@ function loadPhoto(url: string, session: Session): Promise<string | null> {
   let p = photos.get(url);
   if (!p) {
     p = withToken(session, async (token) => {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(url, { headers: auth(token) });
       if (!res.ok) throw await httpError(res);
       return URL.createObjectURL(await res.blob());
     }).catch(() => null);

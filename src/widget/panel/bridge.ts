@@ -50,9 +50,10 @@ export function createBridge(key: string, parentOrigin: string | null, win: Wind
         };
         const onMessage = (e: MessageEvent) => {
           if (e.source !== parent || e.origin !== parentOrigin) return;
-          const d = e.data as { michi?: unknown; type?: unknown; s?: unknown } | null;
+          const d = e.data as { michi?: unknown; type?: unknown; s?: unknown; i?: unknown } | null;
           if (d?.michi !== key || d.type !== "s") return;
-          done({ saved: typeof d.s === "string" ? d.s : null, keep });
+          const identity = typeof d.i === "string" && d.i ? d.i : undefined;
+          done({ saved: typeof d.s === "string" ? d.s : null, keep, identity });
         };
         const timer = setTimeout(() => done(undefined), HOST_WAIT_MS);
         win.addEventListener("message", onMessage);

@@ -4,6 +4,7 @@
 // restarted server delivers what was missed, in order, and an event seen once is never shown again.
 import { createParser } from "eventsource-parser";
 import { VISITOR_LIVE_KINDS, type VisitorLiveEvent } from "@/shared/live-events";
+import { auth } from "./identity";
 
 export type LiveConnection = {
   /** The widget API's base, `/api/widget/<key>`. */
@@ -70,7 +71,7 @@ export function subscribeLive(
     try {
       alive();
       const res = await fetch(url(), {
-        headers: { accept: "text/event-stream", authorization: `Bearer ${await conn.token(force)}` },
+        headers: { accept: "text/event-stream", ...auth(await conn.token(force)) },
         signal: ac.signal,
         cache: "no-store",
       });

@@ -7,6 +7,7 @@ import { App } from "./App";
 import { createBridge } from "./bridge";
 import { applyTheme, Preview } from "./preview";
 import { createSession } from "./session";
+import { HttpError } from "./sse";
 import { openStore } from "./storage";
 
 const node = document.getElementById("michi-config");
@@ -19,13 +20,18 @@ if (node?.textContent && app) {
   // The session starts from the host page's copy when the loader has one, so it is read before the first
   // render (the restore runs on mount).
   else
-    void bridge.hostCopy().then((host) => {
+    void bridge.hostCopy().then(async (host) => {
       const session = createSession(
         cfg.key,
         openStore(() => window.localStorage),
         Date.now,
         host,
       );
-      render(<App cfg={cfg} session={session} bridge={bridge} />, app);
+      // A verified visitor's session comes first: its answer names their latest conversation, which the
+      // restore then opens; a refused token is said at once, not at the first message.
+      let notice: string | undefined;
+      if (host?.identity)
+        await session.token(true).catch((e) => (notice = e instanceof HttpError ? e.code : "offline"));
+      render(<App cfg={cfg} session={session} bridge={bridge} notice={notice} />, app);
     });
 }

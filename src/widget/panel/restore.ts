@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { safeCitations } from "@/shared/citations";
 import type { PanelConfig } from "../public-config";
+import { auth } from "./identity";
 import { type Chip, type Msg, nextId } from "./messages";
 import { type Session, withToken } from "./session";
 import { confirmCardOf, HttpError, httpError } from "./sse";
@@ -118,7 +119,7 @@ export function useRestore(
     const ctl = new AbortController();
     withToken(session, async (token) => {
       const res = await fetch(`${base}/conversations/${encodeURIComponent(id)}?lang=${cfg.lang}`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: auth(token),
         signal: ctl.signal,
       });
       if (!res.ok) throw await httpError(res);

@@ -2,6 +2,7 @@
 // the panel is embedded, copied to the host page's own storage through the loader (see HostCopy). The token
 // is renewed shortly before it expires, presenting the old one so the visitor keeps the same id (and with it
 // access to their earlier conversation).
+import { auth, setIdentity } from "./identity";
 import { HttpError, httpError } from "./sse";
 import type { KV } from "./storage";
 
@@ -12,7 +13,12 @@ type Saved = { token?: string; expiresAt?: number; conversationId?: string };
  * or refused (Safari, Brave, Firefox strict). It holds the token and conversation id only, as a JSON string:
  * `saved` is what the loader had at start (null when nothing), `keep` writes an update back.
  */
-export type HostCopy = { saved: string | null; keep(value: string): void };
+export type HostCopy = {
+  saved: string | null;
+  keep(value: string): void;
+  /** The host page's signed visitor token (michi("identify", token)); never stored by the panel. */
+  identity?: string;
+};
 
 /** Renew this long before expiry, so a request never leaves with a token about to lapse. */
 const MARGIN_MS = 2 * 60_000;
@@ -48,6 +54,10 @@ export function createSession(
 ): Session {
   const storeKey = `michi.v1.${key}`;
   const state = read(store.get(storeKey));
+  setIdentity(host?.identity);
+  // A verified visitor continues their own latest conversation, wherever it was started: the session's
+  // answer names it, so the one kept on this device is not used.
+  let adopt = !!host?.identity;
   // The host's copy is first-party, so it wins; its token's expiry is not kept there, so a token that came
   // only from it is renewed (presenting it) before first use.
   const fromHost = read(host?.saved ?? null);
@@ -56,6 +66,7 @@ export function createSession(
     state.token = fromHost.token;
     state.conversationId = fromHost.conversationId;
   }
+  if (adopt) state.conversationId = undefined;
   const save = () => {
     store.set(storeKey, JSON.stringify(state));
     host?.keep(JSON.stringify({ token: state.token, conversationId: state.conversationId }));
@@ -77,8 +88,7 @@ export function createSession(
   };
 
   async function renew(): Promise<string> {
-    const headers: Record<string, string> = {};
-    if (state.token) headers.authorization = `Bearer ${state.token}`;
+    const headers = auth(state.token);
     const res = await fetch(`/api/widget/${encodeURIComponent(key)}/session`, { method: "POST", headers });
     if (!res.ok) {
       // A token the server no longer accepts is useless; the next attempt starts as a new visitor.
@@ -89,11 +99,15 @@ export function createSession(
       }
       throw await httpError(res);
     }
-    const body = (await res.json()) as { token?: unknown; expiresAt?: unknown };
+    const body = (await res.json()) as { token?: unknown; expiresAt?: unknown; conversationId?: unknown };
     const expires = typeof body.expiresAt === "string" ? Date.parse(body.expiresAt) : Number.NaN;
     if (typeof body.token !== "string" || Number.isNaN(expires)) throw new Error("bad session answer");
     state.token = body.token;
     state.expiresAt = expires;
+    if (adopt) {
+      adopt = false;
+      state.conversationId = typeof body.conversationId === "string" ? body.conversationId : undefined;
+    }
     save();
     plan();
     return body.token;

@@ -2,6 +2,7 @@
 import { createParser } from "eventsource-parser";
 import type { ChatEvent, ChipState, ConfirmCard } from "@/shared/chat-events";
 import { safeCitations } from "@/shared/citations";
+import { auth } from "./identity";
 
 /** A refusal before any stream started: the JSON error body the widget API answers with. */
 export class HttpError extends Error {
@@ -107,7 +108,7 @@ export async function postStream(
     headers: {
       "content-type": "application/json",
       accept: "text/event-stream",
-      authorization: `Bearer ${token}`,
+      ...auth(token),
     },
     body: JSON.stringify(body),
     signal,

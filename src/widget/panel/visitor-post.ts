@@ -1,5 +1,7 @@
 // A JSON POST with the visitor's token, for the panel's small endpoints (contact, feedback). A token the
 // server refuses is replaced once, as for the chat stream.
+
+import { auth } from "./identity";
 import type { Session } from "./session";
 import { HttpError, httpError } from "./sse";
 
@@ -7,7 +9,7 @@ export async function visitorPost(session: Session, url: string, body: unknown):
   const attempt = async (token: string) => {
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      headers: { "content-type": "application/json", ...auth(token) },
       body: JSON.stringify(body),
     });
     if (!res.ok) throw await httpError(res);

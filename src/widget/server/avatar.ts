@@ -19,7 +19,7 @@ export async function handleAgentAvatar(req: Request, key: string, token: string
     const tenant = await tenantForKey(db, key);
     cors = corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL));
     assertActive(tenant);
-    const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+    const visitor = await requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
     const notFound = new AppError("not_found", "This photo is not available.");
     const ref = openAvatarRef(e.MICHI_AUTH_SECRET, token, {
       tenantId: tenant.id,

@@ -13,7 +13,6 @@ import type { Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { noteTenant } from "@/lib/request-context";
 import { clientIp } from "@/lib/security/client-ip";
-import type { VisitorClaims } from "@/lib/security/visitor-token";
 import { corsHeaders } from "./cors";
 import {
   allowedOrigin,
@@ -24,6 +23,7 @@ import {
   requireVisitor,
   tenantForKey,
   type WidgetTenant,
+  type WidgetVisitor,
 } from "./guard";
 import { forgetTenant, recallTenant, rememberTenant } from "./known-tenants";
 
@@ -40,25 +40,25 @@ export async function guardTenantAndOrigin(req: Request, key: string, db: DbHand
 
 /** What the guard established for one chat request, from the tenant row it checked. */
 export type ChatGuard = Found & {
-  visitor: VisitorClaims;
+  visitor: WidgetVisitor;
   settings: LimitSettings;
   keys: ChatKeys;
   /** The version of a remembered tenant row, for the opening statement to confirm; null when just read. */
   seen: string | null;
 };
 
-function checkChat(
+async function checkChat(
   req: Request,
   tenant: WidgetTenant,
   e: Env,
   onCors: (cors: Record<string, string>) => void,
-): Omit<ChatGuard, "seen"> {
+): Promise<Omit<ChatGuard, "seen">> {
   const origin = allowedOrigin(req, tenant, e.MICHI_PUBLIC_URL);
   const cors = corsHeaders(origin);
   // Refusals past this point carry the headers that let the widget read them.
   onCors(cors);
   assertActive(tenant);
-  const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+  const visitor = await requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
   return {
     tenant,
     origin,
@@ -88,7 +88,7 @@ async function guardChat(
   const known = opts.fresh ? null : recallTenant(db, key);
   if (known) {
     try {
-      const checked = checkChat(req, known.tenant, e, opts.onCors);
+      const checked = await checkChat(req, known.tenant, e, opts.onCors);
       noteTenant(known.tenant.id);
       return { ...checked, seen: known.seen };
     } catch {
@@ -99,7 +99,7 @@ async function guardChat(
   opts.onCors(corsHeaders(null));
   const read = await readTenantForKey(db, key);
   rememberTenant(db, key, read);
-  return { ...checkChat(req, read.tenant, e, opts.onCors), seen: null };
+  return { ...(await checkChat(req, read.tenant, e, opts.onCors)), seen: null };
 }
 
 export type ChatBody = Awaited<ReturnType<typeof parseChatBody>>;

@@ -3,15 +3,17 @@ import { eventStream, SSE_HEADERS } from "@/lib/chat/events";
 import { limitSettings, type TurnLimits, takeSessionPoint } from "@/lib/chat/limits";
 import { isTenantChanged } from "@/lib/chat/persist";
 import { type OpenedTurn, startTurn, type TurnDeps, type TurnInput } from "@/lib/chat/run-turn";
+import { latestConversationOf } from "@/lib/db/queries/visitor-identity";
 import { errorResponse, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
+import { verifiedVisitorId } from "@/lib/security/visitor-identity";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
 import { langOf } from "@/shared/languages";
 import { admitChat, type ChatBody, type ChatGuard, guardTenantAndOrigin } from "./chat-guard";
 import { corsHeaders, preflightHeaders } from "./cors";
 import type { WidgetDeps, WidgetStoreDeps } from "./deps";
-import { assertActive, dbStep, markWidgetSeen, siteOrigin } from "./guard";
+import { assertActive, dbStep, markWidgetSeen, siteOrigin, verifiedVisitor } from "./guard";
 
 // The widget endpoints as plain functions of a Request, so the route files stay thin and tests can call them
 // with their own database, packs and model client. The chat is guard → turn → SSE: chat-guard.ts runs the
@@ -45,6 +47,15 @@ export async function handleSession(req: Request, key: string, deps: WidgetStore
     await dbStep(() => takeSessionPoint(limitSettings(e, found.tenant.rateLimits), found.tenant.id, ip));
     const visitorId = renewableVisitorId(e.MICHI_AUTH_SECRET, bearerToken(req.headers), found.tenant.id);
     const { token, claims } = signVisitorToken(e.MICHI_AUTH_SECRET, { tenantId: found.tenant.id, visitorId });
+    // A verified visitor's conversation on another device: the panel opens it when it has none of its own.
+    const verified = await verifiedVisitor(req, found.tenant);
+    const latest = verified
+      ? await dbStep(() =>
+          db.forTenant(found.tenant.id, (tx) =>
+            latestConversationOf(tx, verifiedVisitorId(found.tenant.id, verified.id)),
+          ),
+        )
+      : null;
     if (found.origin !== new URL(e.MICHI_PUBLIC_URL).origin) {
       // The admin checklist's "widget seen on your site"; a failure here must not stop the visitor.
       await markWidgetSeen(db, found.tenant.id).catch((err) =>
@@ -52,7 +63,11 @@ export async function handleSession(req: Request, key: string, deps: WidgetStore
       );
     }
     return Response.json(
-      { token, expiresAt: claims.expiresAt.toISOString() },
+      {
+        token,
+        expiresAt: claims.expiresAt.toISOString(),
+        ...(verified ? { verified: true, conversationId: latest } : {}),
+      },
       { headers: { ...cors, "Cache-Control": "no-store" } },
     );
   } catch (err) {
@@ -66,6 +81,7 @@ function turnInput(checked: ChatGuard, body: ChatBody, limits: TurnLimits | null
   return {
     tenant,
     visitorId: checked.visitor.visitorId,
+    visitor: checked.visitor.verified,
     conversationId: body.conversationId,
     message: body.message,
     retryOf: body.retryOf,

@@ -28,7 +28,7 @@ export async function handleConfirm(req: Request, key: string, id: string, deps:
     const g = await guarded(req, key, deps);
     cors = g.cors;
     assertActive(g.tenant);
-    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
+    const visitor = await requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
     const notFound = new AppError("not_found", "This request is not available.");
     if (!z.uuid().safeParse(id).success) throw notFound;
     const body = bodySchema.safeParse(await readJson(req));
@@ -43,6 +43,7 @@ export async function handleConfirm(req: Request, key: string, id: string, deps:
     opened = await startDecision(turnDeps, {
       tenant: g.tenant,
       visitorId: visitor.visitorId,
+      visitor: visitor.verified,
       conversationId: id,
       callId: body.data.callId,
       decision: body.data.decision,

@@ -16,7 +16,7 @@ export function preflightHeaders(origin: string): Record<string, string> {
   return {
     ...corsHeaders(origin),
     "Access-Control-Allow-Methods": "POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Michi-Identity",
     "Access-Control-Max-Age": "600",
   };
 }

@@ -16,7 +16,7 @@ export async function handleFeedback(req: Request, key: string, deps: WidgetStor
     const g = await guarded(req, key, deps);
     cors = g.cors;
     assertActive(g.tenant);
-    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
+    const visitor = await requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
     await dbStep(() => takeFeedbackPoint({ tenantId: g.tenant.id, visitorId: visitor.visitorId }));
     const body = await readJson(req);
     await dbStep(() => rateAnswer(g.db, { tenantId: g.tenant.id, visitorId: visitor.visitorId, body }));

@@ -3,11 +3,12 @@ import { z } from "zod";
 import { dbUnavailable } from "@/lib/chat/persist";
 import type { DbHandle } from "@/lib/db";
 import { findTenantByWidgetKey, touchWidgetSeen } from "@/lib/db/queries/tenants";
-import type { tenants } from "@/lib/db/schema";
+import type { tenants, VerifiedVisitor } from "@/lib/db/schema";
 import { AppError, isAppError } from "@/lib/errors";
 import { noteTenant } from "@/lib/request-context";
 import { readCappedText } from "@/lib/security/body";
 import { originAllowed } from "@/lib/security/origins";
+import { verifiedVisitorId, verifyIdentityToken } from "@/lib/security/visitor-identity";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
 import { CHAT_MESSAGE_MAX } from "@/shared/message";
 
@@ -60,7 +61,14 @@ export function allowedOrigin(req: Request, tenant: WidgetTenant, platformOrigin
   return origin;
 }
 
-export function requireVisitor(req: Request, tenant: WidgetTenant, authSecret: string): VisitorClaims {
+/** The visitor of a widget request; `verified` when the host page vouched for them (see identity below). */
+export type WidgetVisitor = VisitorClaims & { verified?: VerifiedVisitor };
+
+export async function requireVisitor(
+  req: Request,
+  tenant: WidgetTenant,
+  authSecret: string,
+): Promise<WidgetVisitor> {
   const token = bearerToken(req.headers);
   const result = token ? verifyVisitorToken(authSecret, token, tenant.id) : null;
   if (!result?.ok) {
@@ -68,7 +76,34 @@ export function requireVisitor(req: Request, tenant: WidgetTenant, authSecret: s
       reason: result?.reason ?? "missing",
     });
   }
-  return result.claims;
+  const verified = await verifiedVisitor(req, tenant);
+  if (!verified) return result.claims;
+  // The conversations of a verified visitor are theirs on every device: they are kept under an id made from
+  // the business and the token's sub, which no platform-issued token can carry.
+  return { ...result.claims, visitorId: verifiedVisitorId(tenant.id, verified.id), verified };
+}
+
+/** The header the panel sends the host page's token in, on every request while the page has given one. */
+export const IDENTITY_HEADER = "x-michi-identity";
+
+/**
+ * The visitor the host page's token names, checked now against the business's current secret; undefined
+ * when the request carries none. A token that fails is refused in words (the panel words the code), never
+ * taken as an anonymous visitor: the page asked for this person, and a tool may depend on who they are.
+ */
+export async function verifiedVisitor(
+  req: Request,
+  tenant: WidgetTenant,
+): Promise<VerifiedVisitor | undefined> {
+  const token = req.headers.get(IDENTITY_HEADER)?.trim();
+  if (!token) return undefined;
+  const r = await verifyIdentityToken(token, tenant.visitorIdentitySecret, tenant.id);
+  if (r.ok) return r.visitor;
+  if (r.reason === "expired")
+    throw new AppError("identity_expired", "Your sign-in for this chat has expired. Please reload the page.");
+  throw new AppError("identity_invalid", "This chat could not confirm who you are. Please reload the page.", {
+    reason: r.reason,
+  });
 }
 
 /** Platform path: records that the widget was loaded from the tenant's own site, at most once an hour. */

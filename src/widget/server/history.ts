@@ -70,7 +70,7 @@ export async function admitConversationRead(
   const tenant = await tenantForKey(db, key);
   onCors(corsHeaders(checkOrigin(req, tenant, e.MICHI_PUBLIC_URL)));
   assertActive(tenant);
-  const visitor = requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
+  const visitor = await requireVisitor(req, tenant, e.MICHI_AUTH_SECRET);
   const notFound = new AppError("not_found", "This conversation is not available.");
   if (!z.uuid().safeParse(id).success) throw notFound;
   return { db, tenant, visitor, notFound, e };

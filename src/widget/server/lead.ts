@@ -24,7 +24,7 @@ export async function handleLeadRequest(req: Request, key: string, deps: WidgetS
     const g = await guarded(req, key, deps);
     cors = g.cors;
     assertActive(g.tenant);
-    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
+    const visitor = await requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
     const lang = visitorLang(new URL(req.url).searchParams.get("lang"), g.tenant.bot.language);
     const ip = clientIp(req.headers, g.e.MICHI_TRUST_PROXY);
     await dbStep(() =>

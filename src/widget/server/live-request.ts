@@ -34,7 +34,7 @@ export async function handleLiveRequest(req: Request, key: string, id: string | 
     const g = await guarded(req, key, deps);
     cors = g.cors;
     assertActive(g.tenant);
-    const visitor = requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
+    const visitor = await requireVisitor(req, g.tenant, g.e.MICHI_AUTH_SECRET);
     let start: NewConversation | null = null;
     if (id === null) {
       const body = startSchema.safeParse(await readJson(req));

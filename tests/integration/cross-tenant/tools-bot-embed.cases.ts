@@ -39,6 +39,13 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: () => ({ siteDomains: "evil.example" }),
     },
+    // Verified visitors: B's identity secret and switch must stay as they are (B's tenants row is snapshotted).
+    [`${T}/embed/actions.ts#rotateIdentitySecretAction`]: { kind: "tenant", form: () => ({}) },
+    [`${T}/embed/actions.ts#removeIdentitySecretAction`]: { kind: "tenant", form: () => ({}) },
+    [`${T}/embed/actions.ts#setIdentityRequiredAction`]: {
+      kind: "tenant",
+      form: () => ({ required: "false" }),
+    },
   },
   pages: {
     // A pack's page: B's slug is a 404 for A's owner, whatever the pack.

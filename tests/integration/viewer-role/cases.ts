@@ -94,6 +94,23 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "admin",
     args: () => [["viewer.example"]],
   },
+  // Verified visitors: the identity secret lets its holder speak as any signed-in customer; owners only.
+  [`${L}/embed/visitor-identity.ts#rotateVisitorIdentitySecret`]: {
+    kind: "refused",
+    min: "owner",
+    args: () => [],
+  },
+  [`${L}/embed/visitor-identity.ts#removeVisitorIdentitySecret`]: {
+    kind: "refused",
+    min: "owner",
+    args: () => [],
+  },
+  [`${L}/embed/visitor-identity.ts#setVisitorIdentityRequired`]: {
+    kind: "refused",
+    min: "owner",
+    args: () => [false],
+  },
+  [`${L}/embed/visitor-identity.ts#visitorIdentityStatus`]: { kind: "read-only", args: () => [] },
 
   [`${L}/insights/export-conversations.ts#exportConversations`]: {
     kind: "refused",

@@ -15,6 +15,9 @@ import type { LiveState } from "../../../shared/live-events";
 import type { ToolOutcome } from "../../../shared/tool-run";
 import { tenants, users } from "./core";
 
+/** A visitor the business's own server vouched for: the token's sub, and what it said of them. */
+export type VerifiedVisitor = { id: string; email?: string; name?: string };
+
 export type MessageStatus = "complete" | "partial" | "failed";
 
 export type MessageRole = "user" | "assistant" | "agent";
@@ -44,6 +47,8 @@ export const conversations = pgTable(
     liveRequestedAt: timestamp("live_requested_at", { withTimezone: true }),
     liveFirstResponseAt: timestamp("live_first_response_at", { withTimezone: true }),
     liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
+    /** The visitor the host page's signed token named (drizzle/0047); null for an anonymous visitor. */
+    verifiedVisitor: jsonb("verified_visitor").$type<VerifiedVisitor>(),
   },
   (t) => [
     index("conversations_tenant_activity_idx").on(t.tenantId, t.lastActivityAt.desc(), t.id),

@@ -17,6 +17,9 @@ import {
 const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updated = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
+/** One encrypted secret value; see src/lib/security/secrets.ts. */
+export type SealedSecret = { kid: string; iv: string; ct: string; tag: string; setAt: string };
+
 export type TenantStatus = "active" | "suspended";
 export type Role = "owner" | "admin" | "viewer";
 
@@ -66,6 +69,10 @@ export const tenants = pgTable(
     knowledgeUploadQuota: integer("knowledge_upload_quota").notNull().default(104_857_600),
     knowledgePageCap: integer("knowledge_page_cap").notNull().default(5000),
     widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),
+    /** Signs the host page's visitor tokens (drizzle/0047); sealed, shown once, never read back to a browser. */
+    visitorIdentitySecret: jsonb("visitor_identity_secret").$type<SealedSecret>(),
+    /** Packs that ask for a verified visitor are offered only to one (docs/widget.md "Verified visitors"). */
+    visitorIdentityRequired: boolean("visitor_identity_required").notNull().default(true),
     createdAt: created(),
     updatedAt: updated(),
   },

@@ -1,8 +1,8 @@
 import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants, users } from "./core";
+import { type SealedSecret, tenants, users } from "./core";
 
-/** One encrypted secret field value; see src/lib/security/secrets.ts. */
-export type SealedSecret = { kid: string; iv: string; ct: string; tag: string; setAt: string };
+// Declared beside the tenants table, whose identity secret is sealed the same way (core cannot import this file).
+export type { SealedSecret };
 
 /** A tenant's saved parameters for one pack. Secrets live apart from plain values so they are never echoed. */
 export const packConfigs = pgTable(

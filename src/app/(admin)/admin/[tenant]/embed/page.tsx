@@ -5,11 +5,18 @@ import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { listRefusedOrigins } from "@/lib/db/queries/refused-origins";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
+import { visitorIdentityStatus } from "@/lib/embed/visitor-identity";
 import { env } from "@/lib/env";
 import { formatDate } from "@/shared/dates";
-import { saveDomainsAction } from "./actions";
+import {
+  removeIdentitySecretAction,
+  rotateIdentitySecretAction,
+  saveDomainsAction,
+  setIdentityRequiredAction,
+} from "./actions";
 import { CopySnippet } from "./CopySnippet";
 import { DomainsForm } from "./DomainsForm";
+import { PlainButton, RotateSecretForm } from "./IdentityForms";
 import { WidgetPreview } from "./WidgetPreview";
 
 export const metadata: Metadata = { title: "Site & embed" };
@@ -24,6 +31,7 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
   const publicUrl = env().MICHI_PUBLIC_URL;
   const widgetKey = settings?.widgetKey ?? ctx.tenant.widgetKey;
   const seen = settings?.widgetSeenAt;
+  const identity = await visitorIdentityStatus(ctx);
   return (
     <div className="max-w-3xl space-y-6">
       <PageHeader
@@ -72,6 +80,12 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
             : "The widget has not been seen on your site yet."}
         </p>
       </Card>
+      <VerifiedVisitors
+        slug={ctx.tenant.slug}
+        identity={identity}
+        isOwner={roleAtLeast(ctx.role, "owner")}
+        timeZone={ctx.tenant.timeZone}
+      />
       <Card
         id="preview"
         title="Preview"
@@ -83,5 +97,60 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
         <WidgetPreview src={`${publicUrl}/widget.js`} widgetKey={widgetKey} />
       </Card>
     </div>
+  );
+}
+
+function VerifiedVisitors({
+  slug,
+  identity,
+  isOwner,
+  timeZone,
+}: {
+  slug: string;
+  identity: { secretSetAt: string | null; required: boolean };
+  isOwner: boolean;
+  timeZone: string;
+}) {
+  return (
+    <Card
+      id="verified-visitors"
+      title="Verified visitors"
+      description="Let your site tell the chat who a signed-in customer is, so their conversations follow them across devices and tools that need to know who asks can run."
+    >
+      <p className="text-sm">
+        {identity.secretSetAt
+          ? `An identity secret exists (created ${formatDate(new Date(identity.secretSetAt), timeZone)}). Your server signs a short token with it and your page hands it to the widget with michi("identify", token). See docs/widget.md.`
+          : "No identity secret yet: every visitor is anonymous."}
+      </p>
+      <p className="mt-2 text-sm" data-testid="identity-required">
+        {identity.required
+          ? "Tools that ask for a verified visitor are offered to verified visitors only."
+          : "Tools that ask for a verified visitor are offered to every visitor."}
+      </p>
+      {isOwner ? (
+        <div className="mt-4 flex flex-wrap items-start gap-3">
+          <RotateSecretForm
+            action={rotateIdentitySecretAction.bind(null, slug)}
+            exists={!!identity.secretSetAt}
+          />
+          <PlainButton
+            action={setIdentityRequiredAction.bind(null, slug)}
+            values={{ required: identity.required ? "false" : "true" }}
+            label={identity.required ? "Offer them to every visitor" : "Require a verified visitor"}
+            pendingText="Saving…"
+          />
+          {identity.secretSetAt ? (
+            <PlainButton
+              action={removeIdentitySecretAction.bind(null, slug)}
+              label="Remove identity secret"
+              pendingText="Removing…"
+              variant="danger"
+            />
+          ) : null}
+        </div>
+      ) : (
+        <p className="mt-3 text-sm muted">Only the business&apos;s owners can change these.</p>
+      )}
+    </Card>
   );
 }
