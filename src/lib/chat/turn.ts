@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import type { Logger } from "../log";
 import type { Lang, ToolDefinition, ToolPack } from "../tools/contract";
 import type { Emit } from "./events";
+import { checkTurnFigures, type FigureCheckOutcome } from "./figures/turn-check";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import { type EnabledPack, type LoopResult, type RunTool, runLoop, visitorMessage } from "./loop";
@@ -109,6 +110,19 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
   }
 }
 
+/** The figure check of a complete answer (src/lib/chat/figures); anything else is stored as it came. */
+function checkFigures(turn: Turn, result: LoopResult): FigureCheckOutcome {
+  if (result.status !== "complete") return { content: result.text, stored: null, event: null };
+  return checkTurnFigures({
+    mode: turn.tenant.bot.figureCheck,
+    lang: turn.lang,
+    message: turn.message,
+    instructions: turn.tenant.bot.instructions,
+    answer: result.text,
+    runs: result.runs,
+  });
+}
+
 /**
  * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
  * the visitor's message is already stored and the answer is stored as complete, partial or failed.
@@ -116,6 +130,7 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
 export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult | null> {
   const started = Date.now();
   const result = await runTurnLoop(turn, emit, signal);
+  const checked = checkFigures(turn, result);
 
   let messageId: string;
   let outcome: string;
@@ -127,7 +142,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         tenantId: turn.tenant.id,
         conversationId: turn.conversationId,
         liveVersion: turn.liveVersion,
-        content: result.text,
+        content: checked.content,
         status: result.status,
         reason: result.reason,
         model: turn.model,
@@ -135,6 +150,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         completionTokens: result.usage.completionTokens,
         usageEstimated: result.usageEstimated,
         runs: result.runs,
+        figureCheck: checked.stored,
       },
       turn.storeRetry,
     ));
@@ -183,7 +199,8 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
     turn.log,
   );
   if (result.status === "complete") {
-    const citations = citationsFrom(result.text, result.runs);
+    if (checked.event) emit(checked.event);
+    const citations = citationsFrom(checked.content, result.runs);
     emit({
       type: "done",
       data: { conversationId: turn.conversationId, messageId, ...(citations.length ? { citations } : {}) },

@@ -30,6 +30,8 @@ export type Msg = {
   live?: boolean;
   /** For a reply: the indexed pages it cited, as the server checked them (never URLs from its text). */
   sources?: Citation[];
+  /** For a reply: the figure check's note (a figure none of the business's sources states). */
+  note?: string;
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */

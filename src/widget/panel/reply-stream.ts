@@ -33,6 +33,9 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
     }
     case "handoff":
       return { ...m, form: true };
+    case "check":
+      // Hold: the streamed answer gives way to what was stored, and the contact form offers a person.
+      return e.data.action === "mark" ? { ...m, note: e.data.note } : { ...m, text: e.data.text, form: true };
     case "live":
       // A person has the conversation: no bot answer (not even the start of one) stays on screen.
       return { ...m, status: "done", text: "", chips: [], live: true };
@@ -98,6 +101,7 @@ export async function streamReply({
     if (conversation) session.setConversation(conversation);
     update(reply.id, (m) => applyEvent(m, e));
     if (e.type === "delta") text += e.data.text;
+    else if (e.type === "check" && e.data.action === "hold") text = e.data.text;
     else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
     else if (e.type === "done") settle(`${cfg.name}: ${plainText(parseMarkdown(text))}`);
     else if (e.type === "error") settle(errorText(cfg, e.data.code));

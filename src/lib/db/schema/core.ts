@@ -13,6 +13,7 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import type { FigureCheckMode } from "../../../shared/figure-check";
 
 const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updated = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -37,6 +38,8 @@ export type BotSettings = {
   startersByLang?: Partial<Record<string, string[]>>;
   /** The contact form's consent text in particular languages (the request_human pack holds the main one). */
   consents?: Partial<Record<string, string>>;
+  /** What to do with an answer stating a figure the turn's sources do not (src/shared/figure-check.ts). */
+  figureCheck?: FigureCheckMode;
 };
 
 export type TenantRateLimits = {
