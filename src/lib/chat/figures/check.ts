@@ -61,7 +61,8 @@ function passagesOf(result: string): FigureSource[] | null {
     return r.passages.map((p: Record<string, unknown>) => ({
       label:
         `passage ${typeof p.n === "number" ? `[${p.n}] ` : ""}${String(p.title ?? p.document ?? "").slice(0, 80)}`.trim(),
-      text: flatten(JSON.stringify(p)),
+      // The passage's words only: its number, address and score are the search's, not the business's.
+      text: flatten(JSON.stringify({ ...p, n: undefined, url: undefined, score: undefined })),
     }));
   } catch {
     return null;
@@ -96,7 +97,7 @@ function supports(a: Figure, s: Figure): boolean {
     case "time":
       return (
         (s.kind === "time" && overlap(a.values, s.values)) ||
-        (s.kind === "number" && overlap(a.values, hoursOf(s)))
+        (s.kind === "number" && s.range === true && overlap(a.values, hoursOf(s)))
       );
     case "money":
       if (s.kind === "number") return overlap(a.values, s.values);

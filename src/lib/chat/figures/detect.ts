@@ -42,8 +42,14 @@ const UNITS = [
   "kg|g|mg|lbs?|oz|ml|cl|dl|l|cm|mm|m|km|mi|miles?|millas?|kilos?|gramos?|grammes?|gramm|litros?|litres?|liters?|liter",
 ].join("|");
 
+const RANGE_END = /\d\s?[-–—~〜]\s?$/;
+const RANGE_START = /^\s?[-–—~〜]\s?\d/;
+const MAY_HOLD = /[\d０-９@＠]|noon|midday|midnight|midi|minuit|mediod|medianoche|mitternacht|mittags|正午/i;
+
 /** The figures of `text`. `reading.lang` set: an answer; unset: a source (every reading of a number). */
 export function findFigures(text: string, reading: Reading, opts: { bareNumbers?: boolean } = {}): Figure[] {
+  // Most of a turn's text states no figure at all: no digit, no e-mail, no "noon".
+  if (!MAY_HOLD.test(text)) return [];
   const m = new Masked(text.normalize("NFKC"));
   for (const x of m.original.matchAll(/https?:\/\/\S+|\]\([^)]*\)|\[\d{1,2}(?:\s*,\s*\d{1,2})*\]/g)) {
     m.blank(x.index ?? 0, (x.index ?? 0) + x[0].length);
@@ -73,10 +79,13 @@ export function findFigures(text: string, reading: Reading, opts: { bareNumbers?
     values: amounts(g[0]),
   }));
   if (opts.bareNumbers) {
-    each(m, new RegExp(String.raw`(?<![\d.,])(?:${NUMBER})`, "g"), (g) => ({
-      kind: "number",
-      values: amounts(g[0]),
-    }));
+    each(m, new RegExp(String.raw`(?<![\d.,])(?:${NUMBER})`, "g"), (g, at) => {
+      const end = at + g[0].length;
+      // "9–17", "9-5": a bare range may be hours; a lone number ("Page 3") is not.
+      const range =
+        RANGE_END.test(m.text.slice(Math.max(0, at - 3), at)) || RANGE_START.test(m.text.slice(end, end + 3));
+      return { kind: "number", values: amounts(g[0]), ...(range ? { range } : {}) };
+    });
   }
   return m.figures.sort((a, b) => a.start - b.start);
 }

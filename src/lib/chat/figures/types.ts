@@ -17,6 +17,8 @@ export type Figure = {
   values: string[];
   /** Money: ISO code, or "$" for any dollar; absent when no currency was written. */
   currency?: string;
+  /** A bare number that is one end of a range ("9–17"): it may be an hour. */
+  range?: boolean;
 };
 
 /**
