@@ -76,7 +76,8 @@ export function benchFigures(opts: { quick?: boolean; log: (s: string) => void }
   for (const c of CORPUS) {
     const verdict = checkTurnFigures(turnFacts(c, "mark")).stored;
     const found = new Map((verdict?.figures ?? []).map((f) => [f.text, f.found]));
-    const lang = (byLang[c.lang] ??= { unsupported: 0, caught: 0, supported: 0, falseFlags: 0 });
+    const lang = byLang[c.lang] ?? { unsupported: 0, caught: 0, supported: 0, falseFlags: 0 };
+    byLang[c.lang] = lang;
     for (const e of c.expect) {
       const detected = found.has(e.text);
       if (!detected) notDetected++;
@@ -84,11 +85,17 @@ export function benchFigures(opts: { quick?: boolean; log: (s: string) => void }
       if (e.supported) {
         supported++;
         lang.supported++;
-        if (flagged) falseFlags++, lang.falseFlags++;
+        if (flagged) {
+          falseFlags++;
+          lang.falseFlags++;
+        }
       } else {
         unsupported++;
         lang.unsupported++;
-        if (flagged) caught++, lang.caught++;
+        if (flagged) {
+          caught++;
+          lang.caught++;
+        }
       }
     }
   }

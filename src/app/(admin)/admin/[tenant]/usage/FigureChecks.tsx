@@ -1,8 +1,13 @@
 import { Card } from "@/components/ui";
-import type { UsageReport } from "@/lib/db/queries/insights-usage";
 
 /** How many answers stated a figure none of their sources stated (the figure check), over the period. */
-export function FigureChecks({ figures, period }: { figures: UsageReport["figures"]; period: number }) {
+export function FigureChecks({
+  figures,
+  period,
+}: {
+  figures: { checked: number; unsupported: number };
+  period: number;
+}) {
   return (
     <Card
       id="figures"
