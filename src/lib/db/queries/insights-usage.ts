@@ -187,11 +187,14 @@ export async function usageReport(
       estimatedTokens: Number(monthRow?.estimated ?? 0),
     },
     estimatedTokens: msgRows.reduce((n, r) => n + Number(r.estimated ?? 0), 0),
-    figures: {
-      checked: msgRows.reduce((n, r) => n + Number(r.checked ?? 0), 0),
-      unsupported: msgRows.reduce((n, r) => n + Number(r.unsupported ?? 0), 0),
-    },
+    figures: figureCounts(msgRows),
   };
+}
+
+/** The figure check's counts of the period, from the per-day message rows. */
+function figureCounts(rows: { checked: number; unsupported: number }[]): UsageReport["figures"] {
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + Number(f(r) ?? 0), 0);
+  return { checked: sum((r) => r.checked), unsupported: sum((r) => r.unsupported) };
 }
 
 /** The tenant's monthly token budget: its own setting, else the platform default; 0 means no limit (null). */
