@@ -155,6 +155,27 @@ export function printSummary(r: Results): void {
       `rss +${bombs.rssGrowthMb} MB (target < 150 MB); PDF ${bombs.pdfRefusal.split(":")[0]}`,
     ]);
   }
+  const fg = r.figures;
+  if (fg) {
+    rows.push([
+      "figures.recall",
+      String(fg.recall),
+      `unsupported figures caught, ${fg.caught} of ${fg.unsupported} in ${fg.cases} cases, 5 languages (target ≥ 0.95)`,
+    ]);
+    rows.push([
+      "figures.falseFlagRate",
+      String(fg.falseFlagRate),
+      `supported figures flagged, ${fg.falseFlags} of ${fg.supported}; precision ${fg.precision} (target ≤ 0.02)`,
+    ]);
+    const share = r.chat?.cpuMsPerTurn
+      ? ` = ${Math.round((fg.cpuMsPerTurnOn / r.chat.cpuMsPerTurn) * 1000) / 10}% of chat.cpuMsPerTurn`
+      : "";
+    rows.push([
+      "figures.cpuMsPerTurnOn",
+      fmt(fg.cpuMsPerTurnOn, " ms"),
+      `the check's CPU per turn (off: ${fmt(fg.cpuMsPerTurnOff, " ms")})${share} (target: turn within 10%)`,
+    ]);
+  }
   const ch = r.channels;
   if (ch) {
     // The target is for deliveries as Meta sends them (a steady rate, each timed from when it was due): the

@@ -2,7 +2,7 @@
 //   npm run bench                         widget, chat, streams, tokens, db (about 5-8 minutes)
 //   npm run bench -- --quick              the same, smaller and shorter (under 2 minutes)
 //   npm run bench -- --only=widget,tokens a subset (widget, chat, pglite, streams, tokens, db, faults, knowledge,
-//                                         knowledge-bombs, channels)
+//                                         knowledge-bombs, channels, figures)
 //   npm run bench -- --faults             adds the load and fault harness
 //   npm run bench -- --build              rebuilds the production build first when its inputs changed
 //   npm run bench -- --standalone=DIR     runs another standalone build (e.g. of another checkout) in place
@@ -24,6 +24,7 @@ import { benchChatPglite, type ChatPgliteResult } from "./chat-pglite";
 import { benchQueriesPerTurn, benchUsagePage, type QueriesResult, type UsageResult } from "./db";
 import { benchDbFloor, type DbFloorResult } from "./db-floor";
 import { benchFaults, type FaultsResult } from "./faults";
+import { benchFigures, type FiguresResult } from "./figures";
 import { benchKnowledge, type KnowledgeResult } from "./knowledge";
 import type { BlindReport } from "./knowledge/blind";
 import { benchBlind } from "./knowledge/blind-run";
@@ -60,6 +61,7 @@ const SECTIONS = [
   "knowledge",
   "knowledge-bombs",
   "channels",
+  "figures",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -122,6 +124,7 @@ export type Results = {
   /** Blind questions per site, the half asked for (bench/knowledge/blind.ts). */
   knowledgeBlind?: BlindReport[];
   channels?: ChannelsResult;
+  figures?: FiguresResult;
   db?: Partial<QueriesResult & UsageResult> & { notes?: string[]; floor?: DbFloorResult };
   faults?: FaultsResult;
   skipped: string[];
@@ -288,6 +291,11 @@ async function main() {
   if (has("knowledge-bombs")) {
     section("knowledge bombs (sitemaps and a PDF bomb beside the event loop)");
     results.knowledgeBombs = await benchKnowledgeBombs({ log });
+  }
+
+  if (has("figures")) {
+    section("figure check (corpus precision and recall, CPU per turn)");
+    results.figures = benchFigures({ quick: args.quick, log });
   }
 
   if (has("channels")) {

@@ -31,6 +31,12 @@ export type ChatEvent =
   | { type: "delta"; data: { text: string } }
   | { type: "done"; data: { conversationId: string; messageId: string; citations?: Citation[] } }
   /**
+   * Sent just before `done` when the answer states a figure none of the turn's sources states (the figure
+   * check, src/lib/chat/figures): `mark` shows `note` under the answer; `hold` replaces the streamed answer
+   * with `text` (what was stored) and offers a person.
+   */
+  | { type: "check"; data: { action: "mark"; note: string } | { action: "hold"; text: string } }
+  /**
    * A person was asked for or has this conversation: the bot does not answer (a partial answer streamed before
    * a person took over is not kept), and what follows arrives on the conversation's live stream.
    */

@@ -14,6 +14,7 @@ process.env.MICHI_MODELS = "small-model,large-model";
 const { saveBotAction } = await import("@/app/(admin)/admin/[tenant]/bot/actions");
 const { saveDomainsAction } = await import("@/app/(admin)/admin/[tenant]/embed/actions");
 const { parseDomainLines } = await import("@/lib/embed/site-domains");
+const { botFormValues } = await import("@/lib/bot/form");
 const { auditLog, tenants } = await import("@/lib/db/schema");
 
 let t: TestDb;
@@ -222,5 +223,22 @@ describe("site domains", () => {
     const state = await saveDomainsAction("shop-a", {}, form({ siteDomains: "evil.example" }));
     expect(state.ok).toBe(false);
     expect((await tenantRow()).siteDomains).toEqual(["michi-cafe.com", "new.example"]);
+  });
+});
+
+describe("the Bot form's figure check", () => {
+  it("stores the owner's choice, refuses any other and starts from mark", async () => {
+    actAs(owner);
+    expect(botFormValues((await tenantRow()).bot).figureCheck).toBe("mark");
+    const refused = await saveBotAction("shop-a", {}, form({ ...valid, figureCheck: "sometimes" }));
+    expect(refused.ok).toBe(false);
+    expect(refused.ok === false && refused.fieldErrors?.figureCheck).toBe(
+      "Choose what the bot does with a figure it cannot confirm",
+    );
+    const saved = await saveBotAction("shop-a", {}, form({ ...valid, figureCheck: "hold" }));
+    expect(saved.ok).toBe(true);
+    expect((await tenantRow()).bot.figureCheck).toBe("hold");
+    await saveBotAction("shop-a", {}, form({ ...valid, figureCheck: "mark" }));
+    expect((await tenantRow()).bot.figureCheck).toBeUndefined();
   });
 });

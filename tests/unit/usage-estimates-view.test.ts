@@ -16,6 +16,7 @@ const report = (estimated: number, monthEstimated: number): UsageReport => ({
   totals: { conversations: 2, messages: 4, tokens: 900, toolCalls: 0 },
   month: { month: "2026-11", tokens: 900, estimatedTokens: monthEstimated },
   estimatedTokens: estimated,
+  figures: { checked: 0, unsupported: 0 },
 });
 
 const render = (r: UsageReport) =>

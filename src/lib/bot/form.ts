@@ -9,6 +9,7 @@ import {
   LANG_STARTER_NAMES,
   STARTER_NAMES,
 } from "@/shared/bot-form";
+import { FIGURE_CHECK_DEFAULT, FIGURE_CHECK_MODES } from "@/shared/figure-check";
 import { LANGS } from "@/shared/languages";
 import { isTruthy } from "@/shared/parse";
 
@@ -89,6 +90,9 @@ export function botFormSchema(models: readonly string[]) {
       (v) => v === "" || httpsUrl(v),
       "The avatar address must start with https://",
     ),
+    figureCheck: z
+      .enum(FIGURE_CHECK_MODES, "Choose what the bot does with a figure it cannot confirm")
+      .default(FIGURE_CHECK_DEFAULT),
     ...starters,
     ...greetings,
     ...langStarters,
@@ -135,6 +139,8 @@ export function toBotSettings(input: BotFormInput): BotSettings {
   if (input.model) out.model = input.model;
   if (input.avatarUrl) out.avatarUrl = input.avatarUrl;
   if (input.actionsOff) out.actionsOff = true;
+  // The default is left out, as a bot that never saved the form has it.
+  if (input.figureCheck !== FIGURE_CHECK_DEFAULT) out.figureCheck = input.figureCheck;
   return out;
 }
 
@@ -150,6 +156,7 @@ export function botFormValues(bot: BotSettings): Record<string, string> {
     position: bot.position ?? BOT_DEFAULTS.position,
     avatarUrl: bot.avatarUrl ?? "",
     actionsOff: bot.actionsOff ? "true" : "",
+    figureCheck: bot.figureCheck ?? FIGURE_CHECK_DEFAULT,
   };
   for (const g of GREETING_NAMES) values[g.name] = bot.greetings?.[g.lang] ?? "";
   for (const g of LANG_STARTER_NAMES) values[g.name] = (bot.startersByLang?.[g.lang] ?? []).join("\n");

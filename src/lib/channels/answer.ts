@@ -228,6 +228,10 @@ async function turnReply(
           else if (e.type === "error") failed = true;
           else if (e.type === "live") live = true;
           else if (e.type === "handoff") handoff = true;
+          // The figure check ends before anything is sent: hold sends the honest sentence instead of the
+          // answer, mark sends the note under it.
+          else if (e.type === "check")
+            text = e.data.action === "hold" ? e.data.text : `${text}\n\n_${e.data.note}_`;
         },
       },
     );

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { StoredFigureCheck } from "@/shared/figure-check";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../db";
 import { type FinishOutcome, finishTurnRow, type OpenedPackRow, openTurnRow } from "../db/queries/turns";
@@ -189,6 +190,8 @@ export type TurnEnd = {
   /** The figures are estimates: the provider generated but never reported usage. */
   usageEstimated?: boolean;
   runs: RunToStore[];
+  /** The figure check's verdict (src/lib/chat/figures). */
+  figureCheck?: StoredFigureCheck | null;
   at?: Date;
 };
 
@@ -254,5 +257,6 @@ async function storeAnswer(db: DbHandle, end: TurnEnd, messageId: string) {
     month: usageMonth(at),
     at,
     liveVersion: end.liveVersion,
+    figureCheck: end.figureCheck ?? null,
   });
 }

@@ -8,6 +8,7 @@ import type { Lang, ToolDefinition, ToolPack, ToolVisitor } from "../tools/contr
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { ProposeCall } from "./confirm-round";
 import type { Emit } from "./events";
+import { checkTurnFigures, type FigureCheckOutcome } from "./figures/turn-check";
 import { recordHandoff } from "./handoff";
 import type { HistoryMessage } from "./history";
 import {
@@ -136,6 +137,20 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
   }
 }
 
+/** The figure check of a complete answer (src/lib/chat/figures); anything else is stored as it came. */
+function checkFigures(turn: Turn, result: LoopResult): FigureCheckOutcome {
+  if (result.status !== "complete") return { content: result.text, stored: null, event: null };
+  return checkTurnFigures({
+    mode: turn.tenant.bot.figureCheck,
+    lang: turn.lang,
+    // A confirmed action's round has no new visitor message; its run's result is a source like the round's.
+    message: turn.message ?? "",
+    instructions: turn.tenant.bot.instructions,
+    answer: result.text,
+    runs: [...(turn.decidedRuns ?? []), ...result.runs],
+  });
+}
+
 /**
  * Runs the loop, stores what came of it and tells the widget how it ended. Never throws: whatever happens,
  * the visitor's message is already stored and the answer is stored as complete, partial or failed.
@@ -143,6 +158,7 @@ async function runTurnLoop(turn: Turn, emit: Emit, signal: AbortSignal): Promise
 export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): Promise<LoopResult | null> {
   const started = Date.now();
   const result = await runTurnLoop(turn, emit, signal);
+  const checked = checkFigures(turn, result);
 
   let messageId: string;
   let outcome: string;
@@ -154,7 +170,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         tenantId: turn.tenant.id,
         conversationId: turn.conversationId,
         liveVersion: turn.liveVersion,
-        content: result.text,
+        content: checked.content,
         status: result.status,
         reason: result.reason,
         model: turn.model,
@@ -162,6 +178,7 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
         completionTokens: result.usage.completionTokens,
         usageEstimated: result.usageEstimated,
         runs: [...(turn.decidedRuns ?? []), ...result.runs],
+        figureCheck: checked.stored,
       },
       turn.storeRetry,
     ));
@@ -210,7 +227,8 @@ export async function executeTurn(turn: Turn, emit: Emit, signal: AbortSignal): 
     turn.log,
   );
   if (result.status === "complete") {
-    const citations = citationsFrom(result.text, result.runs);
+    if (checked.event) emit(checked.event);
+    const citations = citationsFrom(checked.content, result.runs);
     emit({
       type: "done",
       data: { conversationId: turn.conversationId, messageId, ...(citations.length ? { citations } : {}) },

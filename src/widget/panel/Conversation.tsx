@@ -75,6 +75,7 @@ function Reply({ m, cfg, session, onRetry, onTalk, onDecide }: ReplyProps) {
           {cfg.t.stillWorking}
         </p>
       )}
+      {m.note && <p class="fig-note">{m.note}</p>}
       {m.sources && m.sources.length > 0 && (
         <ol class="cites" aria-label={cfg.t.sources}>
           {m.sources.map((c) => (

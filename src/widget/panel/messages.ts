@@ -32,6 +32,8 @@ export type Msg = {
   sources?: Citation[];
   /** For a reply: an action waits for the visitor's Confirm (its card shows under the reply until decided). */
   confirm?: ConfirmCard;
+  /** For a reply: the figure check's note (a figure none of the business's sources states). */
+  note?: string;
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */

@@ -35,6 +35,9 @@ export function applyEvent(m: Msg, e: ChatEvent): Msg {
       return { ...m, form: true };
     case "confirm":
       return { ...m, confirm: e.data };
+    case "check":
+      // Hold: the streamed answer gives way to what was stored, and the contact form offers a person.
+      return e.data.action === "mark" ? { ...m, note: e.data.note } : { ...m, text: e.data.text, form: true };
     case "live":
       // A person has the conversation: no bot answer (not even the start of one) stays on screen.
       return { ...m, status: "done", text: "", chips: [], live: true };
@@ -103,6 +106,7 @@ export async function streamReply({
     if (conversation) session.setConversation(conversation);
     update(reply.id, (m) => applyEvent(m, e));
     if (e.type === "delta") text += e.data.text;
+    else if (e.type === "check" && e.data.action === "hold") text = e.data.text;
     else if (e.type === "chip" && e.data.state === "start") announce(`${e.data.label}…`);
     else if (e.type === "confirm")
       announce(`${e.data.title} ${e.data.fields.map((f) => `${f.label}: ${f.value}.`).join(" ")}`);

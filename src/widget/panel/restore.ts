@@ -14,6 +14,7 @@ export type Stored = {
   reason?: unknown;
   chips?: { label?: unknown; state?: unknown }[];
   citations?: unknown;
+  note?: unknown;
   agent?: { name?: unknown; avatarUrl?: unknown };
 };
 
@@ -67,6 +68,7 @@ export function restoreMessages(stored: Stored[], withPerson = false, pending?: 
         status: failed ? "error" : "done",
         serverId: str(m.id) ? m.id : undefined,
         ...(sources.length ? { sources } : {}),
+        ...(str(m.note) ? { note: m.note } : {}),
       });
     const last = out[out.length - 1];
     if (failed && last) {

@@ -11,7 +11,8 @@ import { AppError, errorResponse } from "@/lib/errors";
 import { findPack } from "@/lib/tools";
 import { chipLabel } from "@/lib/tools/runtime";
 import { type Citation, citationsFrom } from "@/shared/citations";
-import { isLang } from "@/shared/languages";
+import { figureNote } from "@/shared/figure-check";
+import { isLang, langOf } from "@/shared/languages";
 import type { VisitorAgent } from "@/shared/live-events";
 import { corsHeaders } from "./cors";
 import type { WidgetStoreDeps } from "./deps";
@@ -37,6 +38,8 @@ export type HistoryMessage = {
   chips?: { label: string; state: "done" | "error" }[];
   /** The indexed pages the answer cited, from its own search result (never from its text). */
   citations?: Citation[];
+  /** The figure check marked the answer: the note under it, in the panel's language. */
+  note?: string;
 };
 
 /**
@@ -139,6 +142,9 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
           : {}),
         ...(chips.has(m.id) ? { chips: chips.get(m.id) } : {}),
         ...(citationsOf(m).length ? { citations: citationsOf(m) } : {}),
+        ...(m.figureCheck?.mode === "mark" && m.figureCheck.unsupported > 0
+          ? { note: figureNote(langOf(lang)) }
+          : {}),
       }));
     return Response.json(
       // `live`: who answers now (bot, waiting for a person, a person, or closed), so the panel can follow the

@@ -49,6 +49,8 @@ export type UsageReport = {
   month: { month: string; tokens: number; estimatedTokens: number };
   /** Tokens of the period's answers whose usage was estimated, not reported by the provider. */
   estimatedTokens: number;
+  /** Answers the figure check read a figure in, and of those the ones with a figure no source stated. */
+  figures: { checked: number; unsupported: number };
 };
 
 /** The window of a period: today and the N-1 days before it, as calendar days in `tz` (DST days included). */
@@ -98,6 +100,8 @@ export async function usageReport(
     prompt: number;
     completion: number;
     estimated: number;
+    checked: number;
+    unsupported: number;
   }>(
     db,
     sql`select to_char(m.created_at at time zone ${tz}, 'YYYY-MM-DD') as day,
@@ -105,7 +109,9 @@ export async function usageReport(
           (count(*) filter (where m.role = 'assistant'))::int as bot,
           coalesce(sum(m.prompt_tokens), 0)::float8 as prompt,
           coalesce(sum(m.completion_tokens), 0)::float8 as completion,
-          coalesce(sum(m.prompt_tokens + m.completion_tokens) filter (where m.usage_estimated), 0)::float8 as estimated
+          coalesce(sum(m.prompt_tokens + m.completion_tokens) filter (where m.usage_estimated), 0)::float8 as estimated,
+          (count(*) filter (where m.figure_check is not null))::int as checked,
+          (count(*) filter (where (m.figure_check->>'unsupported')::int > 0))::int as unsupported
         from messages m
         where ${tenantIs("m.tenant_id", scope)} m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz
         group by 1`,
@@ -181,7 +187,14 @@ export async function usageReport(
       estimatedTokens: Number(monthRow?.estimated ?? 0),
     },
     estimatedTokens: msgRows.reduce((n, r) => n + Number(r.estimated ?? 0), 0),
+    figures: figureCounts(msgRows),
   };
+}
+
+/** The figure check's counts of the period, from the per-day message rows. */
+function figureCounts(rows: { checked: number; unsupported: number }[]): UsageReport["figures"] {
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + Number(f(r) ?? 0), 0);
+  return { checked: sum((r) => r.checked), unsupported: sum((r) => r.unsupported) };
 }
 
 /** The tenant's monthly token budget: its own setting, else the platform default; 0 means no limit (null). */

@@ -1,4 +1,5 @@
 import "server-only";
+import type { StoredFigureCheck } from "@/shared/figure-check";
 import type { ToolRunResult } from "@/shared/tool-run";
 import type { DbHandle } from "../client";
 import type { MessageRole, MessageStatus, SealedSecret } from "../schema";
@@ -116,6 +117,8 @@ export type FinishTurnInput = {
   at: Date;
   /** The live version the turn opened with. */
   liveVersion: number;
+  /** The figure check's verdict (null: off, or no figure stated). */
+  figureCheck?: StoredFigureCheck | null;
 };
 
 /**
@@ -149,5 +152,6 @@ export function finishTurnRow(db: DbHandle, i: FinishTurnInput): Promise<FinishO
     i.month,
     i.at,
     i.liveVersion,
+    i.figureCheck ? JSON.stringify(i.figureCheck) : null,
   ]);
 }

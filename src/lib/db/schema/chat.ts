@@ -11,6 +11,7 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { StoredFigureCheck } from "../../../shared/figure-check";
 import type { LiveState } from "../../../shared/live-events";
 import type { ToolOutcome } from "../../../shared/tool-run";
 import { tenants, users } from "./core";
@@ -78,6 +79,8 @@ export const messages = pgTable(
     completionTokens: integer("completion_tokens").notNull().default(0),
     /** The provider generated but never reported usage, so the token figures are estimated from characters. */
     usageEstimated: boolean("usage_estimated").notNull().default(false),
+    /** The figure check's verdict on a bot answer (drizzle/0048); null: off, or no figure in the answer. */
+    figureCheck: jsonb("figure_check").$type<StoredFigureCheck>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** The content accent- and case-folded for search (drizzle/0005); Postgres computes it on insert. */
     contentSearch: text("content_search").generatedAlwaysAs(sql`michi_search_fold(content)`),

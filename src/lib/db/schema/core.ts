@@ -13,6 +13,7 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import type { FigureCheckMode } from "../../../shared/figure-check";
 
 const created = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updated = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -42,6 +43,8 @@ export type BotSettings = {
   consents?: Partial<Record<string, string>>;
   /** Packs that act for the visitor (a pack with `confirm`) are never offered to the model (issue 41). */
   actionsOff?: boolean;
+  /** What to do with an answer stating a figure the turn's sources do not (src/shared/figure-check.ts). */
+  figureCheck?: FigureCheckMode;
 };
 
 export type TenantRateLimits = {

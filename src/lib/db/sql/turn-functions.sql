@@ -194,7 +194,8 @@ CREATE OR REPLACE FUNCTION michi_finish_turn(
   p_runs jsonb,
   p_month text,
   p_at timestamptz,
-  p_live_version integer
+  p_live_version integer,
+  p_figure_check jsonb
 ) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   v_bot boolean;
@@ -208,9 +209,9 @@ BEGIN
   v_bot := FOUND;
   IF v_bot THEN
     INSERT INTO messages (id, tenant_id, conversation_id, role, content, status, reason, model, prompt_tokens,
-                          completion_tokens, usage_estimated)
+                          completion_tokens, usage_estimated, figure_check)
       VALUES (p_message, p_tenant, p_conversation, 'assistant', p_content, p_status, p_reason, p_model,
-              p_prompt_tokens, p_completion_tokens, p_estimated)
+              p_prompt_tokens, p_completion_tokens, p_estimated, p_figure_check)
       ON CONFLICT (id) DO NOTHING;
     IF NOT FOUND THEN
       RETURN 'duplicate';
@@ -239,4 +240,4 @@ END $$;
 REVOKE ALL ON FUNCTION michi_take_rate_points(text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION michi_open_turn(uuid, text, uuid, text, text, text, text, boolean, text, bigint, integer, text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION michi_open_turn_as_seen(uuid, text, text, uuid, text, text, text, text, boolean, text, bigint, integer, text[], integer[], bigint[], integer[], bigint) FROM PUBLIC;
-REVOKE ALL ON FUNCTION michi_finish_turn(uuid, uuid, uuid, text, text, text, text, integer, integer, boolean, jsonb, text, timestamptz, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION michi_finish_turn(uuid, uuid, uuid, text, text, text, text, integer, integer, boolean, jsonb, text, timestamptz, integer, jsonb) FROM PUBLIC;

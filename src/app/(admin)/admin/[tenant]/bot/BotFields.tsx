@@ -3,6 +3,7 @@ import { CharCounter } from "@/components/ui/CharCounter";
 import { Field } from "@/components/ui/Field";
 import { BOT_DEFAULTS } from "@/shared/bot-defaults";
 import { BOT_LIMITS, STARTER_NAMES } from "@/shared/bot-form";
+import { FIGURE_CHECK_DEFAULT } from "@/shared/figure-check";
 import { LANGUAGE_LABELS } from "@/shared/languages";
 import type { BotFieldsProps } from "./field-props";
 import { LanguageFields } from "./LanguageFields";
@@ -67,7 +68,7 @@ export function ModelFields({ v, errors, canEdit, models }: BotFieldsProps & { m
   const model = models.includes(v("model")) ? v("model") : "";
   return (
     <fieldset disabled={!canEdit} className="card space-y-4">
-      <legend className="sr-only">Model and language</legend>
+      <legend className="sr-only">Model, language and figures</legend>
       {models.length === 0 ? (
         <div>
           <p className="label">Model</p>
@@ -111,6 +112,25 @@ export function ModelFields({ v, errors, canEdit, models }: BotFieldsProps & { m
         <input type="checkbox" name="actionsOff" value="on" defaultChecked={v("actionsOff") === "true"} />
         Switch off actions: tools that send something for the visitor (after they confirm) are not used
       </label>
+      <Field
+        id="bot-figureCheck"
+        label="Prices, times and other figures"
+        help="Before an answer is shown, its prices, opening times, dates, phone numbers, e-mail addresses, percentages and quantities are looked up in what the bot read for it: your tools' results, your website's pages and your instructions. This is what happens when one is not found there."
+        error={errors.figureCheck}
+      >
+        {(c) => (
+          <select
+            {...c}
+            name="figureCheck"
+            className="input"
+            defaultValue={v("figureCheck") || FIGURE_CHECK_DEFAULT}
+          >
+            <option value="mark">Show the answer with a note: "Please check this figure with us"</option>
+            <option value="hold">Don't show the answer: say so honestly and offer a person instead</option>
+            <option value="off">Show the answer as it is, without checking</option>
+          </select>
+        )}
+      </Field>
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
 import { liveMetrics } from "@/lib/db/queries/live-metrics";
 import { env } from "@/lib/env";
 import { packLabel } from "../conversations/display";
+import { FigureChecks } from "./FigureChecks";
 import { LiveFigures } from "./LiveFigures";
 import { Satisfaction } from "./Satisfaction";
 
@@ -51,6 +52,7 @@ export default async function UsagePage({
         period={period}
         conversationsHref={`/admin/${ctx.tenant.slug}/conversations`}
       />
+      <FigureChecks figures={report.figures} period={period} />
       <LiveFigures figures={live} period={period} liveHref={`/admin/${ctx.tenant.slug}/inbox/live`} />
       <p className="muted text-sm">
         How long conversations are kept is set under{" "}

@@ -11,6 +11,7 @@ import { type Citation, citationsFrom } from "@/shared/citations";
 import { deleteConversationAction } from "../actions";
 import { formatNumber, When } from "../display";
 import { DeleteConversationForm } from "./DeleteConversationForm";
+import { FigureCheckTrace } from "./FigureCheckTrace";
 import { RatingNote } from "./RatingNote";
 import { ToolTrace } from "./ToolTrace";
 
@@ -72,6 +73,7 @@ function MessageBubble({
       footer={
         <>
           <Sources sources={sources} />
+          <FigureCheckTrace check={m.figureCheck} />
           <RatingNote rating={rating} />
         </>
       }
