@@ -35,6 +35,25 @@ const nextConfig: NextConfig = {
     // Native (libvips, from its own @img/sharp-* packages): profile photos are rebuilt from their pixels.
     "sharp",
   ],
+  // The standalone output carries what the server runs and nothing else: no env file (`npm start` reads the
+  // project root's files at each start, scripts/start.mjs; a copy here went stale and kept a removed variable
+  // alive), and no sources, tests, benchmarks or docs, which a path built from process.cwd() pulled in.
+  // scripts/build.mjs copies the worker files and migrations the server loads by path.
+  outputFileTracingExcludes: {
+    "*": [
+      ".env*",
+      "src/**",
+      "tests/**",
+      "bench/**",
+      "docs/**",
+      "scripts/**",
+      "*.md",
+      ".data/**",
+      ".ci/**",
+      "test-results/**",
+      "playwright-report/**",
+    ],
+  },
   async headers() {
     return [
       { source: "/((?!w/|widget\\.js|api/widget/).*)", headers: securityHeaders },

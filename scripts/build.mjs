@@ -2,7 +2,7 @@
 // server needs beside it. The Dockerfile and the e2e tests both run this, so CI tests what ships.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { bundleExtractWorker } from "./build-extract-worker.mjs";
 
@@ -53,6 +53,11 @@ const run = (cmd, args) =>
   });
 run(process.execPath, ["scripts/build-widget.mjs"]);
 run(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]);
+// Next copies `.env` and `.env.production` into the standalone folder, and its server would read them there
+// (serve.mjs stops that too): a stale copy of the build machine's secrets. `npm start` reads the root's files.
+for (const name of readdirSync(standalone)) {
+  if (name.startsWith(".env")) rmSync(path.join(standalone, name), { force: true });
+}
 cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), { recursive: true });
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });

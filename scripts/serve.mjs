@@ -27,6 +27,10 @@ import { redactSecretPaths } from "./secret-paths.mjs";
 
 const dir = import.meta.dirname;
 process.env.NODE_ENV = "production";
+// Next's server loads .env files from its own folder unless the environment is marked as processed. Ours comes
+// from whoever started us (`npm start` reads the project root's files at each start, Docker passes it), so
+// no copy in the build output, however stale, can bring back a variable removed from the root's .env.local.
+process.env.__NEXT_PROCESSED_ENV = "true";
 process.chdir(dir);
 const require = createRequire(path.join(dir, "package.json"));
 

@@ -12,14 +12,15 @@ test("a site not on the tenant's list gets no launcher, cannot frame the panel, 
   page,
   request,
 }) => {
-  // The loader's launcher settings frame posts no settings, only the sentence naming the domain to add, which
-  // the loader prints as one console warning; it draws nothing and takes its empty element away again.
-  const strangerHost = new URL(stranger.origin).hostname;
+  // The loader's launcher settings frame posts no settings, only the sentence naming the entry to add, which
+  // the loader prints as one console warning; it draws nothing and takes its empty element away again. The
+  // stranger is on http with a port, which a bare host never covers: the entry is its full origin.
+  expect(stranger.origin).toMatch(/^http:\/\/[^/]+:\d+$/);
   const warned = page.waitForEvent("console", (m) => m.type() === "warning" && /michi-chat/.test(m.text()));
   await page.goto(stranger.url({ key: CAFE }));
   const warning = (await warned).text();
   expect(warning).toContain(`no chat launcher on ${stranger.origin}`);
-  expect(warning).toContain(`Add ${strangerHost} under Site & embed`);
+  expect(warning).toContain(`Add ${stranger.origin} under Site & embed`);
   await expect(page.locator("michi-chat")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Open chat" })).toHaveCount(0);
   const refusedConfig = await request.get(`/w/${CAFE}/config`, { headers: { origin: stranger.origin } });
@@ -75,6 +76,7 @@ test("Site & embed lists the site that was refused, so the owner sees the domain
   const list = page.getByTestId("refused-origins");
   await expect(list).toContainText("were refused");
   await expect(list).toContainText(stranger.origin);
+  await expect(list.getByText(`add ${stranger.origin}`)).toBeVisible();
   await page.context().close();
 });
 

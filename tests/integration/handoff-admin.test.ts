@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role, TenantContext } from "@/lib/auth/access";
 import { type InboxFilters, listLeads } from "@/lib/db/queries/leads";
@@ -170,6 +171,19 @@ describe("unanswered questions", () => {
       .values({ tenantId: shop.id, packId: "get_weather", enabled: true });
     const after = (await report()).find((g) => g.question.startsWith("Will it rain"))!;
     expect(after.suggestion?.packId).not.toBe("get_weather");
+  });
+
+  it("suggests no pack on a word of time alone: rye bread today is no question for the weather", async () => {
+    await t.handle.platform
+      .delete(packConfigs)
+      .where(and(eq(packConfigs.tenantId, shop.id), eq(packConfigs.packId, "get_weather")));
+    const rye = await turn("Do you have rye bread today?", { status: "failed", reason: "empty" });
+    const group = (await report()).find((g) => g.question === "Do you have rye bread today?")!;
+    expect(group.suggestion).toBeNull();
+    expect((await report()).find((g) => g.question.startsWith("Will it rain"))!.suggestion?.packId).toBe(
+      "get_weather",
+    );
+    await markUnansweredHandled(ctx("owner"), [rye.questionId]);
   });
 
   it("a viewer may not mark a group handled; an owner may, and the group leaves the report", async () => {

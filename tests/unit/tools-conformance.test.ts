@@ -74,6 +74,23 @@ describe("runConformance", () => {
     expect(byId.good).toMatchObject({ ok: true });
   });
 
+  it("shows the message of what a pack threw on its example, not only that it failed", async () => {
+    const boom = base(
+      "boom",
+      async (config) => {
+        if (config.baseUrl) throw new RangeError("the car park map is empty");
+        return "never";
+      },
+      { config: { baseUrl: "https://a.example" }, args: {} },
+    );
+    const [report] = await runConformance([boom], {
+      sources: { "/src/lib/tools/packs/boom.ts": source("boom") },
+      ...opts,
+    });
+    expect(report!.ok).toBe(false);
+    expect(report!.lines.join("\n")).toContain("example run threw RangeError: the car park map is empty");
+  });
+
   it("fails a pack whose source imports a network client, and reports pack list faults by pack", async () => {
     const good = base("uses_undici", async () => "ok", {
       config: { baseUrl: "https://a.example" },

@@ -23,13 +23,15 @@ export type EmbeddedServer = {
 };
 
 function workerFile(): string {
+  // turbopackIgnore: these are looked up at run time; traced, they put src/ into the standalone output,
+  // where scripts/build.mjs already copies the worker.
   const candidates = [
     // The standalone build (scripts/build.mjs copies it beside michi-server.mjs, which runs from there).
-    path.join(process.cwd(), "pglite-worker.mjs"),
+    path.join(/* turbopackIgnore: true */ process.cwd(), "pglite-worker.mjs"),
     // tsx and vitest load this module from src/.
-    path.resolve(import.meta.dirname ?? ".", "pglite-worker.mjs"),
+    path.resolve(/* turbopackIgnore: true */ import.meta.dirname ?? ".", "pglite-worker.mjs"),
     // `next dev` bundles this module, so its own location says nothing; it runs from the repository root.
-    path.join(process.cwd(), "src/lib/db/pglite-worker.mjs"),
+    path.join(/* turbopackIgnore: true */ process.cwd(), "src/lib/db/pglite-worker.mjs"),
   ];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`pglite-worker.mjs not found (looked in ${candidates.join(", ")})`);

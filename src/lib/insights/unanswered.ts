@@ -69,7 +69,12 @@ const STOP = new Set(
     "el la los las un una y o de del en que es son por para con tu su hay se le " +
     "le la les un une et ou de des du en est sont pour avec vous nous il elle " +
     "der die das ein eine und oder von zu im ist sind für mit sie wir ich es " +
-    "business visitor"
+    "business visitor " +
+    // Words of time and asking, shared by questions and packs' descriptions alike: "rye bread today?" met the
+    // weather pack on "today" alone. A suggestion must rest on a word about the topic.
+    "today tonight tomorrow now right time times next week day days morning afternoon evening weekend still " +
+    "soon later check tell get call ask asks give use say need want look lets here own type show help know " +
+    "offer only never them each other first back short please just also much many more one answer question"
   ).split(" "),
 );
 

@@ -20,14 +20,17 @@ function startWorker(entry: URL | undefined, heapMb: number | undefined): Worker
   const resourceLimits = heapMb ? { ...RESOURCE_LIMITS, maxOldGenerationSizeMb: heapMb } : RESOURCE_LIMITS;
   const limits: WorkerOptions = { resourceLimits };
   if (entry) return new Worker(entry, limits);
+  // turbopackIgnore: looked up at run time; traced, they put src/ into the standalone output.
   const built = [
-    path.join(process.cwd(), "extract-worker.mjs"),
-    path.join(process.cwd(), ".next/extract-worker.mjs"),
+    path.join(/* turbopackIgnore: true */ process.cwd(), "extract-worker.mjs"),
+    path.join(/* turbopackIgnore: true */ process.cwd(), ".next/extract-worker.mjs"),
   ];
   const found = built.find((p) => existsSync(p));
   if (found) return new Worker(found, limits);
   // From source: Node 20 does not apply loader flags to a worker's entry file, so the entry registers tsx first.
-  const file = pathToFileURL(path.join(process.cwd(), "src/lib/knowledge/extract-worker.ts")).href;
+  const file = pathToFileURL(
+    path.join(/* turbopackIgnore: true */ process.cwd(), "src/lib/knowledge/extract-worker.ts"),
+  ).href;
   const boot = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(file)}); })`;
   return new Worker(boot, { ...limits, eval: true, execArgv: ["--conditions=react-server"] });
 }

@@ -82,6 +82,20 @@ export function originAllowed(
   return false;
 }
 
+/**
+ * The one entry an owner adds so that `origin` may show the widget: its bare host where that covers it (https
+ * on the default port, a name with a dot), otherwise the full origin, since a bare host never covers http or a
+ * port (originAllowed). Telling a site on http://127.0.0.1:44629 to add "127.0.0.1" sent owners round in circles.
+ */
+export function siteEntryFor(origin: string): string {
+  const u = new URL(origin);
+  if (u.protocol === "https:" && !u.port) {
+    const entry = parseSiteEntry(u.hostname);
+    if ("kind" in entry && entry.kind === "domain") return entry.domain;
+  }
+  return u.origin;
+}
+
 /** Every origin a browser may frame the widget from, for a CSP frame-ancestors list. */
 export function frameAncestors(siteDomains: readonly string[], platformOrigin: string): string[] {
   const out = new Set<string>([new URL(platformOrigin).origin]);

@@ -53,7 +53,9 @@ export async function adoptLocalModelServer(
     OPENAI_PRESET: found.preset,
     MICHI_MODELS: found.models.join(","),
   };
-  const file = deps.envFile ?? path.join(process.cwd(), ".env.local");
+  // turbopackIgnore: a path built from the working directory made the build trace the whole repository
+  // (.env.local included) into the standalone output.
+  const file = deps.envFile ?? path.join(/* turbopackIgnore: true */ process.cwd(), ".env.local");
   writeFileSync(file, withEntries(existsSync(file) ? readFileSync(file, "utf8") : "", entries), {
     mode: 0o600,
   });

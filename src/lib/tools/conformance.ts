@@ -73,6 +73,16 @@ function fileOf(id: string, sources: Record<string, string>): string | undefined
   return Object.keys(sources).find((p) => re.test(sources[p]!));
 }
 
+/** "TypeError: message" of the error in one of the wrapper's log lines, or "" for a line without one. */
+function thrownMessage(line: string): string {
+  try {
+    const err = (JSON.parse(line) as { err?: { type?: string; message?: string } }).err;
+    return err?.message ? `${err.type ?? "Error"}: ${err.message.slice(0, 300)}` : "";
+  } catch {
+    return "";
+  }
+}
+
 const MARKER = /…\[truncated: \d+ more characters not shown\]$/;
 
 async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): Promise<string[]> {
@@ -99,7 +109,10 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
       return canned.getJson(url);
     },
   };
-  const silent = createLogger({ write: () => {} }, "silent");
+  // The wrapper gives the model a generic error for a bug and logs the error itself: the kit keeps that line,
+  // so the author reads what was thrown instead of "failed unexpectedly".
+  const thrown: string[] = [];
+  const silent = createLogger({ write: (line: string) => void thrown.push(thrownMessage(line)) }, "error");
   // The search_knowledge pack reads the index through its own door; the example's "/knowledge" fixture
   // stands in for it, as the other fixtures stand in for the site.
   const knowledge = async () =>
@@ -125,7 +138,9 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
       maxChars,
     }),
   );
+  const bug = thrown.find(Boolean);
   if (record.outcome === "timeout") faults.push(`did not answer within ${timeoutMs} ms on its example`);
+  else if (bug) faults.push(`example run threw ${bug}`);
   else if (record.outcome !== "ok")
     faults.push(`example run failed (${record.outcome}): ${record.result.slice(0, 200)}`);
   if (MARKER.test(record.result)) faults.push(`example result is over the ${maxChars}-character cap`);

@@ -5,6 +5,7 @@
 
 import "server-only";
 import { createHash } from "node:crypto";
+import { siteEntryFor } from "@/lib/security/origins";
 import type { LauncherConfig, PanelConfig } from "../public-config";
 
 /** JSON that is safe inside <script>: no "</script", no "<!--", no line separators that break older parsers. */
@@ -111,8 +112,7 @@ export function isPlainOrigin(value: string): boolean {
  * CSP error. It carries nothing of the business but the fact that this site is not on its list.
  */
 export function launcherRefusedFrame(key: string, origin: string) {
-  const host = new URL(origin).hostname;
-  const t = `michi-chat: no chat launcher on ${origin}, because ${host} is not one of this business's site domains. Add ${host} under Site & embed in the michi-chat admin.`;
+  const t = `michi-chat: no chat launcher on ${origin}, because this site is not among this business's site domains. Add ${siteEntryFor(origin)} under Site & embed in the michi-chat admin.`;
   const script = `parent.postMessage(${scriptJson({ michi: key, type: "refused", t })},${scriptJson(origin)})`;
   const scriptHash = `sha256-${createHash("sha256").update(script).digest("base64")}`;
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"></head><body><script>${script}</script></body></html>`;

@@ -7,6 +7,7 @@ import { listRefusedOrigins } from "@/lib/db/queries/refused-origins";
 import { embedSnippet, MAX_SITE_ENTRIES } from "@/lib/embed/site-domains";
 import { visitorIdentityStatus } from "@/lib/embed/visitor-identity";
 import { env } from "@/lib/env";
+import { siteEntryFor } from "@/lib/security/origins";
 import { formatDate } from "@/shared/dates";
 import {
   removeIdentitySecretAction,
@@ -52,12 +53,15 @@ export default async function EmbedPage({ params }: { params: Promise<{ tenant: 
             </h3>
             <p className="muted text-sm">
               The launcher does not appear on a site that is not in the list above. If one of these is yours,
-              add its domain. The sites are as the widget on the page reported them.
+              add the entry shown beside it. The sites are as the widget on the page reported them.
             </p>
             <ul className="mt-2 space-y-1 text-sm">
               {refused.map((r) => (
                 <li key={r.origin}>
                   <code className="break-all">{r.origin}</code>{" "}
+                  <span className="muted">
+                    · add <code className="break-all">{siteEntryFor(r.origin)}</code>
+                  </span>{" "}
                   <span className="muted">
                     · last {formatDate(r.lastSeenAt, ctx.tenant.timeZone)}
                     {r.hits > 1 ? ` · ${r.hits} times` : ""}
