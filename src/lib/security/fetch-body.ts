@@ -39,3 +39,11 @@ export function worldCause(err: unknown): ToolWorldError | null {
   }
   return null;
 }
+
+/** What a visitor-facing pack says when the request itself failed: its own timeout, a cancel, the policy. */
+export function requestFailure(err: unknown, timeout: AbortSignal, outer?: AbortSignal): ToolWorldError {
+  if (timeout.aborted) return new ToolWorldError("The site did not answer in time");
+  if (outer?.aborted) return new ToolWorldError("The request was cancelled");
+  if (blockedCause(err)) return new ToolWorldError("This address is not allowed");
+  return worldCause(err) ?? new ToolWorldError("The site could not be reached");
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { Webhook } from "standardwebhooks";
 import { type Agent, type Dispatcher, request } from "undici";
 import { ToolWorldError } from "../errors";
-import { blockedCause, discard, one, readCapped, worldCause } from "./fetch-body";
+import { discard, one, readCapped, requestFailure } from "./fetch-body";
 import { checkUrlShape } from "./url-policy";
 
 // The guarded fetcher's one write: a POST of a call the visitor confirmed (post_json). Same door as getJson
@@ -49,10 +49,7 @@ export async function postJsonWith(door: Door, url: string, payload: unknown, o:
   try {
     res = await request(shape.url, { method: "POST", dispatcher: door.agent, signal, headers, body });
   } catch (err) {
-    if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
-    if (o.signal?.aborted) throw new ToolWorldError("The request was cancelled");
-    if (blockedCause(err)) throw new ToolWorldError("This address is not allowed");
-    throw worldCause(err) ?? new ToolWorldError("The site could not be reached");
+    throw requestFailure(err, timeout, o.signal);
   }
   const status = res.statusCode;
   if (status < 200 || status >= 300) {

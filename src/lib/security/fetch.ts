@@ -7,7 +7,7 @@ import { Agent, buildConnector, type Dispatcher, request } from "undici";
 import { env } from "../env";
 import { isToolWorldError, ToolWorldError } from "../errors";
 import { processSlot } from "../process-slot";
-import { blockedCause, discard, one, readCapped, worldCause } from "./fetch-body";
+import { discard, one, readCapped, requestFailure } from "./fetch-body";
 import { type PostJsonOptions, postJsonWith } from "./fetch-post";
 import {
   checkUrlShape,
@@ -164,10 +164,7 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
       try {
         res = await request(current, { method: "GET", dispatcher: agent, signal, headers });
       } catch (err) {
-        if (timeout.aborted) throw new ToolWorldError("The site did not answer in time");
-        if (o.signal?.aborted) throw new ToolWorldError("The request was cancelled");
-        if (blockedCause(err)) throw new ToolWorldError("This address is not allowed");
-        throw worldCause(err) ?? new ToolWorldError("The site could not be reached");
+        throw requestFailure(err, timeout, o.signal);
       }
       const status = res.statusCode;
       const location = one(res.headers.location);
