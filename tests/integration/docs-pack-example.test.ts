@@ -77,7 +77,8 @@ describe("the pack example of docs/tool-packs.md, added as the doc says", () => 
     const out = await inSandbox(["scripts/lint.mjs"]).catch((e: { stdout: string; stderr: string }) => {
       throw new Error(`npm run lint failed on the doc's example:\n${e.stderr}\n${e.stdout}`.slice(0, 12_000));
     });
-    expect(out.stdout).toContain("lint: biome, layers, server-only and knip all clean");
+    // The closing line names every check lint ran; only its verdict matters here.
+    expect(out.stdout).toMatch(/^lint: .* all clean$/m);
   }, 240_000);
 
   it("type-checks", async () => {
