@@ -71,7 +71,11 @@ async function world() {
     .sign(new TextEncoder().encode(secret));
   w.fake.setRules([{ match: "question", steps: [{ type: "text", text: "An answer" }] }]);
   const turn = async (identity?: string) => {
-    const req = w.chatRequest(tenant.widgetKey, { message: "a question" }, { token: await w.token(tenant.widgetKey) });
+    const req = w.chatRequest(
+      tenant.widgetKey,
+      { message: "a question" },
+      { token: await w.token(tenant.widgetKey) },
+    );
     if (identity) req.headers.set("x-michi-identity", identity);
     const { POST } = await import("@/app/api/widget/[key]/chat/route");
     const events = await readEvents(await POST(req, { params: Promise.resolve({ key: tenant.widgetKey }) }));
@@ -90,7 +94,9 @@ describe("the verified visitor is shown to the business", () => {
     const list = renderToStaticMarkup(
       await ListPage({ params: Promise.resolve({ tenant: tenant.slug }), searchParams: Promise.resolve({}) }),
     );
-    const labels = [...list.matchAll(/data-verified-visitor[^>]*>([\s\S]*?)<\/span><\/span>/g)].map((m) => m[1]!);
+    const labels = [...list.matchAll(/data-verified-visitor[^>]*>([\s\S]*?)<\/span><\/span>/g)].map(
+      (m) => m[1]!,
+    );
     expect(labels).toHaveLength(1);
     expect(labels[0]).toContain("Verified");
     expect(labels[0]).toContain(NAME);
@@ -126,7 +132,11 @@ describe("the verified visitor is shown to the business", () => {
     expect(open).toContain(EMAIL);
     expect(await liveView(anonymous)).not.toContain("data-verified-visitor");
     const live = await loadLiveConsole(ctx, verified);
-    expect(live.transcript?.conversation.verifiedVisitor).toEqual({ id: "cust-42", email: EMAIL, name: NAME });
+    expect(live.transcript?.conversation.verifiedVisitor).toEqual({
+      id: "cust-42",
+      email: EMAIL,
+      name: NAME,
+    });
     const liveAnon = await loadLiveConsole(ctx, anonymous);
     expect(liveAnon.transcript?.conversation.verifiedVisitor ?? null).toBeNull();
 

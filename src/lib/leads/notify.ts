@@ -3,13 +3,13 @@ import type { DbHandle, TenantTx } from "../db/client";
 import { getLead, type LeadRow, setLeadMail } from "../db/queries/leads";
 import { listMembers } from "../db/queries/members";
 import { getPackConfig } from "../db/queries/packs";
+import { verifiedVisitorOf } from "../db/queries/visitor-identity";
 import { env } from "../env";
 import { log as appLog, type Logger } from "../log";
 import { isMailAddress, sendMail } from "../mail/send";
 import { processQueue, type QueuePolicy, type QueueWorker } from "../queue";
 import { visitorField } from "../webhooks/events";
 import { publishEvent } from "../webhooks/publish";
-import { verifiedVisitorOf } from "../db/queries/visitor-identity";
 
 // Telling the business. Kept in this one file so the mail and webhook wiring is a single place to read.
 //

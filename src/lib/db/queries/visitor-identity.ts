@@ -74,7 +74,10 @@ export async function markConversationVerified(
 }
 
 /** Who the business's site vouched for in this conversation (for events about it); null when anonymous. */
-export async function verifiedVisitorOf(tx: TenantTx, conversationId: string): Promise<VerifiedVisitor | null> {
+export async function verifiedVisitorOf(
+  tx: TenantTx,
+  conversationId: string,
+): Promise<VerifiedVisitor | null> {
   const [row] = await tx
     .select({ v: conversations.verifiedVisitor })
     .from(conversations)

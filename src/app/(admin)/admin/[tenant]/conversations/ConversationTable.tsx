@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { ConversationSummary } from "@/lib/insights/types";
 import { VerifiedVisitor } from "@/components/ui";
+import type { ConversationSummary } from "@/lib/insights/types";
 import { formatNumber, OutcomeBadge, packLabel, When } from "./display";
 
 /** One page of conversations, newest activity first; each first question links to its transcript. */
