@@ -5,3 +5,4 @@ export { FilterBar, FilterSelect } from "./FilterBar";
 export { FormError, FormMessage } from "./FormError";
 export { PageHeader } from "./PageHeader";
 export { SubmitButton } from "./SubmitButton";
+export { VerifiedVisitor } from "./VerifiedVisitor";

@@ -3,10 +3,12 @@ import type { DbHandle, TenantTx } from "../db/client";
 import { getLead, type LeadRow, setLeadMail } from "../db/queries/leads";
 import { listMembers } from "../db/queries/members";
 import { getPackConfig } from "../db/queries/packs";
+import { verifiedVisitorOf } from "../db/queries/visitor-identity";
 import { env } from "../env";
 import { log as appLog, type Logger } from "../log";
 import { isMailAddress, sendMail } from "../mail/send";
 import { processQueue, type QueuePolicy, type QueueWorker } from "../queue";
+import { visitorField } from "../webhooks/events";
 import { publishEvent } from "../webhooks/publish";
 
 // Telling the business. Kept in this one file so the mail and webhook wiring is a single place to read.
@@ -50,7 +52,10 @@ export async function leadEvents(
     tenantId,
     type: "lead.created",
     // Wrapped in the event's noun, like conversation.finished, so receivers can add fields side by side.
-    data: { lead: leadPayload(lead, tenant.slug) },
+    data: {
+      lead: leadPayload(lead, tenant.slug),
+      ...visitorField(lead.conversationId ? await verifiedVisitorOf(tx, lead.conversationId) : null),
+    },
     dedupeKey: `lead:${lead.id}`,
   });
   const info = await getPackConfig(tx, "get_business_info");

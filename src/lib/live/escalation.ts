@@ -7,6 +7,7 @@ import { env } from "../env";
 import { log as appLog } from "../log";
 import { isMailAddress, sendMail } from "../mail/send";
 import { processQueue, type QueuePolicy, type QueueWorker } from "../queue";
+import { visitorField } from "../webhooks/events";
 import { publishEvent } from "../webhooks/publish";
 
 // A visitor nobody claims (issue #28): when they asked for a person, a job is queued in the same transaction
@@ -54,6 +55,7 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
           waitedMinutes: waitedMin,
           adminUrl: `${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox/live?c=${c.id}`,
         },
+        ...visitorField(c.verifiedVisitor),
       },
       dedupeKey: `handoff-waiting:${c.id}:${job.requestedAt}`,
     });

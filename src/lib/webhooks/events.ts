@@ -1,6 +1,11 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from "../db/schema";
+import {
+  type VerifiedVisitor,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEventType,
+} from "../db/schema";
 
 export { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType };
 
@@ -58,4 +63,14 @@ export function findCredentialKey(value: unknown, path = "data"): string | null 
     }
   }
   return null;
+}
+
+/**
+ * The `visitor` field of an event about a conversation: present only when the business's site vouched for the
+ * visitor (a signed identity token), so a receiver never mistakes an anonymous visitor for a known one.
+ */
+export function visitorField(v: VerifiedVisitor | null | undefined): {
+  visitor?: { id: string; email?: string; name?: string; verified: true };
+} {
+  return v ? { visitor: { id: v.id, email: v.email, name: v.name, verified: true } } : {};
 }

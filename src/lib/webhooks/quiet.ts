@@ -10,6 +10,7 @@ import {
 import { env } from "../env";
 import { registerJob } from "../jobs";
 import { log } from "../log";
+import { visitorField } from "./events";
 import { publishEvent } from "./publish";
 
 // conversation.finished: a conversation is over when nobody wrote in it for the quiet period. A sweep looks
@@ -54,6 +55,7 @@ export async function sweepQuietConversations(
                 messageCount: c.messageCount,
                 adminUrl: slug ? `${env().MICHI_PUBLIC_URL}/admin/${slug}/conversations/${c.id}` : undefined,
               },
+              ...visitorField(c.verifiedVisitor),
             },
           });
           n += r.deliveries;

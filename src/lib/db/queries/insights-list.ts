@@ -3,6 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { containsPattern, parseSearch } from "@/shared/search-terms";
 import { rowsOf, type TenantTx } from "../client";
+import type { VerifiedVisitor } from "../schema";
 
 // The admin's conversation log: one page of conversations, newest activity first, with filters. Tenant path
 // only (a TenantTx), and every statement also names the tenant so the planner can use the indexes that lead
@@ -62,6 +63,8 @@ export type ConversationSummary = {
   origin: string;
   pageUrl: string;
   locale: string;
+  /** Who the business's site vouched for (a signed identity token); null for an anonymous visitor. */
+  verifiedVisitor: VerifiedVisitor | null;
   startedAt: Date;
   lastActivityAt: Date;
   outcome: Outcome | null;
@@ -159,6 +162,7 @@ export async function listConversations(
     tx,
     sql`
     select p.id, p.visitor_id as "visitorId", p.origin, p.page_url as "pageUrl", p.locale,
+      p.verified_visitor as "verifiedVisitor",
       p.started_at as "startedAt", p.last_activity_at as "lastActivityAt",
       to_char(p.last_activity_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorTs",
       ${byOutcome ? sql`p.outcome` : sql`la.outcome`} as outcome,

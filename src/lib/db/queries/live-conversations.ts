@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { LiveAgent, LiveState } from "@/shared/live-events";
 import type { TenantTx } from "../client";
-import { conversations, messages, userAvatars, users } from "../schema";
+import { conversations, messages, userAvatars, users, type VerifiedVisitor } from "../schema";
 
 // A conversation's live state (drizzle/0028): the row the takeover's use cases lock and change, the agents'
 // messages, the names the visitor sees. Tenant path only, under row-level security.
@@ -16,6 +16,8 @@ export type LiveRow = {
   liveAgentId: string | null;
   liveRequestedAt: Date | null;
   liveFirstResponseAt: Date | null;
+  /** Who the business's site vouched for; null for an anonymous visitor. */
+  verifiedVisitor: VerifiedVisitor | null;
 };
 
 const liveColumns = {
@@ -27,6 +29,7 @@ const liveColumns = {
   liveAgentId: conversations.liveAgentId,
   liveRequestedAt: conversations.liveRequestedAt,
   liveFirstResponseAt: conversations.liveFirstResponseAt,
+  verifiedVisitor: conversations.verifiedVisitor,
 };
 
 /**

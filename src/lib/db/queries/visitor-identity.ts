@@ -72,3 +72,16 @@ export async function markConversationVerified(
       ),
     );
 }
+
+/** Who the business's site vouched for in this conversation (for events about it); null when anonymous. */
+export async function verifiedVisitorOf(
+  tx: TenantTx,
+  conversationId: string,
+): Promise<VerifiedVisitor | null> {
+  const [row] = await tx
+    .select({ v: conversations.verifiedVisitor })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .limit(1);
+  return row?.v ?? null;
+}

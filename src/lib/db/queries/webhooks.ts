@@ -7,6 +7,7 @@ import {
   type DeliveryStatus,
   type SealedSecret,
   tenants,
+  type VerifiedVisitor,
   type WebhookEventType,
   webhookDeliveries,
   webhookEndpoints,
@@ -167,7 +168,13 @@ export async function tenantsSubscribedTo(db: Db, type: WebhookEventType): Promi
   return rows.map((r) => r.tenant_id);
 }
 
-export type QuietConversation = { id: string; lastActivityAt: Date; messageCount: number; startedAt: Date };
+export type QuietConversation = {
+  id: string;
+  lastActivityAt: Date;
+  messageCount: number;
+  startedAt: Date;
+  verifiedVisitor: VerifiedVisitor | null;
+};
 
 /** Conversations whose last activity fell in [from, to): quiet since, and not too old to announce. */
 export async function conversationsQuietBetween(
@@ -175,9 +182,15 @@ export async function conversationsQuietBetween(
   from: Date,
   to: Date,
 ): Promise<QuietConversation[]> {
-  const rows = await rowsOf<{ id: string; last: string | Date; started: string | Date; n: number }>(
+  const rows = await rowsOf<{
+    id: string;
+    last: string | Date;
+    started: string | Date;
+    n: number;
+    verified: VerifiedVisitor | null;
+  }>(
     tx,
-    sql`select c.id, c.last_activity_at as last, c.started_at as started,
+    sql`select c.id, c.last_activity_at as last, c.started_at as started, c.verified_visitor as verified,
                (select count(*)::int from messages m where m.conversation_id = c.id) as n
         from ${conversations} c
         where c.last_activity_at >= ${from.toISOString()} and c.last_activity_at < ${to.toISOString()}
@@ -189,6 +202,7 @@ export async function conversationsQuietBetween(
     lastActivityAt: new Date(r.last),
     startedAt: new Date(r.started),
     messageCount: r.n,
+    verifiedVisitor: r.verified ?? null,
   }));
 }
 

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { VerifiedVisitor } from "@/components/ui";
 import type { ConversationSummary } from "@/lib/insights/types";
 import { formatNumber, OutcomeBadge, packLabel, When } from "./display";
 
@@ -68,6 +69,7 @@ function ConversationRow({ c, href, tz }: { c: ConversationSummary; href: string
           {c.pageUrl || c.origin || "unknown page"}
           {c.locale ? ` · ${c.locale}` : ""}
         </div>
+        <VerifiedVisitor visitor={c.verifiedVisitor} />
       </td>
       <td className="py-2 pr-3">
         <OutcomeBadge outcome={c.outcome} />

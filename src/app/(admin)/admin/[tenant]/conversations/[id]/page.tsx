@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TranscriptMessage } from "@/components/transcript/TranscriptMessage";
 import { TranscriptView } from "@/components/transcript/TranscriptView";
-import { Card, PageHeader } from "@/components/ui";
+import { Card, PageHeader, VerifiedVisitor } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { type AnswerRating, ratingsOfConversation } from "@/lib/db/queries/feedback";
 import { getTranscript, type MessageRow, timeline } from "@/lib/db/queries/insights-transcript";
@@ -122,7 +122,9 @@ export default async function ConversationPage({
           <dt className="muted">Language</dt>
           <dd>{c.locale || "not given"}</dd>
           <dt className="muted">Visitor</dt>
-          <dd className="break-all font-mono text-xs">{c.visitorId}</dd>
+          <dd className="break-all font-mono text-xs">
+            {c.visitorId} <VerifiedVisitor visitor={c.verifiedVisitor} />
+          </dd>
           <dt className="muted">Tokens</dt>
           <dd>
             {formatNumber(totals.promptTokens + totals.completionTokens)} ({formatNumber(totals.promptTokens)}{" "}

@@ -1,6 +1,6 @@
 import { TranscriptMessage } from "@/components/transcript/TranscriptMessage";
 import { TranscriptView } from "@/components/transcript/TranscriptView";
-import { Card } from "@/components/ui";
+import { Card, VerifiedVisitor } from "@/components/ui";
 import { MemberAvatar } from "@/components/ui/MemberAvatar";
 import { When } from "@/components/ui/When";
 import type { PlainActionFn } from "@/lib/auth/action";
@@ -44,6 +44,7 @@ export function LiveConversation({ data, tenantSlug, timeZone, userId, actions }
           </>
         ) : null}
       </h2>
+      <VerifiedVisitor visitor={c.verifiedVisitor} />
       <p className="text-sm muted" data-channel={c.channel}>
         {CHANNEL_WORDS[c.channel].whereReplies}
         {CHANNEL_WORDS[c.channel].replyWindow ? ` ${CHANNEL_WORDS[c.channel].replyWindow}` : ""}

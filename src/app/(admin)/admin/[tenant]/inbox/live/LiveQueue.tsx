@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Card } from "@/components/ui";
+import { Card, VerifiedVisitor } from "@/components/ui";
 import { MemberAvatar } from "@/components/ui/MemberAvatar";
 import { When } from "@/components/ui/When";
 import type { LiveConsole } from "@/lib/live/console";
@@ -49,6 +49,7 @@ export function LiveQueue({
                     </span>
                   ) : null}
                 </span>
+                <VerifiedVisitor visitor={q.verifiedVisitor} />
               </Link>
             </li>
           ))}
