@@ -8,7 +8,6 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import type { Lang } from "../tools/contract";
 import { offeredPacks } from "../tools/runtime";
-import { closeCallsForTurn, proposeIn } from "./confirm-round";
 import type { Emit } from "./events";
 import {
   acquireStreamSlot,
@@ -22,6 +21,7 @@ import { createModelClient, modelProfile, modelStatus, resolveModel } from "./mo
 import type { ModelClient } from "./model-http";
 import { openTurn, type StoreRetry } from "./persist";
 import { executeTurn, type PackDeps } from "./turn";
+import { actionsFor } from "./turn-actions";
 
 async function markVerified(
   db: DbHandle,
@@ -233,41 +233,6 @@ export async function startTurn(deps: TurnDeps, input: TurnInput): Promise<Opene
       }
     },
   };
-}
-
-/**
- * What a turn does about packs that act for the visitor: a business that switched them off does not offer
- * them; a new message declines any card still waiting (the model is told before it reads the message); the
- * widget can show a new card. A turn without such packs pays nothing for this (no query).
- */
-async function actionsFor(
-  deps: TurnDeps,
-  input: TurnInput,
-  opened: { conversationId: string; userMessageId: string; enabled: EnabledPack[] },
-) {
-  if (!opened.enabled.some((e) => e.pack.confirm)) return { enabled: opened.enabled };
-  const { tenant } = input;
-  const lang = input.lang ?? langOf(input.locale);
-  const label = (packId: string) => {
-    const e = opened.enabled.find((p) => p.pack.id === packId);
-    return e ? deps.packs.chipLabel(e.pack, lang) : packId;
-  };
-  const closed = await closeCallsForTurn(deps.db, tenant.id, opened.conversationId, label).catch((err) => {
-    // The card stays open until it expires; the visitor's message is answered all the same.
-    log().error({ err, tenantId: tenant.id }, "could not close the conversation's confirmation cards");
-    return { messages: [], runs: [] };
-  });
-  const enabled = tenant.bot.actionsOff ? opened.enabled.filter((e) => !e.pack.confirm) : opened.enabled;
-  const propose =
-    input.buttons && enabled.some((e) => e.pack.confirm)
-      ? proposeIn(deps.db, {
-          tenantId: tenant.id,
-          conversationId: opened.conversationId,
-          visitorMessageId: opened.userMessageId,
-          lang,
-        })
-      : undefined;
-  return { enabled, decided: closed.messages, decidedRuns: closed.runs, propose };
 }
 
 /**
