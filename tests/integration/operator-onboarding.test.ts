@@ -15,7 +15,9 @@ vi.mock("next/cache", () => import("../support/admin-mocks").then((m) => m.cache
 
 const operator = await import("@/app/(admin)/admin/operator/actions");
 const { readInvitation } = await import("@/lib/team/invitations");
-const { invitations, memberships, tenants, users } = await import("@/lib/db/schema");
+const { auditLog, invitations, memberships, tenants, users } = await import("@/lib/db/schema");
+const { listTenantsOverview } = await import("@/lib/db/queries/operator");
+const { operatorTeamView } = await import("@/lib/tenants/operator-team");
 
 let t: TestDb;
 let smtp: TestSmtpServer;
@@ -129,5 +131,78 @@ describe("creating a business for an owner", () => {
     expect(
       await t.handle.platform.select().from(invitations).where(eq(invitations.tenantId, shop!.id)),
     ).toEqual([]);
+  });
+});
+
+describe("an invited owner who has not answered (issue 45 item 11)", () => {
+  const tokenOf = (text: string | undefined) => /\/invite#([A-Za-z0-9_-]{43})/.exec(text ?? "")?.[1];
+
+  it("counts as invited, not as a member, and can be sent a new link that replaces the old one", async () => {
+    useSmtp(smtp.url);
+    actAs(op);
+    const before = smtp.received.length;
+    await operator.createTenantAction(
+      {},
+      fd({ name: "Lupe's Bakery", slug: "", ownerEmail: "lupe@bakery.test" }),
+    );
+    const shop = await tenantBySlug("lupe-s-bakery");
+    const row = (await listTenantsOverview(t.handle.platform)).find((x) => x.id === shop!.id);
+    expect(row).toMatchObject({ members: 0, invited: 1 });
+    const [first] = (await smtp.waitFor(before + 1)).slice(before);
+    const oldToken = tokenOf(first!.text);
+
+    const view = await operatorTeamView({ db: t.handle, user: op }, shop!.id);
+    expect(view.members).toEqual([]);
+    expect(view.invitations).toEqual([
+      expect.objectContaining({ email: "lupe@bakery.test", role: "owner", expired: false }),
+    ]);
+
+    const r = await operator.resendInvitationAction(
+      {},
+      fd({ tenantId: shop!.id, invitationId: view.invitations[0]!.id }),
+    );
+    expect(r).toMatchObject({ ok: true, message: expect.stringContaining("e-mailed to lupe@bakery.test") });
+    const [second] = (await smtp.waitFor(before + 2)).slice(before + 1);
+    expect(second!.envelope.to).toEqual(["lupe@bakery.test"]);
+    const newToken = tokenOf(second!.text);
+    expect(newToken).toBeTruthy();
+    expect(newToken).not.toBe(oldToken);
+    expect(await readInvitation(t.handle, oldToken!)).toMatchObject({ state: "revoked" });
+    expect(await readInvitation(t.handle, newToken!)).toMatchObject({ state: "open", role: "owner" });
+    const entries = await t.handle.platform.select().from(auditLog).where(eq(auditLog.tenantId, shop!.id));
+    expect(entries.map((e) => e.action)).toContain("invitation.resent");
+  });
+
+  it("offers a new link for an expired invitation too, and refuses one already answered", async () => {
+    useSmtp(smtp.url);
+    actAs(op);
+    await operator.createTenantAction(
+      {},
+      fd({ name: "Late Owner", slug: "late-owner", ownerEmail: "late@bakery.test" }),
+    );
+    const shop = await tenantBySlug("late-owner");
+    await t.handle.platform
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(invitations.tenantId, shop!.id));
+    expect((await listTenantsOverview(t.handle.platform)).find((x) => x.id === shop!.id)).toMatchObject({
+      members: 0,
+      invited: 0,
+    });
+    const [expired] = (await operatorTeamView({ db: t.handle, user: op }, shop!.id)).invitations;
+    expect(expired).toMatchObject({ email: "late@bakery.test", expired: true });
+    const ok = await operator.resendInvitationAction(
+      {},
+      fd({ tenantId: shop!.id, invitationId: expired!.id }),
+    );
+    expect(ok).toMatchObject({ ok: true });
+    const again = await operator.resendInvitationAction(
+      {},
+      fd({ tenantId: shop!.id, invitationId: expired!.id }),
+    );
+    expect(again).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("already accepted or revoked"),
+    });
   });
 });

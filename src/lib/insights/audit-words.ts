@@ -16,6 +16,7 @@ export const ACTION_LABELS: Record<string, string> = {
   "member.removed": "Member removed",
   "invitation.created": "Invitation sent",
   "invitation.revoked": "Invitation revoked",
+  "invitation.resent": "Invitation sent again",
   "pack.enabled": "Tool pack turned on",
   "pack.disabled": "Tool pack turned off",
   "pack.config_saved": "Tool pack settings saved",

@@ -65,6 +65,11 @@ export const cases: MatrixCases = {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, monthlyTokenBudget: "1", visitorPerMin: "1" }),
     },
+    // Mails a new link: a tenant member must be refused before any invitation is read or replaced.
+    [`${OP}/actions.ts#resendInvitationAction`]: {
+      kind: "operator",
+      form: (b) => ({ tenantId: b.tenant.id, invitationId: "00000000-0000-4000-8000-000000000001" }),
+    },
     [`${OP}/actions.ts#setKnowledgeLimitsAction`]: {
       kind: "operator",
       form: (b) => ({ tenantId: b.tenant.id, uploadQuotaMb: "1", pageCap: "1" }),

@@ -254,6 +254,16 @@ export const viewerCases: Record<string, ViewerCase> = {
     min: "operator",
     args: () => [{ name: "Viewer's shop", slug: "viewer-shop", ownerEmail: "viewer-shop@viewer.test" }],
   },
+  [`${L}/tenants/operator-team.ts#operatorTeamView`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id],
+  },
+  [`${L}/tenants/operator-team.ts#resendInvitation`]: {
+    kind: "refused",
+    min: "operator",
+    args: (w) => [w.a.tenant.id, "00000000-0000-4000-8000-000000000001"],
+  },
   [`${L}/tenants/operator.ts#setKnowledgeLimits`]: {
     kind: "refused",
     min: "operator",

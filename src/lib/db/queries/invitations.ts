@@ -40,6 +40,26 @@ export async function listPendingInvitations(tx: TenantTx, tenantId: string, now
     .orderBy(desc(invitations.createdAt));
 }
 
+/**
+ * Invitations nobody answered, expired ones included: the operator's page offers a new link for those (an owner
+ * invited when the business was created who let the week pass is the usual case).
+ */
+export async function listUnansweredInvitations(tx: TenantTx, tenantId: string) {
+  return tx
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      expiresAt: invitations.expiresAt,
+      createdAt: invitations.createdAt,
+    })
+    .from(invitations)
+    .where(
+      and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+    )
+    .orderBy(desc(invitations.createdAt));
+}
+
 /** Marks a pending invitation revoked; null when there is none with that id in this tenant. */
 export async function revokePendingInvitation(
   tx: TenantTx,

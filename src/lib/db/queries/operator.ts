@@ -2,7 +2,14 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "@/shared/parse";
 import type { Db, TenantTx } from "../client";
-import { memberships, type TenantRateLimits, type TenantStatus, tenants, usageMonthly } from "../schema";
+import {
+  invitations,
+  memberships,
+  type TenantRateLimits,
+  type TenantStatus,
+  tenants,
+  usageMonthly,
+} from "../schema";
 import { usageMonth } from "./usage";
 
 // What the operator's pages read across tenants, and the tenant-row updates of src/lib/tenants/operator.ts.
@@ -15,6 +22,8 @@ export type TenantOverview = {
   /** The business's own time zone, for dates in its mails. */
   timeZone: string;
   members: number;
+  /** Invitations still open (not accepted, revoked or expired): an invited owner is not a member yet. */
+  invited: number;
   tokensThisMonth: number;
   monthlyTokenBudget: number | null;
   createdAt: Date;
@@ -29,6 +38,8 @@ export async function listTenantsOverview(db: Db, month = usageMonth()): Promise
       status: tenants.status,
       timeZone: tenants.timeZone,
       members: sql<number>`(select count(*)::int from ${memberships} m where m.tenant_id = ${tenants.id})`,
+      invited: sql<number>`(select count(*)::int from ${invitations} i where i.tenant_id = ${tenants.id}
+        and i.accepted_at is null and i.revoked_at is null and i.expires_at > now())`,
       tokensThisMonth: sql<number>`coalesce(${usageMonthly.promptTokens} + ${usageMonthly.completionTokens}, 0)::float8`,
       monthlyTokenBudget: tenants.monthlyTokenBudget,
       createdAt: tenants.createdAt,

@@ -83,6 +83,31 @@ export function StatusForm({
   );
 }
 
+/** "Send again" for one unanswered invitation: a new link replaces the old one. */
+export function ResendInvitationForm({
+  action,
+  tenantId,
+  invitationId,
+  email,
+}: {
+  action: PlainActionFn;
+  tenantId: string;
+  invitationId: string;
+  email: string;
+}) {
+  const [state, formAction] = useActionState(action, {});
+  return (
+    <form action={formAction} className="space-y-2">
+      <FormMessage state={state} />
+      <input type="hidden" name="tenantId" value={tenantId} />
+      <input type="hidden" name="invitationId" value={invitationId} />
+      <SubmitButton variant="secondary" pendingText="Sending…">
+        Send again<span className="sr-only"> to {email}</span>
+      </SubmitButton>
+    </form>
+  );
+}
+
 export type LimitField = {
   name: string;
   label: string;

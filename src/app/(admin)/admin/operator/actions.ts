@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { operatorAction } from "@/lib/auth/guard";
 import { createBusiness, setKnowledgeLimits, setTenantLimits, setTenantStatus } from "@/lib/tenants/operator";
+import { resendInvitation } from "@/lib/tenants/operator-team";
 
 // Operator-only actions. They address tenants by id, which is fine here: the operator manages every
 // tenant. Each change is written to the affected tenant's audit log.
@@ -123,5 +124,23 @@ export const setKnowledgeLimitsAction = operatorAction(
     await setKnowledgeLimits(ctx, input.tenantId, input);
     revalidatePath("/admin/operator", "layout");
     return { message: "Knowledge limits saved." };
+  },
+);
+
+export const resendInvitationAction = operatorAction(
+  z.object({ tenantId, invitationId: z.uuid({ error: "Unknown invitation" }) }),
+  async (ctx, input) => {
+    const { email, mail } = await resendInvitation(ctx, input.tenantId, input.invitationId);
+    revalidatePath(`/admin/operator/${input.tenantId}`);
+    if (mail.status === "failed")
+      return {
+        ok: false,
+        message: `A new invitation for ${email} was made, but its mail could not be sent (${mail.error ?? "mail error"}).`,
+      };
+    return mail.status === "kept"
+      ? {
+          message: `No SMTP server is configured, so the new invitation for ${email} is in the Outbox: forward its link.`,
+        }
+      : { message: `A new invitation was e-mailed to ${email}; the earlier link no longer works.` };
   },
 );

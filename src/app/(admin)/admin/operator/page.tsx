@@ -79,7 +79,10 @@ export default async function OperatorPage() {
                       "active"
                     )}
                   </td>
-                  <td className="py-2 pr-3 text-right">{t.members}</td>
+                  <td className="py-2 pr-3 text-right">
+                    {t.members}
+                    {t.invited > 0 ? <span className="muted"> · {t.invited} invited</span> : null}
+                  </td>
                   <td className="py-2 text-right">
                     {nf.format(t.tokensThisMonth)}
                     <span className="muted"> / {budget > 0 ? nf.format(budget) : "no budget"}</span>

@@ -5,17 +5,24 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireOperator } from "@/lib/auth/guard";
 import { getTenantById } from "@/lib/db/queries/operator";
 import { env } from "@/lib/env";
+import { operatorTeamView } from "@/lib/tenants/operator-team";
 import { formatDate } from "@/shared/dates";
-import { setKnowledgeLimitsAction, setLimitsAction, setStatusAction } from "../actions";
-import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
+import {
+  resendInvitationAction,
+  setKnowledgeLimitsAction,
+  setLimitsAction,
+  setStatusAction,
+} from "../actions";
+import { type LimitField, LimitsForm, ResendInvitationForm, StatusForm } from "../OperatorForms";
 
 export const metadata: Metadata = { title: "Business settings" };
 
 export default async function OperatorTenantPage({ params }: { params: Promise<{ tenantId: string }> }) {
   const { tenantId } = await params;
-  const { db } = await requireOperator();
+  const { db, user } = await requireOperator();
   const tenant = await getTenantById(db.platform, tenantId);
   if (!tenant) notFound();
+  const team = await operatorTeamView({ db, user }, tenant.id);
   const e = env();
   const own = tenant.rateLimits ?? {};
   const fields: LimitField[] = [
@@ -72,6 +79,50 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
         }
       >
         <StatusForm action={setStatusAction} tenantId={tenant.id} status={tenant.status} />
+      </Card>
+      <Card
+        id="team"
+        title="Team"
+        description={
+          team.members.length === 0
+            ? "No member yet: the business has no one who can sign in to it until an invitation is accepted."
+            : undefined
+        }
+      >
+        {team.members.length > 0 ? (
+          <ul className="space-y-1 text-sm">
+            {team.members.map((m) => (
+              <li key={m.userId}>
+                {m.name ? `${m.name} · ` : ""}
+                {m.email} · {m.role}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {team.invitations.length > 0 ? (
+          <ul className="mt-3 space-y-3 text-sm" aria-label="Invitations not answered">
+            {team.invitations.map((i) => (
+              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2">
+                <span>
+                  Invited: {i.email} · {i.role} ·{" "}
+                  {i.expired
+                    ? `expired ${formatDate(i.expiresAt, tenant.timeZone)}`
+                    : `link valid until ${formatDate(i.expiresAt, tenant.timeZone)}`}
+                </span>
+                <ResendInvitationForm
+                  action={resendInvitationAction}
+                  tenantId={tenant.id}
+                  invitationId={i.id}
+                  email={i.email}
+                />
+              </li>
+            ))}
+          </ul>
+        ) : team.members.length === 0 ? (
+          <p className="text-sm muted">
+            No invitation is waiting either; create the business again for its owner.
+          </p>
+        ) : null}
       </Card>
       <Card id="limits" title="Budget and rate limits">
         <LimitsForm action={setLimitsAction} tenantId={tenant.id} fields={fields} />
