@@ -159,6 +159,17 @@ test("a visitor rates an answer down: transcript, Conversations filter, Usage an
     .poll(async () => (await signedHooks("feedback.created")).map((d) => d.comment))
     .toContain("I asked about delivery");
 
+  // After a reload the visitor sees their own rating again, not two unpressed thumbs.
+  const again = await openChat(page);
+  const restored = again
+    .locator(".msg.bot")
+    .filter({ hasText: "You said: Do you deliver to Osaka on Sundays?" });
+  await expect(restored.getByRole("button", { name: "Not helpful" })).toHaveAttribute("aria-pressed", "true");
+  await expect(restored.getByRole("button", { name: "Helpful", exact: true })).toHaveAttribute(
+    "aria-pressed",
+    "false",
+  );
+
   await signIn(page, E2E.operator);
   await page.goto(`/admin/${E2E.cafe.slug}/conversations?rating=down`);
   await page.getByRole("link", { name: "Do you deliver to Osaka on Sundays?" }).click();

@@ -53,3 +53,21 @@ test("upload a document, find it, refuse a large one, delete it", async ({ brows
   await expect(page.getByTestId("test-result")).not.toContainText(name);
   await page.context().close();
 });
+
+test("an old Word file (.doc) is refused once, with how to save it as DOCX", async ({ browser }) => {
+  const page = await signedIn(browser);
+  await page.goto(KNOWLEDGE);
+  const docs = page.locator("#documents");
+  await docs.getByLabel(/^File/).setInputFiles({
+    name: "menu.doc",
+    mimeType: "application/msword",
+    // The start of an OLE2 compound file, which is what Word 97–2003 writes.
+    buffer: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]),
+  });
+  await docs.getByRole("button", { name: "Upload" }).click();
+  const refusal = docs.getByText(/Save it as DOCX/);
+  await expect(refusal).toHaveCount(1);
+  await expect(refusal).toBeVisible();
+  await expect(docs.getByLabel(/^File/)).toHaveAttribute("aria-invalid", "true");
+  await page.context().close();
+});

@@ -53,6 +53,11 @@ function uploadFileName(raw: string): string {
 function typeOf(fileName: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? "";
   const type = TYPES[ext];
+  // Word's old binary format is the likeliest wrong file an owner has: say how to get the one we read.
+  if (ext === "doc")
+    refuse(
+      "Word 97–2003 files (.doc) cannot be read. Save it as DOCX (in Word: Save As, Word Document) and upload that.",
+    );
   if (!type) refuse("Upload a PDF, DOCX, Markdown (.md) or plain text (.txt) file.");
   return type;
 }

@@ -16,13 +16,15 @@ export function RateAnswer({
   cfg,
   session,
   messageId,
+  rated,
 }: {
   cfg: PanelConfig;
   session: Session;
   messageId: string;
+  rated?: "up" | "down";
 }) {
   const { h } = cfg;
-  const [rating, setRating] = useState<"up" | "down" | null>(null);
+  const [rating, setRating] = useState<"up" | "down" | null>(rated ?? null);
   const [asking, setAsking] = useState(false);
   const [thanked, setThanked] = useState(false);
   const [comment, setComment] = useState("");
@@ -100,7 +102,9 @@ export function RateAnswer({
 export function AnswerExtras({ m, cfg, session }: { m: Msg; cfg: PanelConfig; session: Session }) {
   return (
     <>
-      {m.status === "done" && m.serverId && <RateAnswer cfg={cfg} session={session} messageId={m.serverId} />}
+      {m.status === "done" && m.serverId && (
+        <RateAnswer cfg={cfg} session={session} messageId={m.serverId} rated={m.rating} />
+      )}
       {m.form && <ContactForm cfg={cfg} session={session} source="assistant" />}
     </>
   );

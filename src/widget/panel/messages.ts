@@ -34,6 +34,8 @@ export type Msg = {
   confirm?: ConfirmCard;
   /** For a reply: the figure check's note (a figure none of the business's sources states). */
   note?: string;
+  /** For a reply: the visitor's own rating of it, as stored (restored after a reload). */
+  rating?: "up" | "down";
 };
 
 /** The abort reason of the Stop button, told apart from a reset or the panel going away. */

@@ -15,6 +15,7 @@ export type Stored = {
   chips?: { label?: unknown; state?: unknown }[];
   citations?: unknown;
   note?: unknown;
+  rating?: unknown;
   agent?: { name?: unknown; avatarUrl?: unknown };
 };
 
@@ -69,6 +70,7 @@ export function restoreMessages(stored: Stored[], withPerson = false, pending?: 
         serverId: str(m.id) ? m.id : undefined,
         ...(sources.length ? { sources } : {}),
         ...(str(m.note) ? { note: m.note } : {}),
+        ...(m.rating === "up" || m.rating === "down" ? { rating: m.rating } : {}),
       });
     const last = out[out.length - 1];
     if (failed && last) {

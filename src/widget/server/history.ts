@@ -5,6 +5,7 @@ import "server-only";
 import { z } from "zod";
 import { cardOf } from "@/lib/chat/confirm-round";
 import { findVisitorConversation, listMessages, listToolRunChips } from "@/lib/db/queries/conversations";
+import { ratingsOfConversation } from "@/lib/db/queries/feedback";
 import { agentNamesOf } from "@/lib/db/queries/live-conversations";
 import { openCall } from "@/lib/db/queries/pending-calls";
 import { AppError, errorResponse } from "@/lib/errors";
@@ -40,6 +41,8 @@ export type HistoryMessage = {
   citations?: Citation[];
   /** The figure check marked the answer: the note under it, in the panel's language. */
   note?: string;
+  /** The visitor's own thumbs on this answer, so the pressed button shows again after a reload. */
+  rating?: "up" | "down";
 };
 
 /**
@@ -95,6 +98,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
               rows: await listMessages(tx, id),
               runs: await listToolRunChips(tx, id),
               agents: await agentNamesOf(tx, id),
+              ratings: await ratingsOfConversation(tx, tenant.id, id),
               // A card still waiting shows again after a reload; never while a person has the conversation.
               pending: conversation.liveState === "bot" ? await openCall(tx, id, new Date()) : null,
             }
@@ -145,6 +149,7 @@ export async function handleHistory(req: Request, key: string, id: string, deps:
         ...(m.figureCheck?.mode === "mark" && m.figureCheck.unsupported > 0
           ? { note: figureNote(langOf(lang)) }
           : {}),
+        ...(found.ratings.has(m.id) ? { rating: found.ratings.get(m.id)?.rating } : {}),
       }));
     return Response.json(
       // `live`: who answers now (bot, waiting for a person, a person, or closed), so the panel can follow the

@@ -157,7 +157,8 @@ export function UploadDocumentForm({ uploadUrl }: { uploadUrl: string }) {
         } else setTooLarge(null);
       }}
     >
-      {tooLarge ? null : <FormMessage state={state} />}
+      {/* A refusal about the file is said once, under the field; only other failures go in the alert above it. */}
+      {error ? null : <FormMessage state={state} />}
       <label htmlFor="document-file" className="label">
         File (PDF, DOCX, Markdown or plain text, at most 20 MB)
       </label>
