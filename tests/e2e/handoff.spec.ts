@@ -79,6 +79,13 @@ test("the assistant offers a person; the visitor fills the form; mail, signed we
     const form = panel.locator("form.hf");
     await expect(form).toBeVisible();
     await expect(form).toContainText(CONSENT);
+    // The bot just said it: the form does not say the same sentence again, and its button is not a second "Send".
+    await expect(form.getByText("Leave your details and a person will get back to you.")).toBeHidden();
+    await expect(
+      panel.getByRole("form", { name: "Leave your details and a person will get back to you." }),
+    ).toBeVisible();
+    await expect(panel.getByRole("button", { name: "Send", exact: true })).toHaveCount(1);
+    await expect(form.getByRole("button", { name: "Send request" })).toBeVisible();
 
     // Nothing to reach the visitor by: refused in the panel, in the visitor's words.
     await form.getByLabel("How can we help?").fill("A party for 12 on Saturday.");

@@ -153,7 +153,9 @@ export function ContactForm({ cfg, session, source, onClose }: FormProps) {
 
   return (
     <form class="hf" noValidate onSubmit={submit} aria-labelledby={`${id}-t`}>
-      <p id={`${id}-t`} class="hf-title">
+      {/* Under the assistant's offer, the bot has just said this sentence: it stays the form's name for screen
+          readers but is not shown a second time. From the menu, nothing said it yet. */}
+      <p id={`${id}-t`} class={source === "assistant" ? "sr" : "hf-title"}>
         {h.formTitle}
       </p>
       <label for={`${id}-name`}>{h.name}</label>
