@@ -21,16 +21,45 @@ describe("check connection", () => {
     expect(ok.lines[0]).toContain("+1 555-010-1234");
     expect(ok.lines.join("\n")).toContain("No message from Meta has arrived yet");
 
-    await connectWhatsApp(c.ctx, {
-      phoneNumberId: c.graph.phoneNumberId,
-      accessToken: "EAAG-a-token-meta-no-longer-knows",
-      appSecret: "",
-      verifyToken: "",
-    });
+    // Meta revokes the token after it was saved: the check names the problem and never shows the token.
+    c.graph.failNext("expired-token");
     const bad = await checkChannelConnection(c.ctx, "whatsapp", opts());
     expect(bad.ok).toBe(false);
     expect(bad.lines[0]).toMatch(/token/i);
-    expect(bad.lines.join("\n")).not.toContain("EAAG-a-token-meta-no-longer-knows");
+    expect(bad.lines.join("\n")).not.toContain(c.graph.accessToken);
+  });
+
+  it("WhatsApp: saving asks Meta first; a token or number it refuses is not saved (#45 item 6)", async () => {
+    const form = { phoneNumberId: c.graph.phoneNumberId, appSecret: "", verifyToken: "" };
+    const saved = await connectWhatsApp(c.ctx, { ...form, accessToken: c.graph.accessToken }, opts());
+    expect(saved).toBe("Meta confirmed the access token for +1 555-010-1234.");
+
+    const stale = connectWhatsApp(
+      c.ctx,
+      { ...form, accessToken: "EAAG-a-token-meta-no-longer-knows" },
+      opts(),
+    );
+    await expect(stale).rejects.toMatchObject({
+      code: "invalid_input",
+      details: { fieldErrors: { accessToken: [expect.stringMatching(/expired or was revoked/)] } },
+    });
+    const wrongNumber = connectWhatsApp(
+      c.ctx,
+      { ...form, phoneNumberId: "109999999999999", accessToken: "" },
+      opts(),
+    );
+    await expect(wrongNumber).rejects.toMatchObject({
+      details: { fieldErrors: { phoneNumberId: [expect.stringMatching(/phone number id does not exist/)] } },
+    });
+    // Nothing of either reached the stored connection: it still works as saved.
+    expect((await checkChannelConnection(c.ctx, "whatsapp", opts())).ok).toBe(true);
+
+    // Meta out of reach: saved, and the answer says the check is still to do.
+    c.graph.failNext("server-error");
+    const later = await connectWhatsApp(c.ctx, { ...form, accessToken: c.graph.accessToken }, opts());
+    expect(later).toMatch(
+      /^Meta could not be reached to check the access token .*use Check connection later\.$/,
+    );
   });
 
   it("Telegram: says when Telegram cannot reach the webhook", async () => {

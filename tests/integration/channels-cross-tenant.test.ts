@@ -39,12 +39,18 @@ beforeAll(async () => {
     role: "owner",
     db: c.w.db,
   };
-  await connectWhatsApp(ctx, {
-    phoneNumberId: "209999999999999",
-    accessToken: "b-access-token",
-    appSecret: B_SECRET,
-    verifyToken: "b-verify",
-  });
+  // Meta knows B's number with B's token: saving checks them with the (fake) Graph API.
+  c.graph.addNumber("209999999999999", "b-access-token");
+  await connectWhatsApp(
+    ctx,
+    {
+      phoneNumberId: "209999999999999",
+      accessToken: "b-access-token",
+      appSecret: B_SECRET,
+      verifyToken: "b-verify",
+    },
+    { graphBaseUrl: c.graph.baseUrl },
+  );
   const conn = await c.w.db.forTenant(tenant.id, (tx) => getConnectionByChannel(tx, "whatsapp"));
   b = { tenant, key: conn!.key, ctx };
 });

@@ -84,12 +84,16 @@ export async function startChannelWorld(
     role: "owner",
     db: w.db,
   };
-  await connectWhatsApp(ctx, {
-    phoneNumberId: graph.phoneNumberId,
-    accessToken: graph.accessToken,
-    appSecret: APP_SECRET,
-    verifyToken: VERIFY_TOKEN,
-  });
+  await connectWhatsApp(
+    ctx,
+    {
+      phoneNumberId: graph.phoneNumberId,
+      accessToken: graph.accessToken,
+      appSecret: APP_SECRET,
+      verifyToken: VERIFY_TOKEN,
+    },
+    { graphBaseUrl: graph.baseUrl },
+  );
   await connectTelegram(ctx, { botToken: telegram.token }, { telegramBaseUrl: telegram.baseUrl });
   const conn = await w.db.forTenant(tenant.id, (tx) => getConnectionByChannel(tx, "whatsapp"));
   const deps: ChannelDeps = {

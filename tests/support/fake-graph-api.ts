@@ -55,6 +55,8 @@ export type FakeGraphApi = {
   /** Every send to this customer fails with 131047 until reopened, as after 24 hours of silence. */
   closeWindow(waId: string): void;
   openWindow(waId: string): void;
+  /** Another business's number and its token, which this fake then accepts as well. */
+  addNumber(phoneNumberId: string, accessToken: string): void;
   /** Resolves once `n` messages have been accepted. */
   waitForSent(n: number, timeoutMs?: number): Promise<GraphSent[]>;
   close(): Promise<void>;
@@ -68,6 +70,8 @@ export async function startFakeGraphApi(
   const accessToken = opts.accessToken ?? "EAAG-fake-graph-token";
   const version = opts.version ?? "v23.0";
   const requests: GraphRequest[] = [];
+  // Each number the fake knows, with the one token that may use it (a second business's number: addNumber).
+  const numbers = new Map([[phoneNumberId, accessToken]]);
   const sent: GraphSent[] = [];
   const reads: { messageId: string; typing: boolean }[] = [];
   const faults: GraphFault[] = [];
@@ -134,8 +138,8 @@ export async function startFakeGraphApi(
         2500,
         "An active access token must be used to query information about the current user.",
       );
-    if (auth.slice(7) !== accessToken) return FAULTS["invalid-token"]();
-    if (m[1] !== phoneNumberId) {
+    if (![...numbers.values()].includes(auth.slice(7))) return FAULTS["invalid-token"]();
+    if (numbers.get(m[1] ?? "") !== auth.slice(7)) {
       const verb = method === "GET" ? "get" : "post";
       return {
         status: 400,
@@ -158,7 +162,7 @@ export async function startFakeGraphApi(
         body: {
           verified_name: "Michi Test Shop",
           display_phone_number: "+1 555-010-1234",
-          id: phoneNumberId,
+          id: m[1],
           quality_rating: "GREEN",
         },
       };
@@ -208,6 +212,7 @@ export async function startFakeGraphApi(
     requests,
     sent,
     reads,
+    addNumber: (id, token) => void numbers.set(id, token),
     failNext(fault, times = 1) {
       for (let i = 0; i < times; i++) faults.push(fault);
     },

@@ -20,9 +20,16 @@ import { env } from "../env";
 import { AppError } from "../errors";
 import { adapterFor } from "./adapter";
 import type { ApiBases } from "./adapter-types";
-import { newConnectionKey, newWebhookSecret, type SecretField, sealChannelSecret } from "./identity";
+import {
+  newConnectionKey,
+  newWebhookSecret,
+  openChannelSecret,
+  type SecretField,
+  sealChannelSecret,
+} from "./identity";
 import { createTelegramClient } from "./telegram/api";
 import { webhookUrl } from "./webhook-url";
+import { createWhatsAppClient } from "./whatsapp/api";
 
 // The Channels page's use cases, for admins and owners: connect WhatsApp or Telegram, disconnect. Secrets are
 // write-only: a field left empty keeps the stored value, and nothing secret is ever read back to a page.
@@ -64,27 +71,66 @@ function sealAll(
   return out;
 }
 
-/** Connects (or updates) WhatsApp. The first time, every secret is needed; afterwards only the changed ones. */
-export async function connectWhatsApp(ctx: TenantContext, input: WhatsAppForm): Promise<void> {
+/**
+ * Asks Meta for the phone number with the token about to be saved, as Check connection does. A token or number
+ * Meta refuses is not saved (it used to be saved and shown as "Connected."); when Meta cannot be reached the
+ * settings are saved and the answer says the check is still to do.
+ */
+async function checkWhatsAppCredentials(
+  input: WhatsAppForm,
+  existing: ConnectionRow | null,
+  opts: ApiBases,
+): Promise<string> {
+  const stored = existing
+    ? openChannelSecret(existing.secrets, existing.tenantId, existing.id, "accessToken")
+    : null;
+  const token = input.accessToken || stored;
+  if (!token) return "";
+  const r = await createWhatsAppClient({
+    phoneNumberId: input.phoneNumberId,
+    accessToken: token,
+    baseUrl: opts.graphBaseUrl,
+  }).checkConnection();
+  if (r.ok) return `Meta confirmed the access token for ${r.displayPhoneNumber ?? "this number"}.`;
+  if (r.retryable)
+    return `Meta could not be reached to check the access token (${r.message}); use Check connection later.`;
+  const field = r.code === "100" ? "phoneNumberId" : "accessToken";
+  throw new AppError("invalid_input", `Nothing was saved: ${r.message}.`, {
+    fieldErrors: { [field]: [r.message] },
+  });
+}
+
+/**
+ * Connects (or updates) WhatsApp. The first time, every secret is needed; afterwards only the changed ones.
+ * Answers what Meta said of the token, in words.
+ */
+export async function connectWhatsApp(
+  ctx: TenantContext,
+  input: WhatsAppForm,
+  opts: ApiBases = {},
+): Promise<string> {
   assertRole(ctx, "admin");
   const tenantId = ctx.tenant.id;
+  const existing = await auditedTx(ctx, (tx) => getConnectionByChannel(tx, "whatsapp"));
+  const fieldErrors: Record<string, string[]> = {};
+  const need = (field: SecretField, words: string) => {
+    if (!input[field as keyof WhatsAppForm] && !existing?.secrets[field]) fieldErrors[field] = [words];
+  };
+  need("accessToken", "Paste the access token (a permanent system user token)");
+  need("appSecret", "Paste the app secret (App settings → Basic)");
+  need("verifyToken", "Choose a verify token; you type the same one at Meta");
+  if (Object.keys(fieldErrors).length > 0)
+    throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors });
+  // Outside the transaction: no row is held while Meta answers.
+  const checked = await checkWhatsAppCredentials(input, existing, opts);
   await auditedTx(ctx, async (tx, record) => {
-    const existing = await getConnectionByChannel(tx, "whatsapp");
-    const id = existing?.id ?? randomUUID();
-    const fieldErrors: Record<string, string[]> = {};
-    const need = (field: SecretField, words: string) => {
-      if (!input[field as keyof WhatsAppForm] && !existing?.secrets[field]) fieldErrors[field] = [words];
-    };
-    need("accessToken", "Paste the access token (a permanent system user token)");
-    need("appSecret", "Paste the app secret (App settings → Basic)");
-    need("verifyToken", "Choose a verify token; you type the same one at Meta");
-    if (Object.keys(fieldErrors).length > 0)
-      throw new AppError("invalid_input", "Nothing was saved.", { fieldErrors });
+    const current = await getConnectionByChannel(tx, "whatsapp");
+    const id = current?.id ?? randomUUID();
     await upsertConnection(tx, {
       id,
       tenantId,
       channel: "whatsapp",
-      key: existing?.key ?? newConnectionKey(),
+      key: current?.key ?? newConnectionKey(),
       settings: { phoneNumberId: input.phoneNumberId },
       secrets: sealAll(tenantId, id, {
         accessToken: input.accessToken,
@@ -100,6 +146,7 @@ export async function connectWhatsApp(ctx: TenantContext, input: WhatsAppForm): 
       },
     });
   });
+  return checked;
 }
 
 /**
@@ -115,7 +162,7 @@ export async function connectTelegram(
   if (!env().MICHI_PUBLIC_URL.startsWith("https://"))
     throw new AppError(
       "conflict",
-      "Telegram only delivers to an https address: set MICHI_PUBLIC_URL to this server's https address first.",
+      "Telegram only delivers to an https address, and this installation's address is not https. Ask your platform's operator to serve it over https (they set its public address).",
     );
   const tenantId = ctx.tenant.id;
   const existing = await auditedTx(ctx, (tx) => getConnectionByChannel(tx, "telegram"));

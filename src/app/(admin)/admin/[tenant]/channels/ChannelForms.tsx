@@ -23,6 +23,25 @@ export function WhatsAppForm({
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <FormMessage state={state} />
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium">Where to find these four values at Meta</summary>
+        <ol className="mt-2 list-decimal space-y-1 pl-5">
+          <li>
+            Phone number id: in your app at developers.facebook.com, WhatsApp → API Setup, the id shown under
+            your number.
+          </li>
+          <li>
+            Access token: business.facebook.com → Business settings → System users, add a system user, assign
+            it your app and WhatsApp account, then Generate token with whatsapp_business_messaging (it does
+            not expire, unlike the temporary token on API Setup).
+          </li>
+          <li>App secret: your app's App settings → Basic, App secret (Show).</li>
+          <li>
+            Verify token: any phrase you make up. After saving here, open WhatsApp → Configuration at Meta,
+            paste the callback URL this page shows and the same phrase, then subscribe to the messages field.
+          </li>
+        </ol>
+      </details>
       <InputField
         id="wa-phone"
         name="phoneNumberId"

@@ -21,9 +21,9 @@ const channel = z.enum(CHANNELS, { error: "Unknown channel" });
 const refresh = (slug: string) => revalidatePath(`/admin/${slug}/channels`);
 
 export const connectWhatsAppAction = tenantAction("admin", whatsappFormSchema, async (ctx, input) => {
-  await connectWhatsApp(ctx, input);
+  const checked = await connectWhatsApp(ctx, input, channelApiUrls(env()));
   refresh(ctx.tenant.slug);
-  return { message: "WhatsApp saved. Paste the webhook URL and your verify token at Meta." };
+  return { message: `WhatsApp saved. ${checked} Paste the webhook URL and your verify token at Meta.` };
 });
 
 export const connectTelegramAction = tenantAction("admin", telegramFormSchema, async (ctx, input) => {

@@ -94,6 +94,14 @@ export default async function ChannelsPage({ params }: { params: Promise<{ tenan
             {c.connected && admin && c.webhookUrl ? (
               <CopyLink link={c.webhookUrl} label={c.webhookLabel ?? ""} />
             ) : null}
+            {c.connected && admin && c.webhookUrl?.startsWith("http://") ? (
+              // Meta refuses an http callback URL when it is saved there, and Telegram never delivers to one.
+              <p role="note" className="field-error text-sm">
+                This address starts with http://, and {c.title} only delivers to https addresses, so no
+                message will arrive. Ask your platform's operator to serve michi-chat over https; the address
+                here changes with it.
+              </p>
+            ) : null}
             {c.connected ? <Activity c={c} tz={ctx.tenant.timeZone} /> : null}
             {admin ? (
               <>
