@@ -18,6 +18,10 @@ export type LiveStrings = {
   nobody: string;
   /** Shown above the contact form outside the business's hours. */
   outsideHours: string;
+  /** Waiting: the business's usual first answer; {min} is a number of minutes. */
+  expected: string;
+  /** Waiting longer than the business's alert delay: the way out to the contact form. */
+  leaveEmail: string;
 };
 
 type ChannelLiveWords = Pick<LiveStrings, "waiting" | "nobody" | "outsideHours" | "backToBot" | "closed">;
@@ -33,6 +37,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     nobody: "Nobody is available to chat right now. Leave your details and a person will get back to you.",
     outsideHours:
       "We are not available to chat at this hour. Leave your details and a person will get back to you.",
+    expected: "People here usually answer within {min} min.",
+    leaveEmail: "Leave your e-mail instead",
   },
   es: {
     asking: "Buscando a una persona…",
@@ -43,6 +49,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     closed: "La conversación con una persona ha terminado. El asistente responderá a tu próximo mensaje.",
     nobody: "Ahora mismo no hay nadie disponible para chatear. Deja tus datos y una persona te contactará.",
     outsideHours: "A esta hora no atendemos por chat. Deja tus datos y una persona te contactará.",
+    expected: "Aquí solemos responder en {min} min.",
+    leaveEmail: "Prefiero dejar mi correo",
   },
   fr: {
     asking: "Recherche d'une personne…",
@@ -55,6 +63,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
       "Personne n'est disponible pour discuter en ce moment. Laissez vos coordonnées et une personne vous recontactera.",
     outsideHours:
       "Nous ne sommes pas disponibles pour discuter à cette heure. Laissez vos coordonnées et une personne vous recontactera.",
+    expected: "Nous répondons d'habitude en {min} min.",
+    leaveEmail: "Laisser plutôt mon e-mail",
   },
   de: {
     asking: "Wir holen eine Person dazu…",
@@ -67,6 +77,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
       "Gerade ist niemand für einen Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
     outsideHours:
       "Zu dieser Uhrzeit sind wir nicht im Chat erreichbar. Hinterlassen Sie Ihre Kontaktdaten, dann meldet sich jemand bei Ihnen.",
+    expected: "Wir antworten meist innerhalb von {min} Min.",
+    leaveEmail: "Lieber E-Mail hinterlassen",
   },
   ja: {
     asking: "担当者を呼んでいます…",
@@ -78,6 +90,8 @@ export const LIVE_STRINGS: Record<Lang, LiveStrings> = {
     nobody: "現在チャットできる担当者がいません。連絡先を残していただければ、担当者からご連絡します。",
     outsideHours:
       "この時間はチャットに対応していません。連絡先を残していただければ、担当者からご連絡します。",
+    expected: "通常{min}分以内に担当者が対応します。",
+    leaveEmail: "代わりにメールアドレスを残す",
   },
 };
 

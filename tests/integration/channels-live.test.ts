@@ -20,6 +20,8 @@ import { type ChannelWorld, eventually, startChannelWorld } from "../support/cha
 
 let c: ChannelWorld;
 const words = liveWords("en");
+/** What a person on a channel reads when someone of the team takes the conversation (issue 45 item 4). */
+const joined = () => `${c.ctx.user.name || c.ctx.user.email.split("@")[0]} joined the conversation.`;
 let seq = 0;
 const wa = () => {
   seq++;
@@ -125,18 +127,24 @@ describe("a WhatsApp person asks for a person in plain words", () => {
     await addInternalNote(c.ctx, { conversationId: conv.id, text: "VIP, be nice" });
     await sendAgentReply(c.ctx, { conversationId: conv.id, text: "Your refund is on its way." });
     await sendAgentReply(c.ctx, { conversationId: conv.id, text: "Anything else?" });
-    await eventually(async () => expect(waTo(p.from)).toHaveLength(4));
-    expect(waTo(p.from).slice(1)).toEqual(["Hi, I'm *Ana*.", "Your refund is on its way.", "Anything else?"]);
+    // The first reply claims the conversation: the person hears who joined before the reply itself.
+    await eventually(async () => expect(waTo(p.from)).toHaveLength(5));
+    expect(waTo(p.from).slice(1)).toEqual([
+      joined(),
+      "Hi, I'm *Ana*.",
+      "Your refund is on its way.",
+      "Anything else?",
+    ]);
     await handBackConversation(c.ctx, { conversationId: conv.id });
     await eventually(async () => expect(waTo(p.from).at(-1)).toBe(words.backToBot));
     // With the bot again: the next message gets the bot's answer.
     await c.post(waText(p, "thanks"));
     await eventually(async () => expect(waTo(p.from).at(-1)).toBe("Hello from the bot."));
-    expect(waTo(p.from)).toHaveLength(6);
+    expect(waTo(p.from)).toHaveLength(7);
     expect(waTo(p.from).join("\n")).not.toContain("VIP");
     const rows = await c.rows();
     expect(rows.outbound.filter((o) => o.conversationId === conv.id).map((o) => o.status)).toEqual(
-      Array(6).fill("sent"),
+      Array(7).fill("sent"),
     );
   });
 
@@ -153,8 +161,10 @@ describe("a WhatsApp person asks for a person in plain words", () => {
     await sendAgentReply(c.ctx, { conversationId: conv.id, text: "Sorry for the wait!" });
     await eventually(async () => {
       const rows = await c.rows();
+      // Who joined, then the reply: neither may go out after the window.
       expect(rows.outbound.filter((o) => o.conversationId === conv.id).map((o) => o.status)).toEqual([
         "sent",
+        "outside_window",
         "outside_window",
       ]);
     });
@@ -212,8 +222,9 @@ describe("a Telegram person", () => {
     const conv = await conversationOf(String(chatId));
     expect(conv.liveState).toBe("waiting");
     await sendAgentReply(c.ctx, { conversationId: conv.id, text: "Ana here: **on it** <3" });
-    await eventually(async () => expect(tgTo(chatId)).toHaveLength(3));
-    expect(tgTo(chatId)[2]!.html).toBe("Ana here: <b>on it</b> &lt;3");
+    await eventually(async () => expect(tgTo(chatId)).toHaveLength(4));
+    expect(tgTo(chatId)[2]!.html).toBe(joined());
+    expect(tgTo(chatId)[3]!.html).toBe("Ana here: <b>on it</b> &lt;3");
     await closeLiveConversation(c.ctx, { conversationId: conv.id });
     await eventually(async () => expect(tgTo(chatId).at(-1)?.html).toBe(words.closed));
   });

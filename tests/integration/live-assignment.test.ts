@@ -170,8 +170,16 @@ describe("asking for a person", () => {
   it("waits for a person, in the log, and a second ask changes nothing", async () => {
     await recordPresence(ctx(ana), {});
     const c = await conversation();
-    expect(await ask(c)).toEqual({ live: true, state: "waiting", conversationId: c.id });
-    expect(await ask(c)).toEqual({ live: true, state: "waiting", conversationId: c.id });
+    // No live history yet: no usual wait to tell; the contact form is offered after the 5-minute alert delay.
+    const waiting = {
+      live: true,
+      state: "waiting",
+      conversationId: c.id,
+      expectedWaitMin: null,
+      offerContactAfterSec: 300,
+    };
+    expect(await ask(c)).toEqual(waiting);
+    expect(await ask(c)).toEqual(waiting);
     const events = await readLiveEvents(t.handle, shop.id, { after: 0, conversationId: c.id, limit: 50 });
     expect(events.map((e) => e.kind)).toEqual(["state", "assigned"]);
     // Unclaimed after the business's 5 minutes: the escalation job waits that long.

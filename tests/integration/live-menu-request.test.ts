@@ -117,6 +117,8 @@ describe("Talk to a person before the first message", () => {
       live: true,
       state: "waiting",
       conversationId: c!.id,
+      expectedWaitMin: null,
+      offerContactAfterSec: 300,
     });
   });
 

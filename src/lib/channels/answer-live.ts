@@ -1,5 +1,7 @@
 import "server-only";
-import { liveWords } from "../../shared/live-words";
+import { fill } from "../../shared/fill";
+import { langOrEnglish } from "../../shared/languages";
+import { LIVE_STRINGS, liveWords } from "../../shared/live-words";
 import { lockLiveConversation } from "../db/queries/live-conversations";
 import { isAppError } from "../errors";
 import { takeLeadPoint } from "../leads/limits";
@@ -42,6 +44,11 @@ export async function askForPerson(
     deps.now?.() ?? new Date(),
   );
   const words = liveWords(input.language);
-  if (outcome.live) return { live: true, text: words.waiting };
+  if (outcome.live) {
+    const expected = outcome.expectedWaitMin
+      ? ` ${fill(LIVE_STRINGS[langOrEnglish(input.language)].expected, { min: String(outcome.expectedWaitMin) })}`
+      : "";
+    return { live: true, text: `${words.waiting}${expected}` };
+  }
   return { live: false, text: outcome.reason === "closed" ? words.outsideHours : words.nobody };
 }

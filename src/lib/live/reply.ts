@@ -55,7 +55,7 @@ export async function sendAgentReply(
     // Replying to a conversation the caller does not have yet claims it, by the claim's own rule.
     const mine = c.liveState === "person" && c.liveAgentId === ctx.user.id;
     const m = { tx, tenantId: ctx.tenant.id, record };
-    const wake = mine ? [] : await claimLocked(m, c, ctx);
+    const wake = mine ? [] : await claimLocked(m, c, ctx, queue);
     const agent = await callerAgent(tx, ctx.user);
     const id = await insertAgentMessage(tx, {
       tenantId: ctx.tenant.id,

@@ -1,12 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { liveWords } from "../../shared/live-words";
+import { fill } from "../../shared/fill";
+import { langOrEnglish } from "../../shared/languages";
+import { LIVE_STRINGS, liveWords } from "../../shared/live-words";
 import { assertRole, auditedTx, roleAtLeast, type TenantContext } from "../auth/access";
 import { type LiveRow, lockLiveConversation } from "../db/queries/live-conversations";
 import { isAgentMember } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { queueReplies } from "../outbox";
-import { processQueue } from "../queue";
+import { type JobQueue, processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
 import { assertMove, isPersonState, type Mover, moveConversation, wakeAssigned } from "./transition";
 
@@ -38,11 +40,12 @@ export async function claimConversation(
   input: z.infer<typeof liveTargetSchema>,
 ): Promise<void> {
   assertRole(ctx, "admin");
+  const queue = await processQueue();
   const wake = await auditedTx(ctx, async (tx, record) => {
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return [];
-    return claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx);
+    return claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx, queue);
   });
   wakeAssigned(ctx.tenant.id, wake);
 }
@@ -52,7 +55,12 @@ export async function claimConversation(
  * the caller checked the role): the same rule whether a person
  * presses "Take over" or replies to a conversation they do not have yet (reply.ts).
  */
-export async function claimLocked(m: Mover, c: LiveRow, ctx: TenantContext): Promise<string[]> {
+export async function claimLocked(
+  m: Mover,
+  c: LiveRow,
+  ctx: TenantContext,
+  queue: JobQueue | null,
+): Promise<string[]> {
   const holder = isPersonState(c.liveState) ? c.liveAgentId : null;
   if (!mayTake(ctx, holder)) {
     throw new AppError(
@@ -62,7 +70,17 @@ export async function claimLocked(m: Mover, c: LiveRow, ctx: TenantContext): Pro
         : "This conversation is assigned to a teammate. Ask them (or an owner) to transfer it to you.",
     );
   }
-  return moveConversation(m, c, "claim", { agent: await callerAgent(m.tx, ctx.user) });
+  const agent = await callerAgent(m.tx, ctx.user);
+  const wake = await moveConversation(m, c, "claim", { agent });
+  // The widget shows who joined from the live event; on WhatsApp and Telegram only a message can say it (nothing
+  // is queued for a widget conversation).
+  const joined = fill(LIVE_STRINGS[langOrEnglish(ctx.tenant.bot.language)].joined, { name: agent.name });
+  await queueReplies(m.tx, queue, {
+    tenantId: m.tenantId,
+    conversationId: c.id,
+    replies: [{ markdown: joined }],
+  });
+  return wake;
 }
 
 /**

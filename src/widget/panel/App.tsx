@@ -220,11 +220,12 @@ export function App({ cfg, session, bridge, notice }: Props) {
           onTalk={talkToPerson}
           onDecide={decide}
         />
-        <LiveBar cfg={cfg} session={session} live={live} asking={asking} />
+        <LiveBar cfg={cfg} session={session} live={live} asking={asking} onLeave={() => setTalk({})} />
         {talk && (
           <MenuContactForm cfg={cfg} session={session} note={talk.note} onClose={() => setTalk(false)} />
         )}
-        {msgs.length === 0 && cfg.starters.length > 0 && (
+        {/* Waiting for (or talking with) a person, the starters' questions are for the assistant: hidden. */}
+        {msgs.length === 0 && cfg.starters.length > 0 && live.state === "bot" && (
           <fieldset class="starters">
             <legend class="sr">{t.suggestions}</legend>
             {cfg.starters.map((s) => (

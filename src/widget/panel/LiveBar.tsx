@@ -57,32 +57,56 @@ function Avatar({ cfg, session, agent }: { cfg: PanelConfig; session: Session; a
   );
 }
 
+/** True once `at` (ms since the epoch) has passed; re-renders at that moment. */
+function usePassed(at: number): boolean {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const left = at - Date.now();
+    if (left <= 0) return;
+    const t = setTimeout(() => setNow(Date.now()), left);
+    return () => clearTimeout(t);
+  }, [at]);
+  return now >= at;
+}
+
 export function LiveBar({
   cfg,
   session,
   live,
   asking,
+  onLeave,
 }: {
   cfg: PanelConfig;
   session: Session;
   live: Live;
   asking: boolean;
+  /** Opens the contact form: the visitor tired of waiting leaves their e-mail instead. */
+  onLeave: () => void;
 }) {
   const { l } = cfg;
+  const offer = usePassed(live.wait.offerAt);
   let text: string | null = null;
   if (asking) text = l.asking;
-  else if (live.state === "waiting")
+  else if (live.state === "waiting") {
     text = live.agent ? fill(l.assigned, { name: live.agent.name }) : l.waiting;
-  else if (live.state === "person") text = live.agent ? fill(l.joined, { name: live.agent.name }) : null;
+    if (live.wait.expectedMin) text += ` ${fill(l.expected, { min: String(live.wait.expectedMin) })}`;
+  } else if (live.state === "person") text = live.agent ? fill(l.joined, { name: live.agent.name }) : null;
   else if (live.ended) text = live.state === "closed" ? l.closed : l.backToBot;
   if (!text) return null;
   return (
-    <p class={`live-bar ${live.state}`} role="status">
-      {(live.state === "person" || live.state === "waiting") && live.agent && (
-        <Avatar cfg={cfg} session={session} agent={live.agent} />
+    <>
+      <p class={`live-bar ${live.state}`} role="status">
+        {(live.state === "person" || live.state === "waiting") && live.agent && (
+          <Avatar cfg={cfg} session={session} agent={live.agent} />
+        )}
+        {text}
+      </p>
+      {!asking && live.state === "waiting" && offer && (
+        <button type="button" class="live-leave" onClick={onLeave}>
+          {l.leaveEmail}
+        </button>
       )}
-      {text}
-    </p>
+    </>
   );
 }
 

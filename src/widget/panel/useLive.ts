@@ -19,6 +19,11 @@ export type Live = {
   agent: VisitorAgent | null;
   /** The person's part ended in this visit (handed back or closed): say so once. */
   ended: boolean;
+  /**
+   * While waiting: the business's usual first answer in minutes (null: unknown), and when (ms since the epoch)
+   * the panel offers the contact form instead. After a reload the wait's start is unknown, so at once.
+   */
+  wait: { expectedMin: number | null; offerAt: number };
   /** Asks for a person; null when the conversation now waits for (or has) one. */
   ask(): Promise<NoPerson | null>;
   /** Follow a conversation already live (after a reload, or when a turn says a person has it). */
@@ -37,6 +42,7 @@ export function useLive(
   const [agent, setAgent] = useState<VisitorAgent | null>(null);
   const [ended, setEnded] = useState(false);
   const [following, setFollowing] = useState<string | null>(null);
+  const [wait, setWait] = useState<Live["wait"]>({ expectedMin: null, offerAt: 0 });
   const l = cfg.l;
   const lRef = useRef(l);
   lRef.current = l;
@@ -112,8 +118,15 @@ export function useLive(
       state?: unknown;
       reason?: unknown;
       conversationId?: unknown;
+      expectedWaitMin?: unknown;
+      offerContactAfterSec?: unknown;
     };
     if (body.live === true) {
+      const after = typeof body.offerContactAfterSec === "number" ? body.offerContactAfterSec : 0;
+      setWait({
+        expectedMin: typeof body.expectedWaitMin === "number" ? body.expectedWaitMin : null,
+        offerAt: Date.now() + after * 1000,
+      });
       if (!id && typeof body.conversationId === "string") session.setConversation(body.conversationId);
       follow(body.state === "person" ? "person" : "waiting");
       setEnded(false);
@@ -129,5 +142,5 @@ export function useLive(
     setEnded(false);
   }, []);
 
-  return { state, agent, ended, ask, follow, reset };
+  return { state, agent, ended, wait, ask, follow, reset };
 }
