@@ -31,6 +31,8 @@ export const ACTION_LABELS: Record<string, string> = {
   "visitor_identity.required_changed": "Verified visitor requirement changed",
   "conversations.exported": "Conversations exported",
   "conversation.deleted": "Conversation deleted",
+  "visitor.exported": "A visitor's data exported",
+  "visitor.erased": "A visitor's data erased",
   "leads.exported": "Inbox exported",
   "lead.handled": "Request marked handled",
   "lead.reopened": "Request reopened",
