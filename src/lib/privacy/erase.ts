@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { forgetLeadMail } from "../db/queries/outbox";
+import { forgetVisitorCounters } from "../db/queries/rate-limits";
 import {
   deleteVisitorRows,
   erasedVisitorsForUpdate,
@@ -60,12 +61,16 @@ export async function eraseVisitorData(
       dedupeKey: `erasure:${erasureId}`,
     });
     await record("visitor.erased", { target: erasureId, details: { by: q.by, counts } });
-    return { erasureId, counts, contacts };
+    return { erasureId, counts, contacts, visitorIds: keys.visitorIds };
   });
-  // The platform's own copy of the lead notices (kept only without SMTP) is platform data, outside the tenant's
-  // transaction: removed right after it, and by the outbox's own 30-day purge if this step failed.
-  await forgetLeadMail(ctx.db.platform, ctx.tenant.id, done.contacts).catch((err) =>
-    log().error({ err, tenantId: ctx.tenant.id }, "could not forget the erased visitor's lead mail"),
-  );
+  // Platform data outside the tenant's transaction, removed right after it: the platform's own copy of the
+  // lead notices (kept only without SMTP; the outbox's 30-day purge takes it otherwise) and the visitor's rate
+  // counters (a minute's worth).
+  try {
+    await forgetLeadMail(ctx.db.platform, ctx.tenant.id, done.contacts);
+    await forgetVisitorCounters(ctx.db.platform, ctx.tenant.id, done.visitorIds);
+  } catch (err) {
+    log().error({ err, tenantId: ctx.tenant.id }, "could not forget an erased visitor's platform records");
+  }
   return { erasureId: done.erasureId, counts: done.counts };
 }

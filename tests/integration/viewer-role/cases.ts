@@ -134,6 +134,28 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: () => [[SOME_ID]],
   },
 
+  // One visitor's data (issue 46): finding, exporting and erasing a person's whole record is for admins and
+  // owners; a viewer may read conversations one by one, never take a person's data out or delete it.
+  [`${L}/privacy/find.ts#findVisitor`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId }],
+  },
+  [`${L}/privacy/export.ts#collectVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId }],
+  },
+  [`${L}/privacy/export.ts#exportVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId, format: "json" }],
+  },
+  [`${L}/privacy/erase.ts#eraseVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId, confirm: w.a.conversationId }],
+  },
   [`${L}/leads/export.ts#exportLeads`]: {
     kind: "refused",
     min: "admin",
