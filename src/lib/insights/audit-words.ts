@@ -39,6 +39,8 @@ export const ACTION_LABELS: Record<string, string> = {
   "unanswered.handled": "Unanswered questions marked handled",
   "retention.updated": "Retention changed",
   "retention.purged": "Old conversations deleted",
+  "retention.kinds_updated": "Retention of contact requests and notes changed",
+  "retention.kinds_purged": "Old contact requests and notes deleted",
   "webhook.endpoint_created": "Webhook endpoint added",
   "webhook.endpoint_updated": "Webhook endpoint changed",
   "webhook.endpoint_deleted": "Webhook endpoint deleted",

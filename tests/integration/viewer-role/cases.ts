@@ -123,6 +123,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: (w) => [w.a.conversationId],
   },
   [`${L}/insights/manage.ts#updateRetention`]: { kind: "refused", min: "admin", args: () => [1] },
+  [`${L}/insights/manage.ts#updateKindRetention`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ leadRetentionDays: 1, noteRetentionDays: 1 }],
+  },
   [`${L}/tenants/time-zone.ts#updateTimeZone`]: {
     kind: "refused",
     min: "admin",
