@@ -1,3 +1,4 @@
+import "server-only";
 import type { Citation } from "@/shared/citations";
 import type { VisitorRows } from "../db/queries/visitor-data";
 import type { VisitorHandle } from "./identify";
