@@ -22,7 +22,7 @@ import type { VisitorKeys } from "./visitor-find";
 
 // Every table that holds something about one visitor, how its rows are found from the visitor's keys, and the
 // order they are erased in (children before parents, so each count is exact and nothing waits on a cascade).
-// tests/integration/privacy-coverage.test.ts walks the migrated schema and fails on a table that references a
+// tests/integration/privacy-visitor-data.test.ts walks the migrated schema and fails on a table that references a
 // conversation, a message or a visitor and is missing here: a new table must say how it is exported and erased.
 
 type Scoped = PgTable & { tenantId: AnyPgColumn };
