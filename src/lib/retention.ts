@@ -3,6 +3,7 @@ import { getDb } from "./db";
 import type { DbHandle } from "./db/client";
 import { forTenantAudited } from "./db/queries/audit";
 import { purgeBatch, tenantsWithExpired, tryPurgeLock } from "./db/queries/retention";
+import { type KindPurge, purgeKinds, tenantsForKindPurge } from "./db/queries/retention-kinds";
 import { env } from "./env";
 import { registerJob } from "./jobs";
 import { log } from "./log";
@@ -76,6 +77,40 @@ export async function purgeExpiredConversations(
   }
 }
 
+/**
+ * The other kinds' retention, after the conversations': contact requests and internal notes past their own
+ * days, and the channels' inbound log past the conversations' days (retention-kinds.ts). One transaction per
+ * tenant under the same advisory lock; an entry in the audit log when a request or note went.
+ */
+export async function purgeExpiredKinds(db: DbHandle, now = new Date()): Promise<KindPurge> {
+  const total: KindPurge = { leads: 0, notes: 0, inbound: 0 };
+  for (const t of await tenantsForKindPurge(db.platform)) {
+    try {
+      const n = await db.forTenant(t.id, async (tx) =>
+        (await tryPurgeLock(tx)) ? purgeKinds(tx, t, now) : null,
+      );
+      if (!n) return total; // another instance is purging
+      total.leads += n.leads;
+      total.notes += n.notes;
+      total.inbound += n.inbound;
+      if (n.leads + n.notes > 0)
+        await forTenantAudited(db, t.id, null, (_tx, record) =>
+          record("retention.kinds_purged", {
+            details: {
+              leads: n.leads,
+              notes: n.notes,
+              leadDays: t.leadRetentionDays,
+              noteDays: t.noteRetentionDays,
+            },
+          }),
+        );
+    } catch (err) {
+      log().error({ err, tenantId: t.id }, "retention purge of requests and notes failed for a tenant");
+    }
+  }
+  return total;
+}
+
 registerJob({
   name: "retention-purge",
   // Read when the jobs start (after boot parsed the environment), not when this module is imported.
@@ -88,6 +123,8 @@ registerJob({
       const result = await purgeExpiredConversations(db);
       if (result.deleted > 0)
         log().info({ deleted: result.deleted, tenants: result.tenants }, "retention purge");
+      const kinds = await purgeExpiredKinds(db);
+      if (kinds.leads + kinds.notes + kinds.inbound > 0) log().info(kinds, "retention purge of other kinds");
       const mails = await forgetOldMail(db);
       if (mails > 0) log().info({ deleted: mails }, "outbox purge");
     } catch (err) {

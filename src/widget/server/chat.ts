@@ -7,6 +7,7 @@ import { latestConversationOf } from "@/lib/db/queries/visitor-identity";
 import { errorResponse, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { clientIp } from "@/lib/security/client-ip";
+import { isErasedVisitor } from "@/lib/security/erased-visitors";
 import { verifiedVisitorId } from "@/lib/security/visitor-identity";
 import { bearerToken, renewableVisitorId, signVisitorToken } from "@/lib/security/visitor-token";
 import { langOf } from "@/shared/languages";
@@ -45,7 +46,12 @@ export async function handleSession(req: Request, key: string, deps: WidgetStore
     assertActive(found.tenant);
     const ip = clientIp(req.headers, e.MICHI_TRUST_PROXY);
     await dbStep(() => takeSessionPoint(limitSettings(e, found.tenant.rateLimits), found.tenant.id, ip));
-    const visitorId = renewableVisitorId(e.MICHI_AUTH_SECRET, bearerToken(req.headers), found.tenant.id);
+    const renewable = renewableVisitorId(e.MICHI_AUTH_SECRET, bearerToken(req.headers), found.tenant.id);
+    // An erased visitor's token is not renewed: the widget starts afresh under a new id.
+    const visitorId =
+      renewable && !isErasedVisitor(found.tenant.erasedVisitors, found.tenant.id, renewable)
+        ? renewable
+        : undefined;
     const { token, claims } = signVisitorToken(e.MICHI_AUTH_SECRET, { tenantId: found.tenant.id, visitorId });
     // A verified visitor's conversation on another device: the panel opens it when it has none of its own.
     const verified = await verifiedVisitor(req, found.tenant);

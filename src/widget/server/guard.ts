@@ -7,6 +7,7 @@ import type { tenants, VerifiedVisitor } from "@/lib/db/schema";
 import { AppError, isAppError } from "@/lib/errors";
 import { noteTenant } from "@/lib/request-context";
 import { readCappedText } from "@/lib/security/body";
+import { isErasedVisitor } from "@/lib/security/erased-visitors";
 import { originAllowed } from "@/lib/security/origins";
 import { verifiedVisitorId, verifyIdentityToken } from "@/lib/security/visitor-identity";
 import { bearerToken, type VisitorClaims, verifyVisitorToken } from "@/lib/security/visitor-token";
@@ -74,6 +75,12 @@ export async function requireVisitor(
   if (!result?.ok) {
     throw new AppError("unauthorized", "Your chat session has expired. Please reload the chat.", {
       reason: result?.reason ?? "missing",
+    });
+  }
+  // Erased on request: the panel asks for a new session, which gives a new visitor id (handleSession).
+  if (isErasedVisitor(tenant.erasedVisitors, tenant.id, result.claims.visitorId)) {
+    throw new AppError("unauthorized", "Your chat session has expired. Please reload the chat.", {
+      reason: "erased",
     });
   }
   const verified = await verifiedVisitor(req, tenant);

@@ -14,6 +14,10 @@ export const cases: MatrixCases = {
       kind: "tenant",
       form: () => ({ retentionDays: "1" }),
     },
+    [`${T}/settings/actions.ts#saveKindRetentionAction`]: {
+      kind: "tenant",
+      form: () => ({ leadRetentionDays: "1", noteRetentionDays: "1" }),
+    },
     [`${T}/settings/actions.ts#saveTimeZoneAction`]: {
       kind: "tenant",
       form: () => ({ timeZone: "Asia/Tokyo" }),

@@ -123,6 +123,11 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: (w) => [w.a.conversationId],
   },
   [`${L}/insights/manage.ts#updateRetention`]: { kind: "refused", min: "admin", args: () => [1] },
+  [`${L}/insights/manage.ts#updateKindRetention`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ leadRetentionDays: 1, noteRetentionDays: 1 }],
+  },
   [`${L}/tenants/time-zone.ts#updateTimeZone`]: {
     kind: "refused",
     min: "admin",
@@ -134,6 +139,28 @@ export const viewerCases: Record<string, ViewerCase> = {
     args: () => [[SOME_ID]],
   },
 
+  // One visitor's data (issue 46): finding, exporting and erasing a person's whole record is for admins and
+  // owners; a viewer may read conversations one by one, never take a person's data out or delete it.
+  [`${L}/privacy/find.ts#findVisitor`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId }],
+  },
+  [`${L}/privacy/export.ts#collectVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId }],
+  },
+  [`${L}/privacy/export.ts#exportVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId, format: "json" }],
+  },
+  [`${L}/privacy/erase.ts#eraseVisitorData`]: {
+    kind: "refused",
+    min: "admin",
+    args: (w) => [{ by: "conversation", value: w.a.conversationId, confirm: w.a.conversationId }],
+  },
   [`${L}/leads/export.ts#exportLeads`]: {
     kind: "refused",
     min: "admin",

@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { type MailStatus, mailOutbox, tenants } from "../schema";
 
@@ -54,4 +54,25 @@ export async function purgeOutbox(db: Db, before: Date): Promise<number> {
     .where(lt(mailOutbox.createdAt, before))
     .returning({ id: mailOutbox.id });
   return rows.length;
+}
+
+/**
+ * Platform path: the kept copies of the business's lead notices about a visitor being erased (only kept when
+ * the platform has no SMTP server; otherwise just an envelope addressed to the business), found by the
+ * visitor's e-mail or phone in their text.
+ */
+export async function forgetLeadMail(db: Db, tenantId: string, contacts: readonly string[]): Promise<number> {
+  const needles = contacts.filter((c) => c.trim().length >= 5);
+  if (needles.length === 0) return 0;
+  const gone = await db
+    .delete(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.tenantId, tenantId),
+        eq(mailOutbox.kind, "lead"),
+        or(...needles.map((n) => sql`strpos(coalesce(${mailOutbox.bodyText}, ''), ${n}) > 0`)),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return gone.length;
 }

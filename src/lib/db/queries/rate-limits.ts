@@ -1,5 +1,8 @@
 import "server-only";
+import { or, sql } from "drizzle-orm";
 import type { Pool } from "pg";
+import type { Db } from "../client";
+import { rateLimits } from "../schema";
 
 // Platform data: rate-limiter-flexible's counters (schema/core.ts, rate_limits), taken here for a request that
 // needs several limiters at once (src/lib/security/rate-limit.ts, takeAll). The arithmetic is the SQL function
@@ -27,4 +30,20 @@ export async function takePoints(
     ],
   });
   return res.rows[0]?.wait ?? 0;
+}
+
+/**
+ * Platform path: an erased visitor's per-visitor counters (a minute's worth, each limiter's key ending in
+ * "<tenant>:<visitor id>"), so their id is gone from the database at once rather than when they would expire.
+ */
+export async function forgetVisitorCounters(
+  db: Db,
+  tenantId: string,
+  visitorIds: readonly string[],
+): Promise<void> {
+  const suffixes = visitorIds.map((v) => `:${tenantId}:${v}`);
+  if (suffixes.length === 0) return;
+  await db
+    .delete(rateLimits)
+    .where(or(...suffixes.map((s) => sql`right(${rateLimits.key}, ${s.length}) = ${s}`)));
 }

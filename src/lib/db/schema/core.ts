@@ -54,6 +54,9 @@ export type TenantRateLimits = {
   maxStreams?: number;
 };
 
+/** A visitor erased on request (drizzle/0052): a hash of their token's id, and when no token of theirs can live. */
+export type ErasedVisitor = { h: string; until: string };
+
 export const tenants = pgTable(
   "tenants",
   {
@@ -76,6 +79,12 @@ export const tenants = pgTable(
     visitorIdentitySecret: jsonb("visitor_identity_secret").$type<SealedSecret>(),
     /** Packs that ask for a verified visitor are offered only to one (docs/widget.md "Verified visitors"). */
     visitorIdentityRequired: boolean("visitor_identity_required").notNull().default(true),
+    /** Visitors erased on request whose widget tokens are refused until they could have expired (0052). */
+    erasedVisitors: jsonb("erased_visitors").$type<ErasedVisitor[]>().notNull().default([]),
+    /** Days contact requests are kept; null: until deleted by hand (0052). */
+    leadRetentionDays: integer("lead_retention_days"),
+    /** Days the team's internal notes on conversations are kept; null: as long as the conversation (0052). */
+    noteRetentionDays: integer("note_retention_days"),
     createdAt: created(),
     updatedAt: updated(),
   },

@@ -16,6 +16,7 @@ const SECTIONS = [
   { path: "/channels", label: "Channels" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/settings", label: "Data & retention" },
+  { path: "/privacy", label: "Visitor data" },
   { path: "/team", label: "Team" },
   { path: "/audit", label: "Audit log" },
   { path: "/account", label: "Account" },

@@ -2,7 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { tenantAction } from "@/lib/auth/guard";
-import { retentionSchema, updateRetention } from "@/lib/insights/manage";
+import {
+  kindRetentionSchema,
+  retentionSchema,
+  updateKindRetention,
+  updateRetention,
+} from "@/lib/insights/manage";
 import { timeZoneSchema, updateTimeZone } from "@/lib/tenants/time-zone";
 
 export const saveRetentionAction = tenantAction("admin", retentionSchema, async (ctx, input) => {
@@ -21,4 +26,10 @@ export const saveTimeZoneAction = tenantAction("admin", timeZoneSchema, async (c
   // Every page's dates change with it.
   revalidatePath(`/admin/${ctx.tenant.slug}`, "layout");
   return { message: `Dates are now shown in ${to.replaceAll("_", " ")}.` };
+});
+
+export const saveKindRetentionAction = tenantAction("admin", kindRetentionSchema, async (ctx, input) => {
+  await updateKindRetention(ctx, input);
+  revalidatePath(`/admin/${ctx.tenant.slug}/settings`);
+  return { message: "Saved. The next purge applies it." };
 });

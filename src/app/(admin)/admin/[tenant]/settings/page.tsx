@@ -3,7 +3,8 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from "@/lib/db/queries/retention";
 import { zoneOr } from "@/shared/dates";
-import { saveRetentionAction, saveTimeZoneAction } from "./actions";
+import { saveKindRetentionAction, saveRetentionAction, saveTimeZoneAction } from "./actions";
+import { KindRetentionForm } from "./KindRetentionForm";
 import { RetentionForm } from "./RetentionForm";
 import { TimeZoneForm } from "./TimeZoneForm";
 
@@ -39,6 +40,40 @@ export default async function SettingsPage({ params }: { params: Promise<{ tenan
             message. Only an admin or owner can change this.
           </p>
         )}
+      </Card>
+      <Card id="kind-retention" title="Contact requests and notes">
+        {canEdit ? (
+          <KindRetentionForm
+            action={saveKindRetentionAction.bind(null, ctx.tenant.slug)}
+            leadDays={ctx.tenant.leadRetentionDays}
+            noteDays={ctx.tenant.noteRetentionDays}
+            min={RETENTION_MIN_DAYS}
+            max={RETENTION_MAX_DAYS}
+          />
+        ) : (
+          <p className="text-sm">
+            Contact requests are kept{" "}
+            <strong>
+              {ctx.tenant.leadRetentionDays === null
+                ? "until deleted"
+                : `for ${ctx.tenant.leadRetentionDays} days`}
+            </strong>
+            , internal notes{" "}
+            <strong>
+              {ctx.tenant.noteRetentionDays === null
+                ? "as long as their conversation"
+                : `for ${ctx.tenant.noteRetentionDays} days`}
+            </strong>
+            . Only an admin or owner can change this.
+          </p>
+        )}
+        <p className="help mt-3">
+          A visitor who asks for a copy of their data or for it to be erased: see{" "}
+          <a className="link" href={`/admin/${ctx.tenant.slug}/privacy`}>
+            Visitor data
+          </a>
+          .
+        </p>
       </Card>
       <Card id="time-zone-card" title="Time zone">
         {canEdit ? (
