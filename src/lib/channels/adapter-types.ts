@@ -53,6 +53,11 @@ export type ChannelAdapter = {
     buttonBodyMax: number;
     /** Starters offered as buttons, with and without the person's button beside them. */
     starters: (withPerson: boolean) => number;
+    /**
+     * Buttons with ids of our own that one message can carry: a confirmation card needs two (Confirm and
+     * Cancel, actions.ts). Below two, a pack that needs the person's yes is denied and the model told.
+     */
+    choices: number;
   };
   /** The provider allows replies only this long after the person's last message (WhatsApp's 24 hours). */
   window: { ms: number; errorCode: string } | null;

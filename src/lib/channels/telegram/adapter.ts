@@ -102,6 +102,8 @@ export const telegram: ChannelAdapter = {
     textMax: TELEGRAM_TEXT_MAX,
     buttonBodyMax: TELEGRAM_TEXT_MAX,
     starters: () => TG_MAX_STARTERS,
+    // An inline keyboard has room for far more; a card uses two.
+    choices: TG_MAX_STARTERS,
   },
   window: null,
   words: { secret: "webhook secret", storeAgain: "Press Connect Telegram again." },

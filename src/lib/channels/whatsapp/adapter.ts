@@ -63,6 +63,7 @@ export const whatsapp: ChannelAdapter = {
     buttonBodyMax: WA_BUTTON_BODY_MAX,
     // Three reply buttons in all, the person's among them.
     starters: (withPerson) => WA_MAX_BUTTONS - (withPerson ? 1 : 0),
+    choices: WA_MAX_BUTTONS,
   },
   // Meta's customer-service window, and its "re-engagement message" error outside it.
   window: { ms: 24 * 60 * 60 * 1000, errorCode: "131047" },
