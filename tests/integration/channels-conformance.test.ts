@@ -144,7 +144,11 @@ describe("a third channel added to the table and nowhere else", () => {
     },
     window: null,
     words: { secret: "delivery secret", storeAgain: "Paste the delivery secret again." },
-    describe: () => ({ status: "Connected.", webhookLabel: "Webhook URL to paste at Loopchat" }),
+    describe: () => ({
+      status: "Connected.",
+      webhookLabel: "Webhook URL to paste at Loopchat",
+      actions: "Actions such as bookings are not offered here: Loopchat has no buttons.",
+    }),
     verify: ({ headers }, secret) => {
       const given = headers.get("x-loop-secret");
       if (!given) return "missing_secret_token";

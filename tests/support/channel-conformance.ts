@@ -60,6 +60,7 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
     const d = adapterFor(k.channel).describe(k.conn);
     expect(d.status).toMatch(/^Connected\b.*\.$/);
     expect(d.webhookLabel).toMatch(/\S/);
+    expect(d.actions).toMatch(/\S/);
   });
 
   it("reads a person's text as one message from their address, with a visitor id of its own", () => {

@@ -31,6 +31,8 @@ export type ChannelDescription = {
   status: string;
   /** The label beside the webhook URL: where it is pasted, or that it was registered for the business. */
   webhookLabel: string;
+  /** How a customer confirms what a pack would do for them there (a booking, an order), or that they cannot. */
+  actions: string;
 };
 
 /** A delivery as it reached the webhook, before a byte of it is parsed. */

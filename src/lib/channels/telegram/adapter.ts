@@ -110,6 +110,7 @@ export const telegram: ChannelAdapter = {
   describe: (conn) => ({
     status: conn.settings.botUsername ? `Connected as @${conn.settings.botUsername}.` : "Connected.",
     webhookLabel: "Webhook URL (registered at Telegram for you)",
+    actions: "Actions such as bookings wait for the customer's Confirm, a button under a card of the values.",
   }),
   verify({ headers }, secret) {
     const header = headers.get("x-telegram-bot-api-secret-token");

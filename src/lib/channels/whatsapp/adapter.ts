@@ -68,7 +68,12 @@ export const whatsapp: ChannelAdapter = {
   // Meta's customer-service window, and its "re-engagement message" error outside it.
   window: { ms: 24 * 60 * 60 * 1000, errorCode: "131047" },
   words: { secret: "app secret", storeAgain: "Save the app secret again." },
-  describe: () => ({ status: "Connected.", webhookLabel: "Callback URL to paste at Meta (Webhooks)" }),
+  describe: () => ({
+    status: "Connected.",
+    webhookLabel: "Callback URL to paste at Meta (Webhooks)",
+    actions:
+      "Actions such as bookings wait for the customer's Confirm, a reply button under a card of the values.",
+  }),
   verify({ headers, raw }, secret) {
     const header = headers.get("x-hub-signature-256");
     if (!header) return "missing_signature";
