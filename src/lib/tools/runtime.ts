@@ -5,6 +5,7 @@ import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import { processSlot } from "../process-slot";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack, ToolVisitor } from "./contract";
+import type { BookingDesk } from "./booking-desk";
 import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
@@ -32,6 +33,7 @@ export type ToolCallInput = {
     log: Logger;
     lang?: Lang;
     knowledge?: KnowledgeSearcher;
+    bookings?: BookingDesk;
     /** Required for a pack with `confirm`: the stored key of the visitor's confirmed call (confirm-round.ts). */
     idempotencyKey?: string;
     visitor?: ToolVisitor;
