@@ -4,8 +4,8 @@ import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import { processSlot } from "../process-slot";
-import type { AnyConfig, Lang, ToolDefinition, ToolPack, ToolVisitor } from "./contract";
 import type { BookingDesk } from "./booking-desk";
+import type { AnyConfig, Lang, ToolDefinition, ToolPack, ToolVisitor } from "./contract";
 import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The wrapper every pack runs inside. Whatever happens in a pack (bad arguments, a 404, a bug, a hang), the
