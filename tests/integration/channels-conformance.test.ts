@@ -136,10 +136,19 @@ describe("a third channel added to the table and nowhere else", () => {
     channel: "loopchat",
     visitorPrefix: "lc",
     provider: "Loopchat",
-    limits: { textMax: 500, buttonBodyMax: 200, starters: (withPerson) => (withPerson ? 2 : 3) },
+    limits: {
+      textMax: 500,
+      buttonBodyMax: 200,
+      starters: (withPerson) => (withPerson ? 2 : 3),
+      choices: 0,
+    },
     window: null,
     words: { secret: "delivery secret", storeAgain: "Paste the delivery secret again." },
-    describe: () => ({ status: "Connected.", webhookLabel: "Webhook URL to paste at Loopchat" }),
+    describe: () => ({
+      status: "Connected.",
+      webhookLabel: "Webhook URL to paste at Loopchat",
+      actions: "Actions such as bookings are not offered here: Loopchat has no buttons.",
+    }),
     verify: ({ headers }, secret) => {
       const given = headers.get("x-loop-secret");
       if (!given) return "missing_secret_token";

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { cardReply, isActionId, readActionId } from "@/lib/channels/actions";
 import { adapterFor } from "@/lib/channels/adapter";
 import type { ApiBases, RawDelivery } from "@/lib/channels/adapter-types";
 import { inboundText, PERSON_ID } from "@/lib/channels/buttons";
@@ -59,6 +60,7 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
     const d = adapterFor(k.channel).describe(k.conn);
     expect(d.status).toMatch(/^Connected\b.*\.$/);
     expect(d.webhookLabel).toMatch(/\S/);
+    expect(d.actions).toMatch(/\S/);
   });
 
   it("reads a person's text as one message from their address, with a visitor id of its own", () => {
@@ -133,6 +135,40 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
     expect(inboundText(BOT, tap.body)).toBe("Opening hours");
     const person = asInbound(k, k.tapDelivery(sent[1]!.buttons[1]!));
     expect(inboundText(BOT, person.body)).toBe("Talk to a person");
+  });
+
+  it("sends a confirmation card as one message with Confirm and Cancel by their ids, or has no room for one", async () => {
+    const k = kitOf();
+    const a = adapterFor(k.channel);
+    // A channel without two buttons of its own denies confirming packs (answer.ts passes no `buttons`).
+    if (a.limits.choices < 2) return;
+    const secret = "conformance-secret-of-at-least-32-characters";
+    const conversationId = "00000000-0000-4000-8000-0000000000c0";
+    const card = {
+      callId: "00000000-0000-4000-8000-0000000000ca",
+      title: "Book this table?",
+      fields: [
+        { label: "Name", value: "Ana" },
+        { label: "Note", value: "A long note. ".repeat(200) },
+      ],
+    };
+    const reply = cardReply(a, "en", secret, conversationId, card);
+    const bodies = a.format(reply.markdown, reply.offer ?? null);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]!.text.length).toBeLessThanOrEqual(a.limits.buttonBodyMax);
+    const before = k.sent().length;
+    expect((await a.send(k.api, k.conn, k.address, bodies[0]!)).ok).toBe(true);
+    const [sent] = k.sent().slice(before);
+    expect(sent!.text).toContain("Book this table?");
+    expect(sent!.buttons.map((b) => b.label)).toEqual(["Confirm", "Cancel"]);
+    const tap = asInbound(k, k.tapDelivery(sent!.buttons[0]!));
+    expect(isActionId(tap.body?.button)).toBe(true);
+    expect(readActionId(secret, conversationId, tap.body!.button!)).toEqual({
+      callId: card.callId,
+      decision: "confirm",
+    });
+    // Bound to the conversation: the same id read for another one stands for nothing.
+    expect(readActionId(secret, "00000000-0000-4000-8000-0000000000c1", tap.body!.button!)).toBeNull();
   });
 
   it("shows typing where it can, and acknowledges a tap so that it is answered", async () => {

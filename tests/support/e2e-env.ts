@@ -78,5 +78,9 @@ export const E2E = {
   actions: { slug: "e2e-actions", widgetKey: "wk_e2e_actions_key_01" },
   /** post_json's signing secret there, as the owner would have copied it (Standard Webhooks whsec_ form). */
   actionSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  /** A tenant with a visitor identity secret, for the verified-visitor spec (tests/e2e/verified-visitors.spec.ts). */
+  verified: { slug: "e2e-verified", widgetKey: "wk_e2e_verified_key_1" },
+  /** Its identity secret, as the owner would have copied it into their site's server. */
+  identitySecret: "e2e-identity-secret-0123456789abcdef-0123456789",
   models: ["fake-small", "fake-large"],
 } as const;

@@ -3,8 +3,10 @@ import { hashPassword } from "@/lib/auth/password";
 import type { DbHandle } from "@/lib/db/client";
 import { createTenant, findTenantBySlug } from "@/lib/db/queries/tenants";
 import { addMembership, createUser, findUserByEmail } from "@/lib/db/queries/users";
+import { saveIdentitySecret } from "@/lib/db/queries/visitor-identity";
 import { packConfigs, tenants } from "@/lib/db/schema";
 import { sealSecret } from "@/lib/security/secrets";
+import { sealIdentitySecret } from "@/lib/security/visitor-identity";
 import { seed } from "@/lib/tenants/seed";
 import { E2E } from "./e2e-env";
 import { ORDER_PATH } from "./e2e-fixture-routes";
@@ -120,6 +122,15 @@ export async function seedE2E(db: DbHandle, at: { hostPageOrigin: string; fixtur
         },
       })
       .onConflictDoNothing(),
+  );
+
+  // A business whose site signs its visitors' identity tokens (issue 41 item 4).
+  const verified = await tenant(db, E2E.verified.slug, "E2E Verified", E2E.verified.widgetKey, [
+    at.hostPageOrigin,
+  ]);
+  if (operator) await addMembership(db.platform, verified.id, operator.id, "owner");
+  await db.forTenant(verified.id, (tx) =>
+    saveIdentitySecret(tx, verified.id, sealIdentitySecret(E2E.identitySecret, verified.id)),
   );
 
   const otherOwner = await user(db, E2E.otherOwner.email, E2E.otherOwner.password, "Olga Other");

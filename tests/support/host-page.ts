@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 // A customer's website for the widget e2e specs: a plain page on its own origin (another port) that embeds
 // public/widget.js with the one-line snippet. Query parameters choose what the snippet carries:
 //   ?key=K (repeatable)  &lang=ja  &open=1  &position=left  &offset=130  &queue=1 (calls michi("open") before
-//   the loader)  &hostile=NAME (one of HOSTILE below: a page that breaks embeds the way real sites do)
+//   the loader)  &identify=TOKEN (calls michi("identify", TOKEN) before the loader)  &hostile=NAME (one of HOSTILE below: a page that breaks embeds the way real sites do)
 // The same page is also served at /second, another page of the same site.
 
 export type HostPage = {
@@ -103,6 +103,10 @@ export function hostPageHtml(appUrl: string, q: URLSearchParams, nonce = ""): st
   const queue = q.get("queue")
     ? `<script${n}>window.michi=window.michi||function(){(window.michi.q=window.michi.q||[]).push([].slice.call(arguments))};michi("open");</script>`
     : "";
+  // A signed-in visitor: the token the site's server signed, handed over before the loader arrives.
+  const identify = q.get("identify")
+    ? `<script${n}>window.michi=window.michi||function(){(window.michi.q=window.michi.q||[]).push([].slice.call(arguments))};michi("identify", ${JSON.stringify(q.get("identify")).replace(/</g, "\\u003c")});</script>`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -132,6 +136,7 @@ for (const name of ["michi:open", "michi:close"])
     document.getElementById("events").append(li);
   });
 </script>
+${identify}
 ${queue}
 ${keys.map((k) => `<script${n} ${attrs(k)}></script>`).join("\n")}
 </body>

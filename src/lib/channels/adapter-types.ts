@@ -31,6 +31,8 @@ export type ChannelDescription = {
   status: string;
   /** The label beside the webhook URL: where it is pasted, or that it was registered for the business. */
   webhookLabel: string;
+  /** How a customer confirms what a pack would do for them there (a booking, an order), or that they cannot. */
+  actions: string;
 };
 
 /** A delivery as it reached the webhook, before a byte of it is parsed. */
@@ -53,6 +55,11 @@ export type ChannelAdapter = {
     buttonBodyMax: number;
     /** Starters offered as buttons, with and without the person's button beside them. */
     starters: (withPerson: boolean) => number;
+    /**
+     * Buttons with ids of our own that one message can carry: a confirmation card needs two (Confirm and
+     * Cancel, actions.ts). Below two, a pack that needs the person's yes is denied and the model told.
+     */
+    choices: number;
   };
   /** The provider allows replies only this long after the person's last message (WhatsApp's 24 hours). */
   window: { ms: number; errorCode: string } | null;

@@ -1,5 +1,4 @@
 import "server-only";
-import type { Citation } from "../../shared/citations";
 import { isPersonRequest } from "../../shared/live-words";
 import { CHAT_MESSAGE_MAX } from "../../shared/message";
 import { runTurn } from "../chat/run-turn";
@@ -16,15 +15,18 @@ import {
   updateContact,
 } from "../db/queries/channels-messages";
 import { getOwnTenant, type TenantRow } from "../db/queries/tenants";
-import type { InboundStatus, OutboundReply } from "../db/schema";
+import type { OutboundReply } from "../db/schema";
 import { isAppError } from "../errors";
 import { wakeLive } from "../live/bus";
 import { log } from "../log";
 import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
+import { isActionId } from "./actions";
 import { adapterFor } from "./adapter";
 import { askForPerson } from "./answer-live";
 import { inboundText } from "./buttons";
+import { answerReplies, collector, type Outcome } from "./collect";
+import { decisionReply } from "./decide";
 import { type ChannelDeps, SEND_SAFETY_SECONDS } from "./deps";
 import type { InboundJob } from "./jobs";
 import { replyOffer, typingIndicator } from "./reply-format";
@@ -119,8 +121,6 @@ async function drain(
   }
 }
 
-type Outcome = { status: InboundStatus; reply: OutboundReply[]; optedOutAt?: Date | null };
-
 async function answerOne(
   deps: ChannelDeps,
   conn: ConnectionRow,
@@ -147,6 +147,9 @@ async function answerOne(
       inbound.kind === "text" && isStartWord(text)
         ? { status: "done", reply: say(words.optedIn), optedOutAt: null }
         : { status: "skipped", reply: [] };
+  } else if (isActionId(inbound.body?.button)) {
+    // A confirmation card's button: decided by its id, never read as words (decide.ts).
+    outcome = await decisionReply(deps, conn, tenant, contact, inbound, inbound.body.button);
   } else if (inbound.kind !== "text" || !text) {
     outcome = { status: "done", reply: say(words.unsupported) };
   } else {
@@ -192,12 +195,8 @@ async function turnReply(
   message: string,
 ): Promise<Outcome> {
   const words = channelWords(tenant.bot.language);
-  const typing = typingIndicator(deps, adapterFor(conn.channel), conn, contact, inbound);
-  let text = "";
-  let cited: Citation[] = [];
-  let failed = false;
-  let live = false;
-  let handoff = false;
+  const adapter = adapterFor(conn.channel);
+  const { got, sink } = collector(typingIndicator(deps, adapter, conn, contact, inbound));
   try {
     // The widget's turn and limits (per person, the person standing in for an address, and per business).
     await runTurn(
@@ -217,23 +216,10 @@ async function turnReply(
         origin: conn.channel,
         pageUrl: "",
         locale: tenant.bot.language ?? "",
+        // Where the channel can carry a card's two buttons, a pack that needs the person's yes asks for it.
+        buttons: adapter.limits.choices >= 2,
       },
-      {
-        // A channel cannot stop listening half-way; the turn always runs to its end.
-        signal: new AbortController().signal,
-        emit: (e) => {
-          if (e.type === "delta") text += e.data.text;
-          else if (e.type === "done") cited = e.data.citations ?? [];
-          else if (e.type === "chip" && e.data.state === "start") typing();
-          else if (e.type === "error") failed = true;
-          else if (e.type === "live") live = true;
-          else if (e.type === "handoff") handoff = true;
-          // The figure check ends before anything is sent: hold sends the honest sentence instead of the
-          // answer, mark sends the note under it.
-          else if (e.type === "check")
-            text = e.data.action === "hold" ? e.data.text : `${text}\n\n_${e.data.note}_`;
-        },
-      },
+      sink,
     );
   } catch (err) {
     // A limit was reached (the person's or the business's per minute, or every stream slot is busy): try
@@ -244,18 +230,14 @@ async function turnReply(
     return { status: "done", reply: [{ markdown: words.unavailable }] };
   }
   // Stored for the person who has the conversation, who answers from the console.
-  if (live) return { status: "done", reply: [] };
-  if (!text.trim()) return { status: failed ? "failed" : "done", reply: [{ markdown: words.unavailable }] };
+  if (got.live) return { status: "done", reply: [] };
   // The sources go with the answer, as the widget's done event carries them (none when it cited nothing).
-  const reply: OutboundReply[] = [
-    {
-      markdown: text,
-      offer: await replyOffer(deps, tenant, contact),
-      sources: { label: words.sources, list: cited },
-    },
-  ];
+  const offer = got.text.trim() ? await replyOffer(deps, tenant, contact) : null;
+  const reply = answerReplies(adapter, tenant, contact, got, offer, deps.env.MICHI_AUTH_SECRET);
+  if (reply.length === 0)
+    return { status: got.failed ? "failed" : "done", reply: [{ markdown: words.unavailable }] };
   // The answer is stored: a failed live request must not run the turn again (the Inbox has the hand-off).
-  const asked = handoff
+  const asked = got.handoff
     ? await askFor(deps, tenant, contact, inbound).catch((err) => {
         log().error({ err, tenantId: tenant.id }, "a channel live request could not be opened");
         return null;

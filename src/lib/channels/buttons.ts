@@ -45,8 +45,8 @@ export function offerButtons(bot: BotSettings, offerPerson: boolean): ReplyOffer
   return { ...(starters.length > 0 ? { buttons: starters } : {}), ...(person ? { person } : {}) };
 }
 
-export const hasButtons = (body: Pick<OutboundBody, "buttons" | "person">) =>
-  (body.buttons?.length ?? 0) > 0 || !!body.person;
+export const hasButtons = (body: Pick<OutboundBody, "buttons" | "person" | "choices">) =>
+  (body.buttons?.length ?? 0) > 0 || !!body.person || (body.choices?.length ?? 0) > 0;
 
 /** A starter's id, whole when it fits the channel's limit, else by its hash. */
 export function starterId(starter: string, fits: (id: string) => boolean): string {
@@ -57,8 +57,9 @@ export function starterId(starter: string, fits: (id: string) => boolean): strin
 const fitsWhatsApp = (id: string) => id.length <= WA_ID_MAX;
 const fitsTelegram = (id: string) => Buffer.byteLength(id, "utf8") <= TG_DATA_MAX_BYTES;
 
-/** WhatsApp reply buttons for a stored body: at most three, the person's last. */
+/** WhatsApp reply buttons for a stored body: at most three, the person's last; a card's choices alone. */
 export function whatsappButtons(body: OutboundBody): WaButton[] {
+  if (body.choices?.length) return body.choices.slice(0, WA_MAX_BUTTONS);
   const starters = (body.buttons ?? []).slice(0, WA_MAX_BUTTONS - (body.person ? 1 : 0));
   return [
     ...starters.map((s) => ({ id: starterId(s, fitsWhatsApp), title: buttonTitle(s) })),
@@ -68,6 +69,7 @@ export function whatsappButtons(body: OutboundBody): WaButton[] {
 
 /** Telegram's inline keyboard for a stored body: a starter's whole text on its button, the person's last. */
 export function telegramButtons(body: OutboundBody): TgButton[] {
+  if (body.choices?.length) return body.choices.map((c) => ({ text: c.title, data: c.id }));
   return [
     ...(body.buttons ?? []).map((s) => ({ text: s, data: starterId(s, fitsTelegram) })),
     ...(body.person ? [{ text: body.person, data: PERSON_ID }] : []),

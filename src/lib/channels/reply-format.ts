@@ -39,6 +39,14 @@ export function formatBodies(
   cutLast: (last: string) => string[] = (last) => [last],
 ): OutboundBody[] {
   if (!offer || !hasButtons(offer) || parts.length === 0) return parts.map((text) => ({ text }));
+  if (offer.choices?.length) {
+    // A card's buttons stand alone: no starter or person beside Confirm and Cancel.
+    const bodies: OutboundBody[] = [...parts.slice(0, -1), ...cutLast(parts.at(-1)!)].map((text) => ({
+      text,
+    }));
+    bodies.at(-1)!.choices = offer.choices;
+    return bodies;
+  }
   const room = starters(!!offer.person);
   const buttons = (offer.buttons ?? []).slice(0, room);
   const bodies: OutboundBody[] = [...parts.slice(0, -1), ...cutLast(parts.at(-1)!)].map((text) => ({ text }));

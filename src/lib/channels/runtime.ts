@@ -4,6 +4,7 @@ import type { PackDeps } from "../chat/turn";
 import type { DbHandle } from "../db";
 import type { Env } from "../env";
 import { knowledgeSearcherFor } from "../knowledge/searcher";
+import { bookingDeskFor } from "../leads/booking";
 import type { QueueWorker } from "../queue";
 import type { ChannelDeps } from "./deps";
 import { channelWorkers } from "./worker";
@@ -16,9 +17,12 @@ export function channelApiUrls(e: Env): Pick<ChannelDeps, "graphBaseUrl" | "tele
   return { graphBaseUrl: e.MICHI_CHANNELS_GRAPH_URL, telegramBaseUrl: e.MICHI_CHANNELS_TELEGRAM_URL };
 }
 
-/** The registered packs, searching `db`'s knowledge in their run context: what a channel's turn runs. */
+/**
+ * The registered packs, searching `db`'s knowledge and filing its booking requests in their run context: what
+ * a channel's turn runs.
+ */
 export function channelPacks(db: DbHandle): PackDeps {
-  return { ...platformPacks, knowledge: knowledgeSearcherFor(db) };
+  return { ...platformPacks, knowledge: knowledgeSearcherFor(db), bookings: bookingDeskFor(db) };
 }
 
 /** The process's channel jobs (boot): the process database, environment and packs. */

@@ -22,6 +22,8 @@ export type ChannelView = {
   webhookUrl: string | null;
   /** What to do with the webhook URL, in the adapter's words. */
   webhookLabel: string | null;
+  /** How customers confirm actions there, in the adapter's words (null: not connected). */
+  actions: string | null;
   phoneNumberId: string | null;
   /** The secret fields that hold a value; the values never leave the server. */
   secretsSet: string[];
@@ -53,6 +55,7 @@ export async function listChannels(
           status: described?.status ?? "Not connected.",
           webhookUrl: c ? webhookUrl(c) : null,
           webhookLabel: described?.webhookLabel ?? null,
+          actions: described?.actions ?? null,
           phoneNumberId: c?.settings.phoneNumberId ?? null,
           secretsSet: c ? Object.keys(c.secrets).sort() : [],
           lastInboundAt: c?.lastInboundAt ?? null,

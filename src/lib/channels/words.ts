@@ -13,6 +13,13 @@ type Words = {
   unavailable: string;
   /** The heading of the cited sources at the end of an answer (the widget's own word for them). */
   sources: string;
+  /** A confirmation card's buttons (actions.ts), short enough for WhatsApp's 20 characters. */
+  confirm: string;
+  cancel: string;
+  /** The line under a card's values. */
+  confirmNote: string;
+  /** A tap on a card already decided, expired long ago, or not this person's: nothing happens. */
+  actionClosed: string;
 };
 
 const WORDS: Record<Lang, Words> = {
@@ -22,6 +29,10 @@ const WORDS: Record<Lang, Words> = {
     optedIn: "Welcome back! How can I help?",
     unavailable: "Sorry, I can't answer right now. Please try again a little later.",
     sources: "Sources",
+    confirm: "Confirm",
+    cancel: "Cancel",
+    confirmNote: "Nothing is sent until you tap Confirm.",
+    actionClosed: "This request is no longer open, so nothing was sent.",
   },
   es: {
     unsupported: "Lo siento, solo puedo leer mensajes de texto. ¿Puedes escribir tu pregunta?",
@@ -29,6 +40,10 @@ const WORDS: Record<Lang, Words> = {
     optedIn: "¡Bienvenido de nuevo! ¿En qué puedo ayudarte?",
     unavailable: "Lo siento, ahora no puedo responder. Inténtalo de nuevo un poco más tarde.",
     sources: "Fuentes",
+    confirm: "Confirmar",
+    cancel: "Cancelar",
+    confirmNote: "No se envía nada hasta que pulses Confirmar.",
+    actionClosed: "Esta solicitud ya no está abierta, así que no se ha enviado nada.",
   },
   fr: {
     unsupported: "Désolé, je ne peux lire que les messages texte. Pouvez-vous écrire votre question ?",
@@ -36,6 +51,10 @@ const WORDS: Record<Lang, Words> = {
     optedIn: "Bon retour ! Comment puis-je vous aider ?",
     unavailable: "Désolé, je ne peux pas répondre pour le moment. Réessayez un peu plus tard.",
     sources: "Sources",
+    confirm: "Confirmer",
+    cancel: "Annuler",
+    confirmNote: "Rien n'est envoyé avant que vous touchiez Confirmer.",
+    actionClosed: "Cette demande n'est plus ouverte : rien n'a été envoyé.",
   },
   de: {
     unsupported: "Entschuldigung, ich kann nur Textnachrichten lesen. Kannst du deine Frage schreiben?",
@@ -44,6 +63,10 @@ const WORDS: Record<Lang, Words> = {
     unavailable:
       "Entschuldigung, ich kann gerade nicht antworten. Bitte versuche es etwas später noch einmal.",
     sources: "Quellen",
+    confirm: "Bestätigen",
+    cancel: "Abbrechen",
+    confirmNote: "Nichts wird gesendet, bevor du auf Bestätigen tippst.",
+    actionClosed: "Diese Anfrage ist nicht mehr offen, daher wurde nichts gesendet.",
   },
   ja: {
     unsupported: "申し訳ありません、テキストメッセージしか読めません。ご質問を文字で送っていただけますか？",
@@ -51,6 +74,10 @@ const WORDS: Record<Lang, Words> = {
     optedIn: "おかえりなさい！ご用件をどうぞ。",
     unavailable: "申し訳ありません、現在お答えできません。しばらくしてからもう一度お試しください。",
     sources: "出典",
+    confirm: "確定する",
+    cancel: "キャンセル",
+    confirmNote: "「確定する」を押すまで何も送信されません。",
+    actionClosed: "このリクエストはすでに受け付けを終了しているため、何も送信されていません。",
   },
 };
 

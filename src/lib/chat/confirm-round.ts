@@ -16,9 +16,9 @@ import type { ModelMessage, ToolCall } from "./model-types";
 
 // When the model calls a pack with `confirm`, nothing runs: the call is validated, stored with the card the
 // visitor sees, the card goes out as a `confirm` event and the turn ends there. What happens next is the
-// visitor's tap (decide-turn.ts), or their next message, which declines it (closeCallsForTurn). Channels
-// without buttons (WhatsApp and Telegram in this version) pass no `propose`: the model is told the action is
-// not available there, as MiniBot's approve() denies on a client without buttons.
+// visitor's tap (decide-turn.ts), or their next message, which declines it (closeCallsForTurn). A channel
+// without buttons of its own (an adapter whose limits.choices is below 2) passes no `propose`: the model is
+// told the action is not available there, as MiniBot's approve() denies on a client without buttons.
 
 /** How long a card waits for the visitor's tap. */
 export const CONFIRM_TTL_MS = 10 * 60_000;

@@ -198,6 +198,7 @@ async function runConfirmed(
       log: log().child({ tenantId: input.tenant.id, conversationId: input.conversationId }),
       lang: input.lang,
       idempotencyKey: row.idempotencyKey,
+      bookings: deps.packs.bookings,
       ...(input.visitor ? { visitor: input.visitor } : {}),
     },
     verifiedOptional: input.tenant.visitorIdentityRequired === false,

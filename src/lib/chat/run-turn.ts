@@ -96,8 +96,8 @@ export type TurnInput = {
   /** The version of a remembered tenant row the caller checked (known-tenants.ts); null: just read. */
   seen?: string | null;
   /**
-   * The client can show a confirmation card with buttons (the widget). Without, calls of packs that act for
-   * the visitor are denied and the model is told (WhatsApp and Telegram in this version).
+   * The client can show a confirmation card with buttons (the widget, WhatsApp, Telegram). Without, calls of packs that act for
+   * the visitor are denied and the model is told (a channel with no room for two buttons of its own).
    */
   buttons?: boolean;
 };

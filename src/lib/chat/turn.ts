@@ -4,6 +4,7 @@ import type { DbHandle } from "../db";
 import type { BotSettings } from "../db/schema";
 import type { Env } from "../env";
 import type { Logger } from "../log";
+import type { BookingDesk } from "../tools/booking-desk";
 import type { Lang, ToolDefinition, ToolPack, ToolVisitor } from "../tools/contract";
 import type { KnowledgeSearcher } from "../tools/knowledge-search";
 import type { ProposeCall } from "./confirm-round";
@@ -35,6 +36,8 @@ export type PackDeps = {
   runTool: RunTool;
   /** The business's indexed knowledge, handed to the packs in their run context (search_knowledge reads it). */
   knowledge?: KnowledgeSearcher;
+  /** The business's booking requests (Inbox, mail, webhook), handed to a confirmed request_booking call. */
+  bookings?: BookingDesk;
 };
 
 export type Turn = {

@@ -58,11 +58,18 @@ export async function leadEvents(
     },
     dedupeKey: `lead:${lead.id}`,
   });
+  return { recipients: await noticeRecipients(tx, tenantId) };
+}
+
+/**
+ * Who is told by mail about a visitor's request: the business's own contact address (the e-mail typed into
+ * the "Looking up our details" pack), every owner, and `extra` (a pack's own address) when it is one.
+ */
+export async function noticeRecipients(tx: TenantTx, tenantId: string, extra?: string): Promise<string[]> {
   const info = await getPackConfig(tx, "get_business_info");
   const contact = typeof info?.config?.email === "string" ? info.config.email.trim() : "";
   const owners = (await listMembers(tx, tenantId)).filter((m) => m.role === "owner").map((m) => m.email);
-  const recipients = [...new Set([contact, ...owners].filter(isMailAddress))];
-  return { recipients };
+  return [...new Set([contact, ...owners, extra?.trim() ?? ""].filter(isMailAddress))];
 }
 
 /** Retry n of a failed lead mail waits about 60 s·2^n: six retries span an hour of mail server trouble. */
@@ -79,6 +86,23 @@ type LeadMailJob = {
 
 function leadMailText(tenant: { name: string; slug: string }, lead: LeadRow) {
   const who = lead.name || lead.email || lead.phone;
+  if (lead.kind === "booking") {
+    // A request, not a booking: the mail says the business still has to accept or refuse it.
+    return {
+      subject: `New booking request from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
+      text: [
+        `A visitor of ${tenant.name} sent a booking request and confirmed it. It is not booked yet: reply to them to accept or refuse it.`,
+        "",
+        `Name:    ${lead.name || "(not given)"}`,
+        `E-mail:  ${lead.email || "(not given)"}`,
+        `Phone:   ${lead.phone || "(not given)"}`,
+        "",
+        lead.message,
+        "",
+        `Inbox: ${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox?kind=booking`,
+      ].join("\n"),
+    };
+  }
   return {
     subject: `New contact request from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
     text: [

@@ -127,6 +127,8 @@ async function runExample(pack: ToolPack, timeoutMs: number, maxChars: number): 
         signal: new AbortController().signal,
         log: silent,
         knowledge: knowledge as unknown as KnowledgeSearcher,
+        // request_booking files through its own door too: a stand-in that files nothing.
+        bookings: async () => ({ id: "00000000-0000-4000-8000-00000000b00c" }),
         // As the confirmation flow passes it: a pack with `confirm` refuses to run without one.
         ...(pack.confirm ? { idempotencyKey: "00000000-0000-4000-8000-00000000c0f1" } : {}),
         // A pack that acts for a known person runs its example as one, as the platform would run it.

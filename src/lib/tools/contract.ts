@@ -1,6 +1,7 @@
 import "server-only";
 import type { Lang } from "@/shared/languages";
 import type { Logger } from "../log";
+import type { BookingDesk } from "./booking-desk";
 import type { KnowledgeSearcher } from "./knowledge-search";
 
 // The tool-pack contract (packs import it through registry.ts). A pack is plain data plus one `run` function;
@@ -117,6 +118,8 @@ export type ToolContext = {
   lang?: Lang;
   /** The business's indexed knowledge, for search_knowledge: whoever runs the pack passes it. */
   knowledge?: KnowledgeSearcher;
+  /** Files a booking request with the business, for request_booking: whoever runs a confirmed call passes it. */
+  bookings?: BookingDesk;
   /**
    * Set for a pack with `confirm` only: the key stored with the visitor's confirmed call. Send it to the
    * business (post_json's Idempotency-Key) so a repeated request is recognised as the same call.

@@ -7,6 +7,7 @@ import { menu } from "./packs/get-menu";
 import { openingStatus } from "./packs/get-opening-status";
 import { weather } from "./packs/get-weather";
 import { postJsonPack } from "./packs/post-json";
+import { requestBooking } from "./packs/request-booking";
 import { requestHuman } from "./packs/request-human";
 import { searchKnowledge } from "./packs/search-knowledge";
 
@@ -21,6 +22,7 @@ export const ALL_PACKS: readonly ToolPack[] = [
   menu,
   stock,
   requestHuman,
+  requestBooking,
   searchKnowledge,
 ];
 

@@ -4,6 +4,7 @@ import type { ToolOutcome, ToolRunResult } from "@/shared/tool-run";
 import { isToolWorldError } from "../errors";
 import type { Logger } from "../log";
 import { processSlot } from "../process-slot";
+import type { BookingDesk } from "./booking-desk";
 import type { AnyConfig, Lang, ToolDefinition, ToolPack, ToolVisitor } from "./contract";
 import type { KnowledgeSearcher } from "./knowledge-search";
 
@@ -32,6 +33,7 @@ export type ToolCallInput = {
     log: Logger;
     lang?: Lang;
     knowledge?: KnowledgeSearcher;
+    bookings?: BookingDesk;
     /** Required for a pack with `confirm`: the stored key of the visitor's confirmed call (confirm-round.ts). */
     idempotencyKey?: string;
     visitor?: ToolVisitor;

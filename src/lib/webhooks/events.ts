@@ -23,6 +23,7 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   "conversation.finished": "A conversation went quiet",
   "handoff.waiting": "A visitor waiting for a person was not claimed in time",
   "visitor.erased": "A visitor's data was erased on request (no personal data in it)",
+  "booking.requested": "A visitor sent a booking request (to accept or refuse)",
 };
 
 export type WebhookPayload = {

@@ -40,12 +40,25 @@ export function defaultWidgetDeps(): Promise<WidgetDeps> {
     import("@/lib/chat/packs"),
     import("@/lib/live/bus"),
     import("@/lib/knowledge/searcher"),
+    import("@/lib/leads/booking"),
   ]).then(
-    ([{ getDb }, { env }, { platformPacks }, { wakeLive }, { processKnowledgeSearcher }]) => ({
+    ([
+      { getDb },
+      { env },
+      { platformPacks },
+      { wakeLive },
+      { processKnowledgeSearcher },
+      { processBookingDesk },
+    ]) => ({
       db: getDb,
       env,
-      // The packs see the business's index through their run context, over the process's database.
-      packs: { ...platformPacks, knowledge: processKnowledgeSearcher(getDb) },
+      // The packs see the business's index and its booking requests through their run context, over the
+      // process's database.
+      packs: {
+        ...platformPacks,
+        knowledge: processKnowledgeSearcher(getDb),
+        bookings: processBookingDesk(getDb),
+      },
       wakeLive,
     }),
     (err) => {

@@ -102,12 +102,15 @@ export const telegram: ChannelAdapter = {
     textMax: TELEGRAM_TEXT_MAX,
     buttonBodyMax: TELEGRAM_TEXT_MAX,
     starters: () => TG_MAX_STARTERS,
+    // An inline keyboard has room for far more; a card uses two.
+    choices: TG_MAX_STARTERS,
   },
   window: null,
   words: { secret: "webhook secret", storeAgain: "Press Connect Telegram again." },
   describe: (conn) => ({
     status: conn.settings.botUsername ? `Connected as @${conn.settings.botUsername}.` : "Connected.",
     webhookLabel: "Webhook URL (registered at Telegram for you)",
+    actions: "Actions such as bookings wait for the customer's Confirm, a button under a card of the values.",
   }),
   verify({ headers }, secret) {
     const header = headers.get("x-telegram-bot-api-secret-token");

@@ -63,11 +63,17 @@ export const whatsapp: ChannelAdapter = {
     buttonBodyMax: WA_BUTTON_BODY_MAX,
     // Three reply buttons in all, the person's among them.
     starters: (withPerson) => WA_MAX_BUTTONS - (withPerson ? 1 : 0),
+    choices: WA_MAX_BUTTONS,
   },
   // Meta's customer-service window, and its "re-engagement message" error outside it.
   window: { ms: 24 * 60 * 60 * 1000, errorCode: "131047" },
   words: { secret: "app secret", storeAgain: "Save the app secret again." },
-  describe: () => ({ status: "Connected.", webhookLabel: "Callback URL to paste at Meta (Webhooks)" }),
+  describe: () => ({
+    status: "Connected.",
+    webhookLabel: "Callback URL to paste at Meta (Webhooks)",
+    actions:
+      "Actions such as bookings wait for the customer's Confirm, a reply button under a card of the values.",
+  }),
   verify({ headers, raw }, secret) {
     const header = headers.get("x-hub-signature-256");
     if (!header) return "missing_signature";

@@ -95,6 +95,29 @@ function pickDetails(d: ContactDetails): ContactDetails {
   };
 }
 
+/**
+ * Files a confirmed booking request once per key: a second filing with the same key (a repeated run of one
+ * confirmed call) finds the first row and adds nothing (`created` false).
+ */
+export async function insertBookingRequest(
+  tx: TenantTx,
+  input: ContactDetails & { tenantId: string; conversationId: string | null; requestKey: string },
+): Promise<{ row: LeadRow; created: boolean }> {
+  const [row] = await tx
+    .insert(leads)
+    .values({ ...input, kind: "booking", source: "assistant" })
+    .onConflictDoNothing()
+    .returning();
+  if (row) return { row, created: true };
+  const [first] = await tx
+    .select()
+    .from(leads)
+    .where(and(eq(leads.tenantId, input.tenantId), eq(leads.requestKey, input.requestKey)))
+    .limit(1);
+  if (!first) throw new Error("booking request insert returned nothing");
+  return { row: first, created: false };
+}
+
 export type InboxFilters = { status?: LeadStatus | ""; kind?: LeadKind | ""; q?: string };
 
 /** The Inbox, newest first; search looks at the name, e-mail, phone and message (case-insensitive). */

@@ -139,9 +139,15 @@ export const channelInbound = pgTable(
 
 /**
  * One message to send: text, and buttons where the channel has them: `buttons` the starters' texts, `person`
- * the label of a "Talk to a person" button after them.
+ * the label of a "Talk to a person" button after them, `choices` buttons that carry an id of their own (a
+ * confirmation card's Confirm and Cancel, channels/actions.ts), sent alone.
  */
-export type OutboundBody = { text: string; buttons?: string[]; person?: string };
+export type OutboundBody = {
+  text: string;
+  buttons?: string[];
+  person?: string;
+  choices?: { id: string; title: string }[];
+};
 
 /**
  * A reply as it is stored (drizzle/0044): Markdown and the buttons it offers (starters' texts, the person's
@@ -152,7 +158,7 @@ export type OutboundBody = { text: string; buttons?: string[]; person?: string }
  */
 export type OutboundReply = {
   markdown: string;
-  offer?: Pick<OutboundBody, "buttons" | "person"> | null;
+  offer?: Pick<OutboundBody, "buttons" | "person" | "choices"> | null;
   sources?: { label: string; list: Citation[] };
 };
 

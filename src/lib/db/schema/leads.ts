@@ -1,11 +1,13 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { conversations, messages } from "./chat";
 import { tenants, users } from "./core";
 
 // A visitor's request for a person: a lead (drizzle/0007_handoff.sql). Ratings and the unanswered report are in
 // feedback.ts.
 
-export type LeadKind = "lead" | "handoff";
+/** "booking": a booking request the visitor confirmed (the request_booking pack, drizzle/0051). */
+export type LeadKind = "lead" | "handoff" | "booking";
 export type LeadSource = "menu" | "assistant";
 export type LeadStatus = "new" | "handled";
 /** Whether the business was told by mail (drizzle/0014_lead_mail_status.sql). */
@@ -41,11 +43,16 @@ export const leads = pgTable(
     mailStatus: text("mail_status").$type<LeadMailStatus>().notNull().default("none"),
     /** The mail server's reason while mailStatus is "failed". */
     mailError: text("mail_error").notNull().default(""),
+    /** A booking request's confirmed-call key: the same request filed twice is one row (drizzle/0051). */
+    requestKey: uuid("request_key"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("leads_tenant_created_idx").on(t.tenantId, t.createdAt.desc(), t.id),
     index("leads_tenant_conversation_idx").on(t.tenantId, t.conversationId),
+    uniqueIndex("leads_tenant_request_key")
+      .on(t.tenantId, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
   ],
 );

@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "conversation.finished",
   "handoff.waiting",
   "visitor.erased",
+  "booking.requested",
 ] as const;
 /** Sent by "Send test event" to one endpoint; nobody subscribes to it. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";

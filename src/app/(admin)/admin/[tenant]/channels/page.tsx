@@ -91,6 +91,7 @@ export default async function ChannelsPage({ params }: { params: Promise<{ tenan
         <Card key={c.channel} id={c.channel} title={c.title}>
           <div className="space-y-4">
             <p className="text-sm">{c.status}</p>
+            {c.actions ? <p className="text-sm muted">{c.actions}</p> : null}
             {c.connected && admin && c.webhookUrl ? (
               <CopyLink link={c.webhookUrl} label={c.webhookLabel ?? ""} />
             ) : null}

@@ -9,6 +9,7 @@ const STATUS_OPTIONS = [
 const KIND_OPTIONS = [
   { value: "lead", label: KIND_LABEL.lead },
   { value: "handoff", label: KIND_LABEL.handoff },
+  { value: "booking", label: KIND_LABEL.booking },
 ];
 
 /** The Inbox filter: status, kind and a search of the contact details and message. */

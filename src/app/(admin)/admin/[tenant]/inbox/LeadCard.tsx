@@ -30,7 +30,11 @@ export function LeadCard({
         </h2>
         <span className="text-xs muted">
           <When at={l.createdAt} tz={tz} /> · {KIND_LABEL[l.kind]} ·{" "}
-          {l.source === "assistant" ? "offered by the assistant" : "from the chat menu"}
+          {l.kind === "booking"
+            ? "confirmed by the visitor; accept or refuse it with them"
+            : l.source === "assistant"
+              ? "offered by the assistant"
+              : "from the chat menu"}
         </span>
       </div>
       <LeadStatus lead={l} tz={tz} />
@@ -40,7 +44,7 @@ export function LeadCard({
           {l.mailError ? ` (${l.mailError})` : ""}. It is tried again automatically for about an hour.
         </p>
       ) : null}
-      {l.kind === "lead" ? (
+      {l.kind !== "handoff" ? (
         <ContactDetails lead={l} />
       ) : (
         <p className="text-sm muted">The visitor has not left contact details.</p>

@@ -12,7 +12,7 @@ export function readFilters(sp: SearchParams): InboxFilters {
   const kind = one(sp.kind);
   return {
     status: status === "new" || status === "handled" ? status : "",
-    kind: kind === "lead" || kind === "handoff" ? kind : "",
+    kind: kind === "lead" || kind === "handoff" || kind === "booking" ? kind : "",
     q: one(sp.q).slice(0, 200),
   };
 }
@@ -34,4 +34,8 @@ export function inboxQuery(filters: InboxFilters, page: number): string {
   return s ? `?${s}` : "";
 }
 
-export const KIND_LABEL = { lead: "Contact request", handoff: "Hand-off offered, no details left" } as const;
+export const KIND_LABEL = {
+  lead: "Contact request",
+  handoff: "Hand-off offered, no details left",
+  booking: "Booking request (not confirmed yet)",
+} as const;
