@@ -22,6 +22,7 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   "feedback.created": "A visitor rated an answer",
   "conversation.finished": "A conversation went quiet",
   "handoff.waiting": "A visitor waiting for a person was not claimed in time",
+  "test_run.completed": "A run of the test questions ended",
 };
 
 export type WebhookPayload = {

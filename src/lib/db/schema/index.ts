@@ -11,3 +11,4 @@ export * from "./mail";
 export * from "./notices";
 export * from "./tools";
 export * from "./webhooks";
+export * from "./test-questions";

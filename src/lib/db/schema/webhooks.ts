@@ -19,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "feedback.created",
   "conversation.finished",
   "handoff.waiting",
+  "test_run.completed",
 ] as const;
 /** Sent by "Send test event" to one endpoint; nobody subscribes to it. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
