@@ -64,7 +64,9 @@ const searcher: KnowledgeSearcher = async (_t, queries): Promise<KnowledgeFindin
   const hit = /haircut/i.test(queries[0] ?? "");
   return {
     curated: null,
-    passages: hit ? [{ title: "Prices", url: PRICES, section: "", text: passage, strength: 1 }] : [],
+    passages: hit
+      ? [{ title: "Prices", url: PRICES, section: "", text: passage, strength: "strong" as const }]
+      : [],
   };
 };
 

@@ -1,7 +1,6 @@
 import "server-only";
 import { checkFigures, turnSources } from "@/lib/chat/figures/check";
 import { runTurn, type TurnDeps } from "@/lib/chat/run-turn";
-import type { DbHandle } from "@/lib/db/client";
 import type { TenantRow } from "@/lib/db/queries/tenants";
 import { forgetTestTurn } from "@/lib/db/queries/test-questions";
 import { usageMonth } from "@/lib/db/queries/usage";
@@ -133,5 +132,3 @@ export async function askRetrieval(
     },
   };
 }
-
-export type AskDeps = { db: DbHandle; turn: TurnDeps; search: KnowledgeSearcher };

@@ -1,3 +1,5 @@
+import "server-only";
+
 // The first line of a run's page, mail and webhook: what changed, then what broke. Plain code (the page
 // imports it too).
 

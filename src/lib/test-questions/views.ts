@@ -62,3 +62,4 @@ export async function loadTestRunView(ctx: TenantContext, runId: string): Promis
     return { run, results: results.sort((a, b) => rank(a) - rank(b)) };
   });
 }
+export type { TestRunTrigger } from "@/lib/db/schema";

@@ -9,6 +9,6 @@ export * from "./live";
 export * from "./live-events";
 export * from "./mail";
 export * from "./notices";
+export * from "./test-questions";
 export * from "./tools";
 export * from "./webhooks";
-export * from "./test-questions";

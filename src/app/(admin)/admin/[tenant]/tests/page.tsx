@@ -1,0 +1,217 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Card, PageHeader } from "@/components/ui";
+import { requireTenant, roleAtLeast } from "@/lib/auth/guard";
+import { describeExpect } from "@/lib/test-questions/expect";
+import { runHeadline } from "@/lib/test-questions/headline";
+import { loadTestQuestionsView } from "@/lib/test-questions/views";
+import { When } from "../conversations/display";
+import { ActionButton } from "../knowledge/KnowledgeForms";
+import {
+  addTestQuestionAction,
+  deleteTestQuestionAction,
+  importTestQuestionsAction,
+  runTestQuestionsAction,
+  seedTestQuestionsAction,
+  updateTestQuestionAction,
+} from "./actions";
+import { ImportForm, QuestionForm } from "./QuestionForm";
+import { TRIGGER_WORDS } from "./words";
+
+export const metadata: Metadata = { title: "Test questions" };
+
+const SEEDS = [
+  { from: "site", label: "From your website", help: "one question per indexed page, which must cite it" },
+  { from: "answers", label: "From your answers", help: "each curated answer's question, with its figures" },
+  { from: "unanswered", label: "From Unanswered questions", help: "what the bot could not handle lately" },
+  {
+    from: "rated_down",
+    label: "From answers rated down",
+    help: "questions whose answer a visitor rated down",
+  },
+] as const;
+
+export default async function TestQuestionsPage({ params }: { params: Promise<{ tenant: string }> }) {
+  const { tenant: slug } = await params;
+  const ctx = await requireTenant(slug);
+  const view = await loadTestQuestionsView(ctx);
+  const canEdit = roleAtLeast(ctx.role, "admin");
+  const s = ctx.tenant.slug;
+  const base = `/admin/${s}`;
+  const tz = ctx.tenant.timeZone;
+  const choices = { pages: view.pages, packs: view.packs };
+  const current = view.current;
+
+  return (
+    <div className="max-w-5xl space-y-6">
+      <PageHeader
+        title="Test questions"
+        description="Your own questions, each with what a right answer must do. They run again by themselves after a knowledge sync that changed something and after a change of the bot's prompt, model or packs; you get a mail when an answer that passed now fails."
+      />
+      <Card
+        id="runs"
+        title="Runs"
+        description={
+          view.modelConfigured
+            ? "Each question goes through the assistant as a visitor's would. Runs use tokens, counted apart from your visitors' usage."
+            : "No model is configured, so runs check what the knowledge search finds for each question (its pages and passages)."
+        }
+      >
+        {current ? (
+          <p className="text-sm" role="status">
+            {current.status === "running"
+              ? `A run is going (started by ${current.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")}).`
+              : `A run will start shortly (after ${current.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")}).`}
+          </p>
+        ) : null}
+        {canEdit && view.questions.length > 0 ? (
+          <div className="my-2">
+            <ActionButton
+              action={runTestQuestionsAction.bind(null, s)}
+              fields={{}}
+              label="Run now"
+              pendingText="Starting…"
+            />
+          </div>
+        ) : null}
+        {view.runs.length === 0 ? (
+          <p className="text-sm muted">No runs yet.</p>
+        ) : (
+          <ul className="space-y-1 text-sm" aria-label="Recent runs">
+            {view.runs.map((r) => (
+              <li key={r.id}>
+                <Link className="underline" href={`${base}/tests/runs/${r.id}`}>
+                  <When at={r.createdAt} tz={tz} />
+                </Link>{" "}
+                · {r.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")} ·{" "}
+                {r.status === "done"
+                  ? runHeadline(r, r.capped)
+                  : r.status === "failed"
+                    ? (r.error ?? "failed")
+                    : r.status === "running"
+                      ? "running"
+                      : "waiting"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card
+        id="questions"
+        title="Questions"
+        description={`${view.questions.length} ${view.questions.length === 1 ? "question" : "questions"}.`}
+      >
+        {view.questions.length === 0 ? (
+          <p className="text-sm muted">
+            No test questions yet: add one below, or in one click from what you already have.
+          </p>
+        ) : (
+          <ul className="space-y-3 text-sm">
+            {view.questions.map((q) => {
+              const checks = describeExpect(q.expect);
+              return (
+                <li key={q.id} className="rounded border border-[var(--border)] p-2 space-y-1">
+                  <p className="font-medium">“{q.question}”</p>
+                  <p className="muted">
+                    {checks.length
+                      ? `A right answer ${checks.join("; ")}.`
+                      : "No check yet: the run records its answer."}
+                  </p>
+                  {q.latest ? (
+                    <p>
+                      <strong>{q.latest.pass ? "Passed" : "Failed"}</strong> last time
+                      {q.latest.reasons.length ? `: ${q.latest.reasons.join(" ")}` : "."}
+                    </p>
+                  ) : null}
+                  {canEdit ? (
+                    <details>
+                      <summary className="cursor-pointer underline">
+                        Edit<span className="sr-only"> the test question {q.question}</span>
+                      </summary>
+                      <div className="mt-2">
+                        <QuestionForm
+                          action={updateTestQuestionAction.bind(null, s)}
+                          idPrefix={`q-${q.id}`}
+                          questionId={q.id}
+                          choices={choices}
+                          submitLabel="Save changes"
+                          initial={{
+                            question: q.question,
+                            citeUrl: q.expect.citeUrl,
+                            pack: q.expect.pack,
+                            mustContain: (q.expect.mustContain ?? []).join("\n"),
+                            mustNotContain: (q.expect.mustNotContain ?? []).join("\n"),
+                            sayUnknown: q.expect.sayUnknown,
+                            noUnsupportedFigures: q.expect.noUnsupportedFigures,
+                          }}
+                        />
+                      </div>
+                    </details>
+                  ) : null}
+                  {canEdit ? (
+                    <ActionButton
+                      action={deleteTestQuestionAction.bind(null, s)}
+                      fields={{ questionId: q.id }}
+                      label="Delete"
+                      pendingText="Deleting…"
+                      variant="danger"
+                      ariaLabel={`Delete the test question ${q.question}`}
+                    />
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {canEdit ? (
+          <div className="mt-4">
+            <h3 className="font-semibold mb-2">Add a test question</h3>
+            <QuestionForm
+              action={addTestQuestionAction.bind(null, s)}
+              idPrefix="new"
+              choices={choices}
+              submitLabel="Add question"
+              initial={{ noUnsupportedFigures: true }}
+            />
+          </div>
+        ) : null}
+      </Card>
+
+      {canEdit ? (
+        <Card id="seed" title="Add in one click" description="Questions already in the list are skipped.">
+          <ul className="space-y-2 text-sm">
+            {SEEDS.map((x) => (
+              <li key={x.from} className="flex flex-wrap items-center gap-2">
+                <ActionButton
+                  action={seedTestQuestionsAction.bind(null, s)}
+                  fields={{ from: x.from }}
+                  label={x.label}
+                  pendingText="Adding…"
+                />
+                <span className="muted">{x.help}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+
+      <Card
+        id="csv"
+        title="CSV"
+        description="One question per row; several words in a cell are separated by “|”."
+      >
+        <p className="text-sm">
+          <a className="underline" href={`/api/admin/${s}/tests/export`}>
+            Download the questions as CSV
+          </a>
+        </p>
+        {canEdit ? (
+          <div className="mt-3">
+            <ImportForm action={importTestQuestionsAction.bind(null, s)} />
+          </div>
+        ) : null}
+      </Card>
+    </div>
+  );
+}
