@@ -109,7 +109,7 @@ async function runToEnd(ctx: TenantContext, e = env()) {
       },
     )
     .toBe("done");
-  return loadTestRunView(ctx, runId);
+  return (await loadTestRunView(ctx, runId))!;
 }
 
 beforeAll(async () => {
@@ -325,7 +325,7 @@ describe("a run whose process died", () => {
       await expect
         .poll(async () => (await runsOf(ctx.tenant.id))[0]?.status, { timeout: 20_000 })
         .toBe("done");
-      const view = await loadTestRunView(ctx, runId);
+      const view = (await loadTestRunView(ctx, runId))!;
       expect(view.results.map((r) => r.question).sort()).toEqual([
         "Haircut one?",
         "Haircut three?",

@@ -15,7 +15,6 @@ import {
   type TestRunRow,
 } from "@/lib/db/queries/test-questions";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { isUuid } from "@/shared/parse";
 
@@ -50,16 +49,17 @@ export async function loadTestQuestionsView(ctx: TenantContext): Promise<TestQue
 
 export type TestRunView = { run: TestRunRow; results: TestResultRow[] };
 
-export async function loadTestRunView(ctx: TenantContext, runId: string): Promise<TestRunView> {
-  const missing = () => new AppError("not_found", "This run does not exist.");
-  if (!isUuid(runId)) throw missing();
+/** A run and its results, what broke first; null for a run that does not exist (or is another business's). */
+export async function loadTestRunView(ctx: TenantContext, runId: string): Promise<TestRunView | null> {
+  if (!isUuid(runId)) return null;
   return ctx.db.forTenant(ctx.tenant.id, async (tx) => {
     const run = await getTestRun(tx, runId);
-    if (!run) throw missing();
+    if (!run) return null;
     const results = await resultsOfRun(tx, runId);
     // What broke first, then what changed, then the rest, as the headline reads.
     const rank = (r: TestResultRow) => (!r.pass && r.wasPass ? 0 : r.changes.length ? 1 : !r.pass ? 2 : 3);
     return { run, results: results.sort((a, b) => rank(a) - rank(b)) };
   });
 }
+
 export type { TestRunTrigger } from "@/lib/db/schema";

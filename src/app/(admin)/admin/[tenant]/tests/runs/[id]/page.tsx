@@ -3,7 +3,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, PageHeader } from "@/components/ui";
 import { requireTenant } from "@/lib/auth/guard";
-import { isAppError } from "@/lib/errors";
 import { runHeadline } from "@/lib/test-questions/headline";
 import { loadTestRunView } from "@/lib/test-questions/views";
 import { When } from "../../../conversations/display";
@@ -13,19 +12,12 @@ export const metadata: Metadata = { title: "Test run" };
 
 const CHANGE_WORDS = { answer: "answer text", citations: "cited pages", verdict: "pass/fail" } as const;
 
-async function load(ctx: Awaited<ReturnType<typeof requireTenant>>, id: string) {
-  try {
-    return await loadTestRunView(ctx, id);
-  } catch (err) {
-    if (isAppError(err) && err.code === "not_found") notFound();
-    throw err;
-  }
-}
-
 export default async function TestRunPage({ params }: { params: Promise<{ tenant: string; id: string }> }) {
   const { tenant: slug, id } = await params;
   const ctx = await requireTenant(slug);
-  const { run, results } = await load(ctx, id);
+  const view = await loadTestRunView(ctx, id);
+  if (!view) notFound();
+  const { run, results } = view;
   const tz = ctx.tenant.timeZone;
   const headline =
     run.status === "done"
