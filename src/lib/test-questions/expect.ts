@@ -56,7 +56,7 @@ const UNKNOWN = [
   /\b(?:unable|not able) to\b/,
   /\bno (?:lo )?se\b|\bno tengo (?:informacion|datos)\b|\bno (?:encontre|he encontrado)\b/,
   /\bje ne (?:sais|peux) pas\b|\bpas d'information\b|\bje n'ai pas (?:trouve|d'information)\b/,
-  /\bweiss ich nicht\b|\bweiß ich nicht\b|\bkeine (?:informationen?|angaben)\b|\bnicht (?:gefunden|sagen)\b/,
+  /\b(?:weiss|weiß) ich (?:\S+ ){0,2}nicht\b|\bkeine (?:informationen?|angaben)\b|\bnicht (?:gefunden|sagen)\b/,
   /わかりません|分かりません|存じません|情報がありません|見つかりません/,
 ];
 const PERSON =
