@@ -51,9 +51,12 @@ export default async function TestQuestionsPage({ params }: { params: Promise<{ 
       >
         {current ? (
           <p className="text-sm" role="status">
-            {current.status === "running"
-              ? `A run is going (started by ${current.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")}).`
-              : `A run will start shortly (after ${current.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")}).`}
+            {current.status === "running" ? "A run is going" : "A run will start shortly"} (
+            {current.triggers.map((t) => TRIGGER_WORDS[t]).join(", ")}):{" "}
+            <Link className="underline" href={`${base}/tests/runs/${current.id}`}>
+              follow it
+            </Link>
+            .
           </p>
         ) : null}
         {canEdit && view.questions.length > 0 ? (

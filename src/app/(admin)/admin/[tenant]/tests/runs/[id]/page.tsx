@@ -29,6 +29,8 @@ export default async function TestRunPage({ params }: { params: Promise<{ tenant
           : "Waiting to start";
   return (
     <div className="max-w-5xl space-y-6">
+      {/* Until the run ends, the page reads it again every few seconds (as the Knowledge page does a sync). */}
+      {run.status === "running" || run.status === "pending" ? <meta httpEquiv="refresh" content="3" /> : null}
       <PageHeader title={headline} description="A run of your test questions." />
       <p className="text-sm">
         <Link className="underline" href={`/admin/${ctx.tenant.slug}/tests`}>
