@@ -34,6 +34,7 @@ async function run(): Promise<void> {
     const { liveEscalationWorkers } = await import("./live/escalation");
     const { processKnowledgeWorkers, startKnowledge } = await import("./knowledge/runtime");
     const { defaultChannelWorkers } = await import("./channels/runtime");
+    const { processTestRunWorkers } = await import("./test-questions/runtime");
     const { startProcessQueue } = await import("./queue");
     const queue = () => startProcessQueue(db, { workers: [] });
     await startProcessWebhookQueue(db, {
@@ -44,6 +45,7 @@ async function run(): Promise<void> {
         ...liveEscalationWorkers(db),
         ...processKnowledgeWorkers(db, queue),
         ...defaultChannelWorkers(db, e),
+        ...processTestRunWorkers(db, e),
       ],
     });
     startKnowledge(db, queue);

@@ -135,6 +135,9 @@ export const envSchema = z.object({
   MICHI_CHANNELS_TELEGRAM_URL: z.url("must be a URL").optional(),
 
   MICHI_DEFAULT_MONTHLY_TOKENS: int(2_000_000, 0, 2_000_000_000),
+  // Model tokens one run of a business's test questions may spend; the questions left at the cap are not run.
+  // Counted on the run, never in the month's visitor usage.
+  MICHI_TEST_RUN_MAX_TOKENS: int(200_000, 1_000, 100_000_000),
   MICHI_RATE_VISITOR_PER_MIN: int(20, 1, 100_000),
   MICHI_RATE_IP_PER_MIN: int(60, 1, 100_000),
   MICHI_RATE_TENANT_PER_MIN: int(600, 1, 1_000_000),

@@ -18,6 +18,7 @@ import {
   reserveFetchSlot,
   type SourceRow,
 } from "@/lib/db/queries/knowledge-sources";
+import { requestAutoTestRun } from "@/lib/db/queries/test-questions";
 import { isToolWorldError } from "@/lib/errors";
 import type { QueueJob } from "@/lib/queue";
 import type { RobotsRules } from "./crawl/robots";
@@ -279,6 +280,16 @@ export async function runPageJob(deps: KnowledgeDeps, job: QueueJob<PageJob>): P
     }
     const deleted = outcome.kind === "missing" && current.missingCount + 1 >= 2;
     if (!deleted) await updatePage(tx, pageId, { ...changes(current, patch), doneRun: runId });
+    // What the bot can answer from changed: the business's test questions run again once the sync is over.
+    const indexedBefore = current.status === "indexed";
+    // A page indexed anew (indexDocument's `indexed` flag: its text differs) or one that left the index.
+    const reindexed = outcome.kind === "content" && patch.indexed === true;
+    const left =
+      indexedBefore &&
+      (deleted || outcome.kind === "skip" || (outcome.kind === "content" && patch.status === "skipped"));
+    if (reindexed || left) {
+      await requestAutoTestRun(tx, tenantId, "knowledge");
+    }
     const last = await countPageDone(tx, sourceId, runId);
     if (last) await finishRun(tx, locked, runId);
   });

@@ -29,7 +29,8 @@ export type MailKind =
   | "lead"
   | "live_waiting"
   | "webhook_disabled"
-  | "health";
+  | "health"
+  | "test_run";
 
 export type MailInput = {
   to: string;
@@ -79,6 +80,7 @@ const mailInput = z.object({
     "live_waiting",
     "webhook_disabled",
     "health",
+    "test_run",
   ]),
   tenantId: z
     .string()

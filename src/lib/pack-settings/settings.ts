@@ -4,6 +4,7 @@ import { assertRole, auditedTx, type TenantContext } from "@/lib/auth/access";
 import type { RecordAudit } from "@/lib/db/queries/audit";
 import { getTenantSettings } from "@/lib/db/queries/bot";
 import { getPackConfig, listPackConfigs, type PackConfigRow } from "@/lib/db/queries/packs";
+import { requestAutoTestRun } from "@/lib/db/queries/test-questions";
 import { AppError } from "@/lib/errors";
 import { applyPackConfig, KNOWLEDGE_PACK } from "@/lib/knowledge/sources";
 import type { LookupFn } from "@/lib/security/url-policy";
@@ -225,6 +226,7 @@ export async function updatePackSettings(
     const fields = changedFields.filter((f) => f !== "enabled").sort();
     // Field names only: values (and above all secrets) never enter the audit log.
     if (fields.length > 0) await record("pack.config_saved", { target: pack.id, details: { fields } });
+    if (changedFields.length > 0) await requestAutoTestRun(tx, tenantId, "packs");
     return changedFields;
   });
   return { label: pack.label, changed, ...(shownSecret ? { shownSecret } : {}) };

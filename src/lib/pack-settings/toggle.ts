@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { assertRole, auditedTx, type TenantContext } from "@/lib/auth/access";
 import { getPackConfig } from "@/lib/db/queries/packs";
+import { requestAutoTestRun } from "@/lib/db/queries/test-questions";
 import { AppError } from "@/lib/errors";
 import { savePackSettings } from "@/lib/tools/config-store";
 import { ALL_PACKS } from "@/lib/tools/index";
@@ -38,6 +39,7 @@ export async function setPackEnabled(
     if (before === input.enabled) return false;
     await savePackSettings(tx, tenantId, pack.id, { enabled: input.enabled }, ctx.user.id);
     await auditToggle(record, pack.id, input.enabled);
+    await requestAutoTestRun(tx, tenantId, "packs");
     return true;
   });
   return { name, changed };

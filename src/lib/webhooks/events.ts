@@ -24,6 +24,7 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   "handoff.waiting": "A visitor waiting for a person was not claimed in time",
   "visitor.erased": "A visitor's data was erased on request (no personal data in it)",
   "booking.requested": "A visitor sent a booking request (to accept or refuse)",
+  "test_run.completed": "A run of the test questions ended",
 };
 
 export type WebhookPayload = {

@@ -205,6 +205,40 @@ export const viewerCases: Record<string, ViewerCase> = {
   },
   [`${L}/knowledge/uploads.ts#deleteDocument`]: { kind: "refused", min: "admin", args: () => [SOME_ID] },
   // Viewers may ask a test question: it searches and runs the pack's projection, and records nothing.
+  // Test questions (issue 42): viewers read the list, the runs and the CSV export; they change nothing.
+  [`${L}/test-questions/manage.ts#addTestQuestion`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ question: "Parking?", mustContain: "free" }],
+  },
+  [`${L}/test-questions/manage.ts#updateTestQuestion`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID, { question: "Forged?" }],
+  },
+  [`${L}/test-questions/manage.ts#deleteTestQuestion`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [SOME_ID],
+  },
+  [`${L}/test-questions/manage.ts#seedTestQuestions`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["site"],
+  },
+  [`${L}/test-questions/manage.ts#importTestQuestions`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => ["question\r\nForged?\r\n"],
+  },
+  [`${L}/test-questions/manage.ts#exportTestQuestions`]: { kind: "read-only", args: () => [] },
+  [`${L}/test-questions/jobs.ts#runTestQuestionsNow`]: {
+    kind: "refused",
+    min: "admin",
+    args: () => [{ queue: null, env: {} }],
+  },
+  [`${L}/test-questions/views.ts#loadTestQuestionsView`]: { kind: "read-only", args: () => [] },
+  [`${L}/test-questions/views.ts#loadTestRunView`]: { kind: "read-only", args: () => [SOME_ID] },
   [`${L}/knowledge/views.ts#askTestQuestion`]: { kind: "read-only", args: () => ["is parking free?"] },
   [`${L}/knowledge/views.ts#loadKnowledgeView`]: { kind: "read-only", args: () => [] },
   [`${L}/pack-settings/settings.ts#loadPackGroups`]: { kind: "read-only", args: () => [] },

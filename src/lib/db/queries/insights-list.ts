@@ -4,6 +4,7 @@ import { z } from "zod";
 import { containsPattern, parseSearch } from "@/shared/search-terms";
 import { rowsOf, type TenantTx } from "../client";
 import type { VerifiedVisitor } from "../schema";
+import { SCOPE_KINDS, scopeCondition } from "./insights-scope";
 
 // The admin's conversation log: one page of conversations, newest activity first, with filters. Tenant path
 // only (a TenantTx), and every statement also names the tenant so the planner can use the indexes that lead
@@ -54,6 +55,8 @@ export const listFiltersSchema = z.object({
   rating: z.union([z.enum(["up", "down"]), z.literal("")]).optional(),
   /** Where the person wrote: the site's widget or a messaging channel (drizzle/0029). */
   channel: z.union([z.enum(["web", "whatsapp", "telegram"]), z.literal("")]).optional(),
+  /** Conversations with an answer of this kind of the Usage page's scope report (insights-scope.ts). */
+  scope: z.union([z.enum(SCOPE_KINDS), z.literal("")]).optional(),
 });
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
@@ -135,6 +138,10 @@ export async function listConversations(
       where r.tenant_id = c.tenant_id and r.conversation_id = c.id and r.pack_id = ${filters.pack})`);
   if (filters.outcome) where.push(sql`la.outcome = ${filters.outcome}`);
   if (filters.channel) where.push(sql`c.channel = ${filters.channel}`);
+  if (filters.scope)
+    where.push(sql`exists (select 1 from messages sm
+      where sm.tenant_id = c.tenant_id and sm.conversation_id = c.id and sm.role = 'assistant'
+        and sm.status = 'complete' and ${scopeCondition(filters.scope, "sm")})`);
   if (filters.rating)
     where.push(sql`exists (select 1 from message_feedback f
       where f.tenant_id = c.tenant_id and f.conversation_id = c.id and f.rating = ${filters.rating})`);

@@ -9,5 +9,6 @@ export * from "./live";
 export * from "./live-events";
 export * from "./mail";
 export * from "./notices";
+export * from "./test-questions";
 export * from "./tools";
 export * from "./webhooks";

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "handoff.waiting",
   "visitor.erased",
   "booking.requested",
+  "test_run.completed",
 ] as const;
 /** Sent by "Send test event" to one endpoint; nobody subscribes to it. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";

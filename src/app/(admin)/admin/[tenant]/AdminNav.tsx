@@ -7,6 +7,7 @@ const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/tools", label: "Tools" },
   { path: "/knowledge", label: "Knowledge" },
+  { path: "/tests", label: "Test questions" },
   { path: "/bot", label: "Bot" },
   { path: "/embed", label: "Site & embed" },
   { path: "/conversations", label: "Conversations" },

@@ -11,6 +11,15 @@ const RATING_OPTIONS = [
   { value: "up", label: "Rated up" },
 ];
 
+// The Usage page's scope report links here with one of these.
+const SCOPE_OPTIONS = [
+  { value: "sourced", label: "Cited sources or pack results" },
+  { value: "neither", label: "With neither" },
+  { value: "unknown", label: "Said it did not know" },
+  { value: "handoff", label: "Handed off to a person" },
+  { value: "figure", label: "Unsupported figure" },
+];
+
 /** The Conversations filter: days, the tool used, the outcome, the channel, ratings and a search of the messages. */
 export function ConversationFilters({
   action,
@@ -85,6 +94,13 @@ export function ConversationFilters({
         name="rating"
         value={filters.rating ?? ""}
         options={RATING_OPTIONS}
+      />
+      <FilterSelect
+        id="f-scope"
+        label="An answer that"
+        name="scope"
+        value={filters.scope ?? ""}
+        options={SCOPE_OPTIONS}
       />
       <InputField
         id="f-q"

@@ -2,7 +2,7 @@ import { type ListFilters, listFiltersSchema } from "@/lib/db/queries/insights-l
 
 // The Conversations list's address: which filters its query string holds, and the links that keep them.
 
-export const FILTER_KEYS = ["from", "to", "pack", "outcome", "channel", "rating", "q"] as const;
+export const FILTER_KEYS = ["from", "to", "pack", "outcome", "channel", "rating", "scope", "q"] as const;
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

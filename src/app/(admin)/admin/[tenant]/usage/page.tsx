@@ -4,6 +4,7 @@ import { EstimatesLegend, PeriodSwitch, parsePeriod, UsageView } from "@/compone
 import { PageHeader } from "@/components/ui";
 import { requireTenant } from "@/lib/auth/guard";
 import { satisfaction } from "@/lib/db/queries/feedback";
+import { scopeReport } from "@/lib/db/queries/insights-scope";
 import { monthlyBudget, usageReport } from "@/lib/db/queries/insights-usage";
 import { liveMetrics } from "@/lib/db/queries/live-metrics";
 import { env } from "@/lib/env";
@@ -11,6 +12,7 @@ import { packLabel } from "../conversations/display";
 import { FigureChecks } from "./FigureChecks";
 import { LiveFigures } from "./LiveFigures";
 import { Satisfaction } from "./Satisfaction";
+import { ScopeReport } from "./ScopeReport";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -24,13 +26,15 @@ export default async function UsagePage({
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const period = parsePeriod((await searchParams).days);
-  const [report, rated, live] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
-    const r = await usageReport(tx, { tenantId: ctx.tenant.id, timeZone: ctx.tenant.timeZone }, { period });
+  const who = { tenantId: ctx.tenant.id, timeZone: ctx.tenant.timeZone };
+  const [report, rated, live, scope] = await ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+    const r = await usageReport(tx, who, { period });
     const range = { since: r.since, until: r.until };
     return [
       r,
       await satisfaction(tx, ctx.tenant.id, range),
       await liveMetrics(tx, ctx.tenant.id, range),
+      await scopeReport(tx, who),
     ] as const;
   });
   const base = `/admin/${ctx.tenant.slug}/usage`;
@@ -53,6 +57,7 @@ export default async function UsagePage({
         conversationsHref={`/admin/${ctx.tenant.slug}/conversations`}
       />
       <FigureChecks figures={report.figures} period={period} />
+      <ScopeReport weeks={scope} conversationsHref={`/admin/${ctx.tenant.slug}/conversations`} />
       <LiveFigures figures={live} period={period} liveHref={`/admin/${ctx.tenant.slug}/inbox/live`} />
       <p className="muted text-sm">
         How long conversations are kept is set under{" "}
