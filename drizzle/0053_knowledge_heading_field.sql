@@ -7,10 +7,12 @@
 --    meaningful word, on every page, and the page titled with it never reached the 40 candidates read by body.
 -- 2. A heading match counts by the heading's length, as BM25 counts the body: a query word in a short heading
 --    weighs up to 3.4, in a long heading path well under 2 (0042 gave every heading word 2).
--- 3. A rare word finds its sections alone: a query word in at most 20 of the tenant's chunks, that every
---    stemmer of the tenant's languages leaves the same (names, codes: "Medicare", "SAM.gov"), adds the chunks
---    holding it (at most 40) even when they hold no other word of the question. Without the agreement
---    condition, a word of the question parsed as French matched French pages by accident.
+-- 3. A rare word finds its sections alone: a query word in at most a tenth of the tenant's chunks (and at
+--    most 20), that every stemmer of the tenant's languages leaves the same (names, codes: "Medicare",
+--    "SAM.gov"), adds the chunks holding it (at most 40) even when they hold no other word of the question.
+--    Without the agreement condition, a word of the question parsed as French matched French pages by
+--    accident; without the tenth, every word of a small site was rare and 0040's "minimum should match" (a
+--    footer repeating one word left out) stopped holding.
 ALTER TABLE knowledge_chunks ADD COLUMN IF NOT EXISTS head_tsv tsvector
   GENERATED ALWAYS AS (michi_knowledge_tsv("lang", "heading_path")) STORED;
 --> statement-breakpoint
@@ -33,6 +35,7 @@ DECLARE
   v_n bigint;
   v_rare tsquery;
   v_rare_ids uuid[];
+  v_size bigint;
   -- Twice the five passages an answer shows (src/lib/knowledge/search.ts), or p_limit if smaller.
   v_enough integer := least(p_limit, 10);
   -- The candidates BM25 re-orders: 80 cost three times 0040's p95 at 10,000 chunks for no blind-set gain.
@@ -101,6 +104,8 @@ BEGIN
       ORDER BY 2 DESC, 1 LIMIT v_cand
     ) t;
   END IF;
+  -- The tenant's chunks, counted to 200: a word is rare when it is in at most a tenth of them (and 20 at most).
+  SELECT count(*) INTO v_size FROM (SELECT 1 FROM knowledge_chunks k WHERE k.tenant_id = v_tenant LIMIT 200) s;
   -- A rare word of the question finds its chunks even when they hold none of its other words (see the header).
   SELECT string_agg(quote_literal(x), ' | ')::tsquery INTO v_rare
   FROM unnest(v_lex) AS x
@@ -108,7 +113,7 @@ BEGIN
                     WHERE l <> 'und' AND NOT x = ANY (tsvector_to_array(michi_knowledge_tsv(l, p_words || ' ' || v_extra))))
     AND (SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks k
                                WHERE k.tsv @@ quote_literal(x)::tsquery AND k.tenant_id::text = v_tenant::text
-                               LIMIT 20 + 1) s) <= 20;
+                               LIMIT 20 + 1) s) <= least(20, v_size / 10);
   IF v_rare IS NOT NULL THEN
     SELECT array_agg(c.id) INTO v_rare_ids
     FROM (SELECT c.id FROM knowledge_chunks c
