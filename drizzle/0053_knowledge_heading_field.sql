@@ -36,6 +36,9 @@ DECLARE
   v_rare tsquery;
   v_rare_ids uuid[];
   v_size bigint;
+  v_agree text[];
+  v_dfx text[];
+  v_dfn float8[];
   -- Twice the five passages an answer shows (src/lib/knowledge/search.ts), or p_limit if smaller.
   v_enough integer := least(p_limit, 10);
   -- The candidates BM25 re-orders: 80 cost three times 0040's p95 at 10,000 chunks for no blind-set gain.
@@ -104,16 +107,29 @@ BEGIN
       ORDER BY 2 DESC, 1 LIMIT v_cand
     ) t;
   END IF;
-  -- The tenant's chunks, counted to 200: a word is rare when it is in at most a tenth of them (and 20 at most).
-  SELECT count(*) INTO v_size FROM (SELECT 1 FROM knowledge_chunks k WHERE k.tenant_id = v_tenant LIMIT 200) s;
-  -- A rare word of the question finds its chunks even when they hold none of its other words (see the header).
-  SELECT string_agg(quote_literal(x), ' | ')::tsquery INTO v_rare
-  FROM unnest(v_lex) AS x
-  WHERE NOT EXISTS (SELECT 1 FROM unnest(v_langs) AS l
-                    WHERE l <> 'und' AND NOT x = ANY (tsvector_to_array(michi_knowledge_tsv(l, p_words || ' ' || v_extra))))
-    AND (SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks k
-                               WHERE k.tsv @@ quote_literal(x)::tsquery AND k.tenant_id::text = v_tenant::text
-                               LIMIT 20 + 1) s) <= least(20, v_size / 10);
+  -- Each query word's document frequency, counted up to 100 chunks (beyond that a word is common, and counting
+  -- on would read every chunk holding it): read once, for the rare words here and for BM25 below.
+  SELECT array_agg(x), array_agg((SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks k
+                                                       WHERE k.tsv @@ quote_literal(x)::tsquery
+                                                         AND k.tenant_id::text = v_tenant::text
+                                                       LIMIT 100) s)::float8)
+    INTO v_dfx, v_dfn
+  FROM unnest(v_lex) AS x;
+  -- A rare word of the question finds its chunks even when they hold none of its other words (see the header):
+  -- first the words every language's parse agrees on, then their document frequency, read only for those.
+  WITH parses AS MATERIALIZED (
+    SELECT tsvector_to_array(michi_knowledge_tsv(l, p_words || ' ' || v_extra)) AS a FROM unnest(v_langs) AS l
+    WHERE l <> 'und'
+  )
+  SELECT array_agg(x) INTO v_agree FROM unnest(v_lex) AS x
+  WHERE NOT EXISTS (SELECT 1 FROM parses WHERE NOT x = ANY (parses.a));
+  IF EXISTS (SELECT 1 FROM unnest(v_dfx, v_dfn) AS d(x, n) WHERE d.x = ANY (v_agree) AND d.n <= 20) THEN
+    -- The tenant's chunks, counted to 200: a word is rare in at most a tenth of them (and 20 at most).
+    SELECT count(*) INTO v_size FROM (SELECT 1 FROM knowledge_chunks k WHERE k.tenant_id = v_tenant LIMIT 200) s;
+    SELECT string_agg(quote_literal(d.x), ' | ')::tsquery INTO v_rare
+    FROM unnest(v_dfx, v_dfn) AS d(x, n)
+    WHERE d.x = ANY (v_agree) AND d.n <= least(20, v_size / 10);
+  END IF;
   IF v_rare IS NOT NULL THEN
     SELECT array_agg(c.id) INTO v_rare_ids
     FROM (SELECT c.id FROM knowledge_chunks c
@@ -148,13 +164,7 @@ BEGIN
       LEFT JOIN knowledge_pages p ON p.id = c.page_id
       JOIN lq ON lq.l = c.lang
     ),
-    df AS MATERIALIZED (
-      SELECT x AS lexeme,
-             (SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks k
-                                    WHERE k.tsv @@ quote_literal(x)::tsquery AND k.tenant_id::text = v_tenant::text
-                                    LIMIT 100) s)::float8 AS n
-      FROM (SELECT DISTINCT unnest(terms) AS x FROM cand) t
-    ),
+    df AS MATERIALIZED (SELECT d.x AS lexeme, d.n FROM unnest(v_dfx, v_dfn) AS d(x, n)),
     avgdl AS (SELECT greatest(avg(dl), 1) AS v, greatest(avg(hl), 1) AS h FROM cand),
     scored AS (
       SELECT cand.id, coalesce(sum(
