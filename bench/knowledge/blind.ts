@@ -195,7 +195,13 @@ export async function scoreBlind(
       );
     if (OTHER_LANG.test(q.kind) && q.siteQuery) {
       const queries = [q.siteQuery, q.question];
-      add(cross, q.expect, received(await run({ query: q.siteQuery, queries })));
+      const viaModel = received(await run({ query: q.siteQuery, queries }));
+      add(cross, q.expect, viaModel);
+      const r = viaModel.pages.findIndex((p) => q.expect.includes(p)) + 1;
+      if (r === 0 || r > 5)
+        misses.push(
+          `  miss ${q.id} (cross, model's query "${q.siteQuery}"): expected ${q.expect.join(" | ")}; got ${viaModel.pages.join(", ")}`,
+        );
     }
   }
   return {

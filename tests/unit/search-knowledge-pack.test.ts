@@ -67,6 +67,23 @@ describe("search_knowledge", () => {
     expect(record.result.length).toBeLessThan(4000);
   });
 
+  it("hands the model five distinct pages when five match, even with long passages, titles and sections", async () => {
+    // Real help pages have long titles and heading paths; at 480 characters a passage the fifth page used to be
+    // dropped to fit the result's budget (the blind bench's "pages 4.3").
+    const page = (i: number) => ({
+      title: `How do I change or add the email addresses associated with my account, part ${i}`,
+      url: `https://michi-cafe.example/help/manage-your-account/change-your-email-address-${i}.html`,
+      section: `How do I change or add the email addresses associated with my account? › Adding a new email address ${i}`,
+      text: "Parking is free behind the café for visitors who park there for up to two hours on weekdays. ".repeat(
+        8,
+      ),
+    });
+    const { record } = await run({ curated: null, passages: [1, 2, 3, 4, 5].map(page) });
+    const result = JSON.parse(record.result);
+    expect(new Set(result.passages.map((p: { url: string }) => p.url)).size).toBe(5);
+    expect(record.result.length).toBeLessThan(4000);
+  });
+
   it("puts a curated answer first", async () => {
     const { record } = await run({
       curated: { question: "Do you have parking?", answer: "Yes, ten spaces behind the café." },

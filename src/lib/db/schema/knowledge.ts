@@ -12,7 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { tenants, users } from "./core";
 
-// The business's knowledge (drizzle/0015_knowledge.sql). The generated search columns (tsv, folded) and the
+// The business's knowledge (drizzle/0015_knowledge.sql). The generated search columns (tsv, head_tsv, folded) and the
 // embedding's bit string are written by Postgres or by plain SQL in queries/knowledge*.ts, so they are not
 // declared here.
 

@@ -25,6 +25,7 @@ const LANGUAGE_NAMES: Record<string, string> = {
  * and addresses fit the budget; second passages of a page come last and go first.
  */
 const MAX_PASSAGE_CHARS = 480;
+const MIN_PASSAGE_CHARS = 240;
 /** Below the default cap on a pack result (MICHI_TOOL_RESULT_MAX_CHARS, 4000), with room to spare. */
 const RESULT_BUDGET = 3600;
 
@@ -47,6 +48,23 @@ function queriesOf(args: Record<string, unknown>): string[] {
     .map((q) => q.trim().slice(0, 200))
     .filter(Boolean)
     .slice(0, 3);
+}
+
+const bare = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/**
+ * The section's heading path without its first heading when the title already says it (a page's h1 is usually
+ * its title): the characters go to the passages instead.
+ */
+function sectionOf(title: string, section: string | undefined): string {
+  const parts = (section ?? "").split(" › ");
+  const first = bare(parts[0] ?? "");
+  if (parts.length > 0 && first && bare(title).includes(first)) parts.shift();
+  return parts.join(" › ");
 }
 
 function clip(text: string, max: number): string {
@@ -161,6 +179,16 @@ export const searchKnowledge = definePack({
         found: false,
         note: "No word of the question is on the business's website or in its documents. Tell the visitor you do not know; do not guess. Offer to put them in touch with a person if you can.",
       };
+    const passages = (max: number) =>
+      found.passages.slice(0, 5).map((p, i) => ({
+        n: i + 1,
+        title: clip(p.title, 120),
+        // An uploaded document has no web address: it is cited by its file name, and no link is made of it.
+        ...(/^https:\/\//.test(p.url) ? { url: p.url } : { document: clip(p.title, 120) }),
+        ...(sectionOf(p.title, p.section) ? { section: clip(sectionOf(p.title, p.section), 120) } : {}),
+        ...(p.strength ? { strength: p.strength } : {}),
+        text: snippet(p.text, queries, max),
+      }));
     const result = {
       found: true,
       ...(found.curated
@@ -171,20 +199,21 @@ export const searchKnowledge = definePack({
             },
           }
         : {}),
-      passages: found.passages.slice(0, 5).map((p, i) => ({
-        n: i + 1,
-        title: clip(p.title, 120),
-        // An uploaded document has no web address: it is cited by its file name, and no link is made of it.
-        ...(/^https:\/\//.test(p.url) ? { url: p.url } : { document: clip(p.title, 120) }),
-        ...(p.section ? { section: clip(p.section, 120) } : {}),
-        ...(p.strength ? { strength: p.strength } : {}),
-        text: snippet(p.text, queries, MAX_PASSAGE_CHARS),
-      })),
+      passages: passages(MAX_PASSAGE_CHARS),
       note: found.curated
         ? `The business wrote answer_from_business for this question: prefer it. ${ANSWER_NOTE} ${DATA_NOTE}`
         : `${ANSWER_NOTE} ${DATA_NOTE}`,
     };
-    // Whole passages rather than a result cut mid-passage by the platform's cap: the last ones go first.
+    // Five pages before long passages: when five do not fit, each is cut shorter (to MIN_PASSAGE_CHARS at
+    // least) before a page is left out; only then do whole passages go, the last ones first, rather than a
+    // result cut mid-passage by the platform's cap. Measured on the blind dev half: the fifth page was often
+    // dropped, and with it the right page.
+    for (
+      let max = MAX_PASSAGE_CHARS - 40;
+      max >= MIN_PASSAGE_CHARS && JSON.stringify(result).length > RESULT_BUDGET;
+      max -= 40
+    )
+      result.passages = passages(max);
     while (result.passages.length > 1 && JSON.stringify(result).length > RESULT_BUDGET) result.passages.pop();
     return result;
   },
