@@ -119,6 +119,33 @@ test("an owner invites a colleague, who creates an account and accepts through t
   await theirs.close();
 });
 
+test("a person signs up from the landing page and, once the mailed link is used, is signed in to their new business", async ({
+  page,
+  browser,
+}) => {
+  const email = `newcomer-${unique()}@example.com`;
+  const business = `Nora's Noodles ${unique()}`;
+  await page.goto("/");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Your name").fill("Nora Newcomer");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Business name").fill(business);
+  await page.getByLabel("Password").fill("nora's password 1");
+  await page.getByRole("button", { name: /Create/ }).click();
+  await expect(page.getByRole("status")).toContainText(`Check your inbox: we sent a link to ${email}`);
+  const operator = await browser.newContext();
+  const operatorPage = await operator.newPage();
+  await signIn(operatorPage, E2E.operator);
+  await confirmSignUp(page, operatorPage, email, "nora's password 1");
+  await operator.close();
+  // Their business's Overview, not a sign-in form; and still there after a reload (a real session).
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(business);
+  await expect(page.getByRole("heading", { name: "Setup checklist" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(business);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+});
+
 test("a person who forgot their password resets it through the mailed link; other sessions end", async ({
   page,
   browser,

@@ -12,7 +12,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const { tenant } = ctx;
-  const { items, budget } = await loadOverview(ctx);
+  const { items, budget, visitor } = await loadOverview(ctx);
   const remaining = items.filter((i) => !i.done).length;
 
   return (
@@ -20,9 +20,11 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
       <PageHeader
         title={tenant.name}
         description={
-          remaining === 0
-            ? "Everything is set up."
-            : `${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
+          !visitor.answers
+            ? `Visitors get no answers right now. ${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
+            : remaining === 0
+              ? "Everything is set up."
+              : `${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
         }
       />
       {tenant.status === "suspended" ? (
@@ -38,6 +40,9 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
           the budget resets on the 1st (UTC) or the operator raises it.
         </p>
       ) : null}
+      <Card id="visitor" title="What a visitor gets now">
+        <p className="text-sm">{visitor.text}</p>
+      </Card>
       <Card id="setup" title="Setup checklist">
         <ol className="space-y-3">
           {items.map((item) => (
