@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { headers } from "next/headers";
+import Link from "next/link";
 import { FRONT_DOOR_WORDS, frontDoorLang } from "@/shared/front-door-words";
 
 export const metadata: Metadata = { title: "Not found" };

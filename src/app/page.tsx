@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { headers } from "next/headers";
+import Link from "next/link";
 import { connection } from "next/server";
 import { env } from "@/lib/env";
 import { FRONT_DOOR_WORDS, frontDoorLang } from "@/shared/front-door-words";

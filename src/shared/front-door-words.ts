@@ -141,8 +141,7 @@ export const FRONT_DOOR_WORDS: Record<Lang, FrontDoorWords> = {
   },
   ja: {
     notFoundTitle: "ページが見つかりません",
-    notFoundText:
-      "このアドレスには何もありません。リンクの入力ミスか、ページが移動した可能性があります。",
+    notFoundText: "このアドレスには何もありません。リンクの入力ミスか、ページが移動した可能性があります。",
     home: "ホームページへ",
     tagline: "あなたの情報をもとに答える、ウェブサイトのためのアシスタント",
     intro:

@@ -7,9 +7,16 @@ import { ownInstance } from "./own-instance";
 // both. Every address nothing answers, /demo included when the demo is off, is a 404 in the app's look with a
 // way home, in the reader's language.
 
+// A server of its own starts in the first test's hook: the same budget as the other own-instance specs.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 const closed = ownInstance("front-door", { MICHI_DEMO: "false", MICHI_ALLOW_SIGNUP: "false" });
 
-const FEATURES = ["Answers with sources", "A person can take over", "WhatsApp and Telegram", "Acts only on a yes"];
+const FEATURES = [
+  "Answers with sources",
+  "A person can take over",
+  "WhatsApp and Telegram",
+  "Acts only on a yes",
+];
 
 async function seriousFaults(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();

@@ -37,7 +37,10 @@ async function overview(): Promise<string> {
   actAs(owner);
   const { default: OverviewPage } = await import("@/app/(admin)/admin/[tenant]/page");
   const html = renderToStaticMarkup(await OverviewPage({ params: Promise.resolve({ tenant: "shop-r" }) }));
-  return html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, " ");
 }
 
 async function setPack(packId: string, values: Partial<typeof packConfigs.$inferInsert>) {
@@ -106,15 +109,25 @@ describe("switching on a pack with nothing to answer from", () => {
       for (const [k, v] of Object.entries(o)) fd.set(k, v);
       return fd;
     };
-    const toggled = await togglePackAction("shop-r", {}, form({ packId: "get_business_info", enabled: "true" }));
+    const toggled = await togglePackAction(
+      "shop-r",
+      {},
+      form({ packId: "get_business_info", enabled: "true" }),
+    );
     expect(toggled).toMatchObject({
       ok: false,
       message:
         "Business details has nothing to answer from yet: fill in at least one of address, phone, e-mail, opening hours or policies before switching it on.",
     });
     const saved = await savePackAction("shop-r", {}, form({ packId: "get_business_info", enabled: "on" }));
-    expect(saved).toMatchObject({ ok: false, message: expect.stringMatching(/^Business details has nothing/) });
-    const [row] = await t.handle.platform.select().from(packConfigs).where(eq(packConfigs.packId, "get_business_info"));
+    expect(saved).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Business details has nothing/),
+    });
+    const [row] = await t.handle.platform
+      .select()
+      .from(packConfigs)
+      .where(eq(packConfigs.packId, "get_business_info"));
     expect(row?.enabled).toBe(false);
   });
 });

@@ -69,7 +69,9 @@ describe("a production start without MICHI_DEMO", () => {
       const off = await demoPage(new Request("https://chat.example.com/demo"));
       expect(off.status).toBe(404);
       // The app's "not found" with a way home, not a bare line of text (issue 45 item 9).
-      expect(await off.text()).toMatch(/<h1>Page not found<\/h1>[\s\S]*<a href="\/">Go to the home page<\/a>/);
+      expect(await off.text()).toMatch(
+        /<h1>Page not found<\/h1>[\s\S]*<a href="\/">Go to the home page<\/a>/,
+      );
       process.env.MICHI_DEMO = "true";
       (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
       const shown = await demoPage(new Request("https://chat.example.com/demo"));

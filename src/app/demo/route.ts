@@ -80,7 +80,11 @@ function notFoundPage(acceptLanguage: string | null): Response {
 </html>`;
   return new Response(html, {
     status: 404,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", Vary: "Accept-Language" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      Vary: "Accept-Language",
+    },
   });
 }
 

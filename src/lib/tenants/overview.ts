@@ -1,5 +1,5 @@
 import "server-only";
-import { formatDateTime } from "@/shared/dates";
+import { formatDateTime, nextBudgetMonth } from "@/shared/dates";
 import type { TenantContext } from "../auth/access";
 import { budgetStatus } from "../chat/limits";
 import { detectLocalModelServers } from "../chat/local-models";
@@ -78,7 +78,8 @@ function toolItems(base: string, enabled: readonly string[], problems: readonly 
           ? "Every switched-on tool has something to answer from, and none has failed on its latest call."
           : problems.map((p) => p.text).join(" · "),
       href: problems.length === 1 ? `${base}/tools/${problems[0]!.packId}` : `${base}/tools`,
-      fix: problems.length === 0 ? "Review tools" : problems.length === 1 ? "Fix this tool" : "Fix these tools",
+      fix:
+        problems.length === 0 ? "Review tools" : problems.length === 1 ? "Fix this tool" : "Fix these tools",
     },
   ];
 }
@@ -96,7 +97,7 @@ function visitorGets(
   if (state.exhausted)
     return {
       answers: false,
-      text: `${unavailable}: this month's token budget is used up, until it resets on the 1st or the operator raises it.`,
+      text: `${unavailable}: this month's token budget is used up, until it resets on ${formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator raises it.`,
     };
   const from =
     state.working.length > 0
@@ -110,7 +111,6 @@ function visitorGets(
     tenant.siteDomains.length > 0 ? "" : " The widget opens on no site yet: declare your site's domains.";
   return { answers: true, text: `${from}${broken}${where}` };
 }
-
 
 export async function loadOverview(ctx: TenantContext) {
   const { tenant } = ctx;
@@ -153,7 +153,7 @@ export async function loadOverview(ctx: TenantContext) {
       done: !budget.exhausted,
       title: "This month's token budget has room",
       detail: budget.exhausted
-        ? "It is used up: visitors are told the assistant is unavailable until it resets on the 1st or the operator raises it."
+        ? `It is used up: visitors are told the assistant is unavailable until it resets on ${formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator raises it.`
         : budget.limit === null
           ? "No monthly budget is set."
           : `${budget.used.toLocaleString("en")} of ${budget.limit.toLocaleString("en")} tokens used.`,

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
+import { roleAtLeast } from "@/lib/auth/access";
 import { requireTenant } from "@/lib/auth/guard";
 import { loadOverview } from "@/lib/tenants/overview";
+import { formatDateTime, nextBudgetMonth } from "@/shared/dates";
+import { saveTimeZoneAction } from "./settings/actions";
+import { TimeZoneOffer } from "./TimeZoneOffer";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -37,8 +41,16 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
         <p role="alert" className="card border-danger-600 text-sm">
           <strong>This month&apos;s token budget is used up</strong> ({nf.format(budget.used)} of{" "}
           {nf.format(budget.limit ?? 0)} tokens). The widget tells visitors the assistant is unavailable until
-          the budget resets on the 1st (UTC) or the operator raises it.
+          the budget resets on {formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator
+          raises it.
         </p>
+      ) : null}
+      {roleAtLeast(ctx.role, "admin") ? (
+        <TimeZoneOffer
+          action={saveTimeZoneAction.bind(null, tenant.slug)}
+          zone={tenant.timeZone}
+          open={tenant.timeZoneChosenAt === null}
+        />
       ) : null}
       <Card id="visitor" title="What a visitor gets now">
         <p className="text-sm">{visitor.text}</p>
