@@ -55,7 +55,9 @@ test("the Tools page is a list to scan: name, one line, status and a switch per 
   const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
   expect(pageHeight).toBeLessThan(2000);
   // Admin-facing names, not the visitor's chip text.
-  await expect(rows.filter({ hasText: "Opening hours" })).toHaveCount(1);
+  await expect(
+    rows.filter({ has: page.getByRole("heading", { name: "Opening hours", exact: true }) }),
+  ).toHaveCount(1);
   await expect(page.locator("li[data-pack='check_stock']")).toContainText("Needs settings");
   // Business details with nothing typed in could only say "not provided": it needs details, not settings.
   await expect(page.locator("li[data-pack='get_business_info']")).toContainText(

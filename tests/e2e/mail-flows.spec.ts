@@ -269,7 +269,7 @@ test("the operator creates a business for a new owner, who is e-mailed an invita
   await them.reload();
   await expect(them.locator("#time-zone-offer")).toHaveCount(0);
   await them.goto(`/admin/olga-s-bakery-${id}/settings`);
-  await expect(them.getByLabel("Time zone")).toHaveValue("Europe/Madrid");
+  await expect(them.getByRole("combobox", { name: "Time zone" })).toHaveValue("Europe/Madrid");
   await them.goto(`/admin/olga-s-bakery-${id}/audit`);
   await expect(them.getByRole("columnheader", { name: "When", exact: true })).toBeVisible();
   await expect(them.locator("main time").first()).toHaveText(/ CES?T$/);
