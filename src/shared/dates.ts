@@ -93,6 +93,14 @@ export function startOfDayIn(day: string, tz: string): Date {
   return new Date(wall - offset(first));
 }
 
+/**
+ * When the month after `now`'s begins in UTC: monthly token budgets and the usage months count in UTC for every
+ * business alike (src/lib/db/queries/usage.ts), so the reset is that instant, shown in the business's zone.
+ */
+export function nextBudgetMonth(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
 /** The calendar day `n` days after `day` ("2025-05-03" + 1 → "2025-05-04"). */
 export function addDays(day: string, n: number): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];

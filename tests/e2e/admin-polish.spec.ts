@@ -55,26 +55,39 @@ test("the Tools page is a list to scan: name, one line, status and a switch per 
   const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
   expect(pageHeight).toBeLessThan(2000);
   // Admin-facing names, not the visitor's chip text.
-  await expect(rows.filter({ hasText: "Opening hours" })).toHaveCount(1);
+  await expect(
+    rows.filter({ has: page.getByRole("heading", { name: "Opening hours", exact: true }) }),
+  ).toHaveCount(1);
   await expect(page.locator("li[data-pack='check_stock']")).toContainText("Needs settings");
-  await expect(page.locator("li[data-pack='get_business_info']")).toContainText("Configured");
+  // Business details with nothing typed in could only say "not provided": it needs details, not settings.
+  await expect(page.locator("li[data-pack='get_business_info']")).toContainText(
+    "Needs details: at least one of address, phone, e-mail, opening hours or policies",
+  );
+  await expect(page.locator("li[data-pack='request_human']")).toContainText("Configured");
 
-  // The switch: a pack that needs its settings stays off and says why; a ready one turns on and off.
+  // The switch: a pack that needs its settings or its details stays off and says why; a ready one turns on
+  // and off.
   const stock = page.getByRole("switch", { name: "Stock check: bot may use this tool" });
   await stock.click();
   await expect(page.locator("li[data-pack='check_stock']")).toContainText("needs its settings");
   await expect(stock).toHaveAttribute("aria-checked", "false");
-  const info = page.getByRole("switch", { name: "Business details: bot may use this tool" });
-  await expect(info).toHaveAttribute("aria-checked", "false");
-  await info.click();
+  const empty = page.getByRole("switch", { name: "Business details: bot may use this tool" });
+  await empty.click();
   await expect(page.locator("li[data-pack='get_business_info']")).toContainText(
-    "Business details is now on.",
+    "Business details has nothing to answer from yet: fill in at least one of address, phone, e-mail, opening hours or policies before switching it on.",
+  );
+  await expect(empty).toHaveAttribute("aria-checked", "false");
+  const form = page.getByRole("switch", { name: "Offering a contact form: bot may use this tool" });
+  await expect(form).toHaveAttribute("aria-checked", "false");
+  await form.click();
+  await expect(page.locator("li[data-pack='request_human']")).toContainText(
+    "Offering a contact form is now on.",
   );
   await page.reload();
-  await expect(info).toHaveAttribute("aria-checked", "true");
-  await info.click();
-  await expect(page.locator("li[data-pack='get_business_info']")).toContainText(
-    "Business details is now off.",
+  await expect(form).toHaveAttribute("aria-checked", "true");
+  await form.click();
+  await expect(page.locator("li[data-pack='request_human']")).toContainText(
+    "Offering a contact form is now off.",
   );
 
   // One pack's form at a time, on its own page; the name links there.

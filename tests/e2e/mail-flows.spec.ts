@@ -119,6 +119,33 @@ test("an owner invites a colleague, who creates an account and accepts through t
   await theirs.close();
 });
 
+test("a person signs up from the landing page and, once the mailed link is used, is signed in to their new business", async ({
+  page,
+  browser,
+}) => {
+  const email = `newcomer-${unique()}@example.com`;
+  const business = `Nora's Noodles ${unique()}`;
+  await page.goto("/");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Your name").fill("Nora Newcomer");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Business name").fill(business);
+  await page.getByLabel("Password").fill("nora's password 1");
+  await page.getByRole("button", { name: /Create/ }).click();
+  await expect(page.getByRole("status")).toContainText(`Check your inbox: we sent a link to ${email}`);
+  const operator = await browser.newContext();
+  const operatorPage = await operator.newPage();
+  await signIn(operatorPage, E2E.operator);
+  await confirmSignUp(page, operatorPage, email, "nora's password 1");
+  await operator.close();
+  // Their business's Overview, not a sign-in form; and still there after a reload (a real session).
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(business);
+  await expect(page.getByRole("heading", { name: "Setup checklist" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(business);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+});
+
 test("a person who forgot their password resets it through the mailed link; other sessions end", async ({
   page,
   browser,
@@ -224,7 +251,8 @@ test("the operator creates a business for a new owner, who is e-mailed an invita
   await expect(form.getByLabel("One-time password")).toHaveCount(0);
 
   const link = await linkFromMail(page, email, /\/invite#/);
-  const theirs = await browser.newContext();
+  // Olga's browser is in Madrid; the business the operator made starts in UTC.
+  const theirs = await browser.newContext({ timezoneId: "Europe/Madrid" });
   const them = await theirs.newPage();
   await them.goto(`${new URL(link).pathname}${new URL(link).hash}`);
   await expect(them.getByRole("heading", { level: 1 })).toHaveText(`Join ${name} on michi-chat`);
@@ -233,6 +261,18 @@ test("the operator creates a business for a new owner, who is e-mailed an invita
   await them.getByRole("button", { name: "Create my account and join" }).click();
   await confirmSignUp(them, page, email, "olga's password 1");
   await expect(them).toHaveURL(new RegExp(`/admin/olga-s-bakery-${id}$`));
+  // On her first visit she is offered her browser's zone for the business's dates, once.
+  const offer = them.locator("#time-zone-offer");
+  await expect(offer).toContainText("Dates here are shown in UTC");
+  await offer.getByRole("button", { name: "Use Europe/Madrid" }).click();
+  await expect(offer.getByRole("status")).toContainText("Dates are now shown in Europe/Madrid.");
+  await them.reload();
+  await expect(them.locator("#time-zone-offer")).toHaveCount(0);
+  await them.goto(`/admin/olga-s-bakery-${id}/settings`);
+  await expect(them.getByRole("combobox", { name: "Time zone" })).toHaveValue("Europe/Madrid");
+  await them.goto(`/admin/olga-s-bakery-${id}/audit`);
+  await expect(them.getByRole("columnheader", { name: "When", exact: true })).toBeVisible();
+  await expect(them.locator("main time").first()).toHaveText(/ CES?T$/);
   // Signed in as the owner: the Team page, for owners only, opens and lists them.
   await them.goto(`/admin/olga-s-bakery-${id}/team`);
   await expect(them.locator("main")).toContainText(email);

@@ -1,9 +1,10 @@
+import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TenantContext } from "@/lib/auth/access";
 import { writeLiveSettings } from "@/lib/db/queries/live-presence";
 import { addMembership } from "@/lib/db/queries/users";
-import { conversations } from "@/lib/db/schema";
+import { conversations, tenants } from "@/lib/db/schema";
 import { escalateWaiting, liveEscalationWorkers } from "@/lib/live/escalation";
 import { recordPresence } from "@/lib/live/presence";
 import { requestPerson } from "@/lib/live/request";
@@ -12,6 +13,7 @@ import type { JobQueue } from "@/lib/queue";
 import { createWebhookPoster } from "@/lib/security/webhook-post";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { installWebhookQueue, startWebhookQueue } from "@/lib/webhooks/worker";
+import { formatDateTime } from "@/shared/dates";
 import { makeUser } from "../support/admin-world";
 import { type ChatWorld, startChatWorld } from "../support/chat-world";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
@@ -49,6 +51,8 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   w = await startChatWorld({ MICHI_FETCH_ALLOW_HOSTS: receiver.host, MICHI_SMTP_URL: smtp.url });
   shop = await w.tenant();
+  // The mail reads in the business's zone (issue 45 item 3), not as an ISO instant in UTC.
+  await w.db.platform.update(tenants).set({ timeZone: "Asia/Tokyo" }).where(eq(tenants.id, shop.id));
   const user = await makeUser(w.db, "owner@live.test");
   await addMembership(w.db.platform, shop.id, user.id, "owner");
   owner = {
@@ -106,6 +110,12 @@ describe("a visitor nobody claims", () => {
     const mail = smtp.received.find((m) => m.text?.includes(id));
     expect(mail?.envelope.to).toEqual(["owner@live.test"]);
     expect(mail?.subject).toContain("is waiting for a person");
+    const [c] = await w.db.platform.select().from(conversations).where(eq(conversations.id, id));
+    expect(mail?.text).toContain(
+      `asked to talk with a person at ${formatDateTime(c!.liveRequestedAt!, { tz: "Asia/Tokyo" })} and`,
+    );
+    expect(mail?.text).toMatch(/ GMT\+9 and nobody/);
+    expect(mail?.text).not.toContain("(UTC)");
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThan(0);
     const hook = receiver.received.at(-1)!;
     const headers = Object.fromEntries(Object.entries(hook.headers).map(([k, v]) => [k, String(v)]));

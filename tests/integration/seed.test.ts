@@ -66,10 +66,15 @@ describe("a production start without MICHI_DEMO", () => {
         MICHI_DEMO: "",
       });
       (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
-      expect((await demoPage()).status).toBe(404);
+      const off = await demoPage(new Request("https://chat.example.com/demo"));
+      expect(off.status).toBe(404);
+      // The app's "not found" with a way home, not a bare line of text (issue 45 item 9).
+      expect(await off.text()).toMatch(
+        /<h1>Page not found<\/h1>[\s\S]*<a href="\/">Go to the home page<\/a>/,
+      );
       process.env.MICHI_DEMO = "true";
       (globalThis as { __michiEnv?: unknown }).__michiEnv = undefined;
-      const shown = await demoPage();
+      const shown = await demoPage(new Request("https://chat.example.com/demo"));
       expect(shown.status).toBe(200);
       expect(await shown.text()).toContain("data-michi-key=");
     } finally {

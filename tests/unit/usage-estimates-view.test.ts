@@ -62,7 +62,9 @@ describe("the Usage page's periods and per-day figures", () => {
   it("explains both periods with their dates", () => {
     const html = render(withDays);
     expect(html).toContain("Today and the 6 days before it (24 Nov 2026 to 30 Nov 2026, UTC)");
-    expect(html).toContain("This month (November 2026, UTC)");
+    expect(html).toContain("This month (November 2026)");
+    // The reset in the page's zone, in the one date format (issue 45 item 3).
+    expect(html).toContain("starts again on 1 Dec 2026, 00:00 UTC");
     expect(html).toContain("what counts against your monthly budget");
   });
 

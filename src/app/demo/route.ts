@@ -3,6 +3,7 @@ import { findTenantBySlug } from "@/lib/db/queries/tenants";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { DEMO_SLUG } from "@/lib/tenants/seed";
+import { FRONT_DOOR_WORDS, frontDoorLang } from "@/shared/front-door-words";
 import { escapeHtml } from "@/widget/server/panel-html";
 
 // The demo tenant's "website": a plain HTML page that embeds the widget with the same one-line snippet a
@@ -41,12 +42,57 @@ ${script}
 </html>`;
 }
 
-export async function GET() {
+// The app's own "not found" (src/app/not-found.tsx) in plain HTML: a route handler cannot render that page,
+// and a visitor who follows an old "Try the demo" link should meet the same words and look, and a way home.
+const NOT_FOUND_CSS = `
+:root{color-scheme:light dark}
+body{margin:0;font:16px/1.5 ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans JP",sans-serif;background:#f8fafc;color:#0f172a}
+main{max-width:36rem;margin:0 auto;padding:4rem 1.5rem}
+.kicker{font-size:.875rem;font-weight:600;text-transform:uppercase;letter-spacing:.025em;color:#0f766e}
+.card{margin-top:1rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:1.25rem}
+h1{margin:0;font-size:1.5rem}
+p{margin:.5rem 0 0;color:#475569}
+a{display:inline-block;margin-top:1.5rem;border-radius:.5rem;padding:.5rem .9rem;font-weight:600;font-size:.875rem;background:#0f766e;color:#fff;text-decoration:none}
+@media (prefers-color-scheme:dark){body{background:#1e293b;color:#f1f5f9}.kicker{color:#14b8a6}.card{background:#0f172a;border-color:#334155}p{color:#cbd5e1}}
+`;
+
+function notFoundPage(acceptLanguage: string | null): Response {
+  const lang = frontDoorLang(acceptLanguage);
+  const w = FRONT_DOOR_WORDS[lang];
+  const html = `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(w.notFoundTitle)} · michi-chat</title>
+<style>${NOT_FOUND_CSS}</style>
+</head>
+<body>
+<main id="main">
+<p class="kicker">michi-chat · 404</p>
+<div class="card">
+<h1>${escapeHtml(w.notFoundTitle)}</h1>
+<p>${escapeHtml(w.notFoundText)}</p>
+<a href="/">${escapeHtml(w.home)}</a>
+</div>
+</main>
+</body>
+</html>`;
+  return new Response(html, {
+    status: 404,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      Vary: "Accept-Language",
+    },
+  });
+}
+
+export async function GET(request: Request) {
   const e = env();
   // Off in production unless the operator asked for it (MICHI_DEMO): a tenant left from an earlier start
   // stays reachable only through its own admin.
-  if (!e.MICHI_DEMO)
-    return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!e.MICHI_DEMO) return notFoundPage(request.headers.get("accept-language"));
   let key: string | null = null;
   try {
     const tenant = await findTenantBySlug((await getDb()).platform, DEMO_SLUG);

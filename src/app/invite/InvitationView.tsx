@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/access";
 import { PASSWORD_MIN } from "@/lib/auth/accounts";
 import type { InvitationView as View } from "@/lib/team/invitations";
+import { formatDateTime } from "@/shared/dates";
 import { AcceptForm, InviteSignUpForm } from "./InviteForms";
 import { INVITE_PATH } from "./path";
 
@@ -48,7 +49,7 @@ export function InvitationView({
         <>
           <p className="mt-2">
             {view.inviter} invited you to join <strong>{view.business}</strong> as {ROLE_WORDS[view.role]}.
-            The invitation expires on {view.expiresAt.toISOString().slice(0, 10)}.
+            The invitation expires on {formatDateTime(view.expiresAt, { tz: view.timeZone })}.
           </p>
           {user ? (
             <section className="card mt-6" aria-labelledby="accept-title">

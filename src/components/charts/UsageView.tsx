@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { UsageReport } from "@/lib/insights/types";
-import { formatDate } from "@/shared/dates";
+import { formatDate, formatDateTime } from "@/shared/dates";
 import { PERIODS, type Period } from "./periods";
 import { UsageCharts } from "./UsageCharts";
 
@@ -17,6 +17,12 @@ function monthName(month: string): string {
     year: "numeric",
     timeZone: "UTC",
   });
+}
+
+/** The instant the month after "2026-11" begins (UTC, as the budget counts). */
+function nextMonthOf(month: string): Date {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y!, m!, 1));
 }
 
 function daysInMonth(month: string): number {
@@ -85,11 +91,13 @@ export function UsageView({
 
       <section aria-labelledby="budget-title" className="card">
         <h2 id="budget-title" className="text-lg font-semibold">
-          This month ({monthName(report.month.month)}, UTC)
+          This month ({monthName(report.month.month)})
         </h2>
         <p className="mb-2 text-sm muted" data-testid="month-explained">
           The calendar month so far: what counts against your monthly budget. It keeps counting conversations
-          that were deleted since, and starts again on the 1st, so it rarely equals the figure above.
+          that were deleted since, and starts again on{" "}
+          {formatDateTime(nextMonthOf(report.month.month), { tz: report.timeZone })}, so it rarely equals the
+          figure above.
         </p>
         {budget === null ? (
           <p>

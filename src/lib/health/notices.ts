@@ -1,5 +1,5 @@
 import "server-only";
-import { formatDateTime } from "../../shared/dates";
+import { formatDateTime, nextBudgetMonth } from "../../shared/dates";
 import type { DbHandle } from "../db/client";
 import { recordNotice, tenantsWithFailedRuns } from "../db/queries/health";
 import { listMembers } from "../db/queries/members";
@@ -89,6 +89,7 @@ async function budgetNotices(db: DbHandle, now: Date): Promise<Notice[]> {
     });
     if (!to) continue;
     const nf = new Intl.NumberFormat("en");
+    const resets = formatDateTime(nextBudgetMonth(now), { tz: t.timeZone });
     out.push({
       tenantId: t.id,
       to,
@@ -97,10 +98,10 @@ async function budgetNotices(db: DbHandle, now: Date): Promise<Notice[]> {
           ? `${t.name} has used this month's token budget`
           : `${t.name} has used ${top}% of this month's token budget`,
       text: [
-        `${t.name} has used ${nf.format(t.tokensThisMonth)} of its ${nf.format(limit)} tokens for ${month} (UTC).`,
+        `${t.name} has used ${nf.format(t.tokensThisMonth)} of its ${nf.format(limit)} tokens this month.`,
         top >= 100
-          ? "The chat widget now tells visitors the assistant is unavailable, until the budget resets on the 1st (UTC) or the platform operator raises it."
-          : "When the budget is used up, the chat widget tells visitors the assistant is unavailable until the 1st (UTC).",
+          ? `The chat widget now tells visitors the assistant is unavailable, until the budget resets on ${resets} or the platform operator raises it.`
+          : `When the budget is used up, the chat widget tells visitors the assistant is unavailable until it resets on ${resets}.`,
         "",
         `Usage: ${env().MICHI_PUBLIC_URL}/admin/${t.slug}/usage`,
       ].join("\n"),

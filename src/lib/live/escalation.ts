@@ -1,4 +1,5 @@
 import "server-only";
+import { formatDateTime } from "@/shared/dates";
 import type { DbHandle, TenantTx } from "../db/client";
 import { lockLiveConversation } from "../db/queries/live-conversations";
 import { listMembers } from "../db/queries/members";
@@ -73,7 +74,7 @@ export async function escalateWaiting(db: DbHandle, job: EscalationJob): Promise
       to,
       subject: `A visitor of ${tenant.name} is waiting for a person`.replace(/[\r\n]+/g, " ").slice(0, 200),
       text: [
-        `A visitor asked to talk with a person at ${job.requestedAt} (UTC) and nobody has claimed the conversation yet.`,
+        `A visitor asked to talk with a person at ${formatDateTime(job.requestedAt, { tz: tenant.timeZone })} and nobody has claimed the conversation yet.`,
         "",
         `Open the live chat: ${url}`,
       ].join("\n"),

@@ -42,8 +42,12 @@ export type PackView = {
   values: FieldValues;
   secrets: Record<string, SecretState>;
   updatedAt: string | null;
-  /** "configured": every required setting has a value; otherwise the pack cannot run yet. */
-  status: "configured" | "needs_settings";
+  /**
+   * "configured": every required setting has a value; "needs_settings": it cannot run yet; "needs_details":
+   * it runs but has nothing to answer from (`missing` says what to fill in).
+   */
+  status: "configured" | "needs_settings" | "needs_details";
+  missing: string | null;
   lastTest: { outcome: string; at: string } | null;
   /** The Test panel's inputs, generated from the model-facing parameters, and the pack's example values. */
   args: ArgField[];
@@ -73,6 +77,8 @@ function viewOf(pack: ToolPack, row: PackConfigRow | undefined): PackView {
   const values = configToValues(pack.configFields, row?.config);
   const secrets = secretStates(pack.configFields, row?.secrets);
   const args = argFields(pack.definition.function.parameters);
+  const required = statusOf(pack.configFields, values, secrets);
+  const missing = pack.lacks?.(row?.config ?? {}) ?? null;
   return {
     id: pack.id,
     name: pack.name?.trim() || pack.label,
@@ -84,7 +90,8 @@ function viewOf(pack: ToolPack, row: PackConfigRow | undefined): PackView {
     values,
     secrets,
     updatedAt: row?.updatedAt ? row.updatedAt.toISOString() : null,
-    status: statusOf(pack.configFields, values, secrets),
+    status: required === "configured" && missing ? "needs_details" : required,
+    missing,
     lastTest:
       row?.lastTestOutcome && row.lastTestAt
         ? { outcome: row.lastTestOutcome, at: row.lastTestAt.toISOString() }
@@ -128,6 +135,11 @@ export function requirePack(packs: readonly ToolPack[], id: string): ToolPack {
   const pack = packs.find((p) => p.id === id);
   if (!pack) throw new AppError("not_found", "This tool pack does not exist.");
   return pack;
+}
+
+/** Why a pack with nothing to answer from stays off: its name and what to fill in. */
+export function lacksMessage(name: string, lacking: string): string {
+  return `${name} has nothing to answer from yet: fill in ${lacking} before switching it on.`;
 }
 
 export async function auditToggle(record: RecordAudit, packId: string, on: boolean) {
@@ -186,6 +198,9 @@ export async function updatePackSettings(
       fieldErrors,
     });
   }
+
+  const lacking = input.enabled ? (pack.lacks?.(checked.config) ?? null) : null;
+  if (lacking) throw new AppError("invalid_input", lacksMessage(pack.name?.trim() || pack.label, lacking));
 
   // A signing secret the platform makes (post_json): on the first save, shown to the owner this once.
   const made = pack.configFields.find(

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { savePackSettings } from "@/lib/tools/config-store";
 import { ALL_PACKS } from "@/lib/tools/index";
 import { isTruthy } from "@/shared/parse";
-import { auditToggle, loadPackView, requirePack, type ToolsDeps } from "./settings";
+import { auditToggle, lacksMessage, loadPackView, requirePack, type ToolsDeps } from "./settings";
 
 // The on/off switch of the Tools list, for admins and owners: only the enable flag changes, the settings stay
 // as saved. A pack that still needs settings cannot be turned on from the list (it could not run); turning
@@ -33,6 +33,8 @@ export async function setPackEnabled(
       "conflict",
       `${name} needs its settings before it can be turned on. Open it and fill in the required fields.`,
     );
+  if (input.enabled && view?.status === "needs_details" && view.missing)
+    throw new AppError("conflict", lacksMessage(name, view.missing));
   const tenantId = ctx.tenant.id;
   const changed = await auditedTx(ctx, async (tx, record) => {
     const before = (await getPackConfig(tx, pack.id))?.enabled ?? false;

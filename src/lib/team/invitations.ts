@@ -112,6 +112,8 @@ export type InvitationView =
       role: Role;
       inviter: string;
       expiresAt: Date;
+      /** The business's zone, in which the page says when the invitation expires. */
+      timeZone: string;
     };
 
 function stateOf(
@@ -137,6 +139,7 @@ export async function readInvitation(db: DbHandle, token: string, now = new Date
     role: inv.role,
     inviter: found.inviterName || found.inviterEmail || "An owner",
     expiresAt: inv.expiresAt,
+    timeZone: found.tenantTimeZone,
   };
 }
 

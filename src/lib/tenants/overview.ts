@@ -1,5 +1,5 @@
 import "server-only";
-import { formatDateTime } from "@/shared/dates";
+import { formatDateTime, nextBudgetMonth } from "@/shared/dates";
 import type { TenantContext } from "../auth/access";
 import { budgetStatus } from "../chat/limits";
 import { detectLocalModelServers } from "../chat/local-models";
@@ -11,22 +11,111 @@ import { readPackHealth } from "../health/pack-health";
 import { ALL_PACKS } from "../tools/index";
 
 // The business's overview: the setup checklist (a model, a pack on and answering, the site's domains, the
-// widget seen) and the month's token budget. Every member may read it.
+// widget seen, the budget) and what a visitor gets right now. Every member may read it. An item is done only
+// when the visitor would notice it working: a pack switched on with nothing to answer from, a pack whose last
+// test failed or whose real calls fail, or a budget used up is not "set up".
 
 export type SetupItem = { done: boolean; title: string; detail: string; href?: string; fix?: string };
+
+type PackProblem = { packId: string; text: string };
+
+/** The switched-on packs that cannot help a visitor: empty, failing on real calls, or failed their last test. */
+async function packProblems(ctx: TenantContext) {
+  return ctx.db.forTenant(ctx.tenant.id, async (tx) => {
+    const on = (await listPackConfigs(tx)).filter((p) => p.enabled);
+    const health = await readPackHealth(tx);
+    const problems: PackProblem[] = [];
+    for (const row of on) {
+      const pack = ALL_PACKS.find((p) => p.id === row.packId);
+      const name = pack?.name ?? row.packId;
+      const lacking = pack?.lacks?.(row.config) ?? null;
+      const h = health.get(row.packId);
+      if (lacking)
+        problems.push({
+          packId: row.packId,
+          text: `${name} is on but has nothing to answer from: fill in ${lacking}.`,
+        });
+      else if (h?.state === "failing")
+        problems.push({
+          packId: row.packId,
+          text: `${name} failed on its last ${h.streak} call${h.streak === 1 ? "" : "s"}: ${h.lastError?.slice(0, 120) ?? ""}`,
+        });
+      // A failed test counts until a real call after it went well (or the next test does).
+      else if (
+        row.lastTestOutcome &&
+        row.lastTestOutcome !== "ok" &&
+        row.lastTestAt &&
+        (!h || h.lastRunAt < row.lastTestAt)
+      )
+        problems.push({
+          packId: row.packId,
+          text: `${name} failed its last test (${formatDateTime(row.lastTestAt, { tz: ctx.tenant.timeZone })}): test it again once it is fixed.`,
+        });
+    }
+    return { enabled: on.map((r) => r.packId), problems };
+  });
+}
+
+function toolItems(base: string, enabled: readonly string[], problems: readonly PackProblem[]): SetupItem[] {
+  const on: SetupItem = {
+    done: enabled.length > 0,
+    title: "At least one tool pack is on",
+    detail:
+      enabled.length > 0
+        ? `${enabled.length} pack${enabled.length === 1 ? " is" : "s are"} on.`
+        : "Without packs the assistant can only use its instructions.",
+    href: `${base}/tools`,
+    fix: enabled.length > 0 ? "Review tools" : "Turn on a tool pack",
+  };
+  if (enabled.length === 0) return [on];
+  return [
+    on,
+    {
+      done: problems.length === 0,
+      title: "Your tools answer",
+      detail:
+        problems.length === 0
+          ? "Every switched-on tool has something to answer from, and none has failed on its latest call."
+          : problems.map((p) => p.text).join(" · "),
+      href: problems.length === 1 ? `${base}/tools/${problems[0]!.packId}` : `${base}/tools`,
+      fix:
+        problems.length === 0 ? "Review tools" : problems.length === 1 ? "Fix this tool" : "Fix these tools",
+    },
+  ];
+}
+
+/** What a visitor gets right now, in one or two sentences. */
+function visitorGets(
+  ctx: TenantContext,
+  state: { model: boolean; exhausted: boolean; working: string[]; broken: string[] },
+): { answers: boolean; text: string } {
+  const { tenant } = ctx;
+  const unavailable = "The widget tells visitors that the assistant is unavailable";
+  if (tenant.status === "suspended")
+    return { answers: false, text: `${unavailable}: this business is suspended by the operator.` };
+  if (!state.model) return { answers: false, text: `${unavailable}: no model is set up yet.` };
+  if (state.exhausted)
+    return {
+      answers: false,
+      text: `${unavailable}: this month's token budget is used up, until it resets on ${formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator raises it.`,
+    };
+  const from =
+    state.working.length > 0
+      ? `The assistant answers from its instructions and ${state.working.join(", ")}.`
+      : "The assistant answers from its instructions only: no tool gives it your facts yet.";
+  const broken =
+    state.broken.length > 0
+      ? ` Questions for ${state.broken.join(", ")} get no facts: the assistant says it does not know.`
+      : "";
+  const where =
+    tenant.siteDomains.length > 0 ? "" : " The widget opens on no site yet: declare your site's domains.";
+  return { answers: true, text: `${from}${broken}${where}` };
+}
 
 export async function loadOverview(ctx: TenantContext) {
   const { tenant } = ctx;
   const base = `/admin/${tenant.slug}`;
-  const { enabled, failing } = await ctx.db.forTenant(tenant.id, async (tx) => {
-    const on = (await listPackConfigs(tx)).filter((p) => p.enabled).map((p) => p.packId);
-    const health = await readPackHealth(tx);
-    return {
-      enabled: on,
-      failing: on.flatMap((id) => (health.get(id)?.state === "failing" ? [health.get(id)!] : [])),
-    };
-  });
-  const enabledPacks = enabled.length;
+  const { enabled, problems } = await packProblems(ctx);
   const packName = (id: string) => ALL_PACKS.find((p) => p.id === id)?.name ?? id;
   const model = modelStatus();
   const budget = await budgetStatus(ctx.db, tenant.id);
@@ -59,35 +148,18 @@ export async function loadOverview(ctx: TenantContext) {
       title: `Your model server accepts tools (${r.model})`,
       detail: `Your model server does not accept tools, so the assistant answers without your packs. It said: "${r.reason}". ${r.advice}`,
     })),
+    ...toolItems(base, enabled, problems),
     {
-      done: enabledPacks > 0,
-      title: "At least one tool pack is on",
-      detail:
-        enabledPacks > 0
-          ? `${enabledPacks} pack${enabledPacks === 1 ? " is" : "s are"} on.`
-          : "Without packs the assistant can only use its instructions.",
-      href: `${base}/tools`,
-      fix: enabledPacks > 0 ? "Review tools" : "Turn on a tool pack",
+      done: !budget.exhausted,
+      title: "This month's token budget has room",
+      detail: budget.exhausted
+        ? `It is used up: visitors are told the assistant is unavailable until it resets on ${formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator raises it.`
+        : budget.limit === null
+          ? "No monthly budget is set."
+          : `${budget.used.toLocaleString("en")} of ${budget.limit.toLocaleString("en")} tokens used.`,
+      href: `${base}/usage`,
+      fix: "See usage",
     },
-    ...(enabledPacks > 0
-      ? [
-          {
-            done: failing.length === 0,
-            title: "Your tools answer",
-            detail:
-              failing.length === 0
-                ? "No switched-on tool has failed on its latest call."
-                : failing
-                    .map(
-                      (h) =>
-                        `${packName(h.packId)} failed on its last ${h.streak} call${h.streak === 1 ? "" : "s"}: ${h.lastError?.slice(0, 120) ?? ""}`,
-                    )
-                    .join(" · "),
-            href: failing.length === 1 ? `${base}/tools/${failing[0]!.packId}` : `${base}/tools`,
-            fix: failing.length === 0 ? "Review tools" : "Check the failing tool",
-          },
-        ]
-      : []),
     {
       done: tenant.siteDomains.length > 0,
       title: "Your site's domains are declared",
@@ -108,5 +180,12 @@ export async function loadOverview(ctx: TenantContext) {
       fix: "Get the embed snippet",
     },
   ];
-  return { items, budget };
+  const brokenIds = new Set(problems.map((p) => p.packId));
+  const visitor = visitorGets(ctx, {
+    model: model.configured,
+    exhausted: budget.exhausted,
+    working: enabled.filter((id) => !brokenIds.has(id)).map(packName),
+    broken: [...brokenIds].map(packName),
+  });
+  return { items, budget, visitor };
 }

@@ -78,6 +78,7 @@ export function packFaults(pack: ToolPack): string[] {
   if (typeof pack.run !== "function") faults.push("run is not a function");
   if (pack.describe !== undefined && typeof pack.describe !== "function")
     faults.push("describe is not a function");
+  if (pack.lacks !== undefined && typeof pack.lacks !== "function") faults.push("lacks is not a function");
   if (pack.needsVerifiedVisitor !== undefined && typeof pack.needsVerifiedVisitor !== "boolean")
     faults.push("needsVerifiedVisitor must be true or false");
   for (const lang of Object.keys(pack.labels ?? {})) {

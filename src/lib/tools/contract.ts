@@ -217,6 +217,13 @@ export type ToolPack<Fs extends readonly ConfigField[] = readonly ConfigField[]>
    * default), it is offered to the model only when the visitor is verified, and `ctx.visitor` is then set.
    */
   needsVerifiedVisitor?: boolean;
+  /**
+   * For a pack whose fields are all optional but which has nothing to say until some are filled in (business
+   * details, typed opening hours): what it still lacks, in the owner's words ("your weekly hours"), given the
+   * saved settings (secrets left out, a field absent until saved); null once it can answer. The Tools page
+   * then refuses to switch it on without saying so, and the Overview names it.
+   */
+  lacks?(config: Readonly<Record<string, unknown>>): string | null;
   /** A config and arguments the conformance kit (npm run check:packs) runs the pack with. */
   example?: {
     config: Record<string, ConfigValue>;

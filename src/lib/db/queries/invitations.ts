@@ -99,6 +99,7 @@ async function findInvitationWhere(db: Db, where: SQL) {
       tenantName: tenants.name,
       tenantSlug: tenants.slug,
       tenantStatus: tenants.status,
+      tenantTimeZone: tenants.timeZone,
       inviterName: users.name,
       inviterEmail: users.email,
     })

@@ -40,6 +40,7 @@ export async function listOutbox(db: Db, limit = 50) {
       createdAt: mailOutbox.createdAt,
       tenantId: mailOutbox.tenantId,
       tenantName: tenants.name,
+      tenantTimeZone: tenants.timeZone,
     })
     .from(mailOutbox)
     .leftJoin(tenants, eq(tenants.id, mailOutbox.tenantId))

@@ -44,7 +44,8 @@ export async function createTenant(
       widgetKey: newWidgetKey(),
       bot: input.bot ?? {},
       siteDomains: input.siteDomains ?? [],
-      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      // A zone given here was chosen (the browser's at sign-up); without one the business starts in UTC.
+      ...(input.timeZone ? { timeZone: input.timeZone, timeZoneChosenAt: new Date() } : {}),
     })
     .returning();
   if (!row) throw new Error("tenant insert returned nothing");
@@ -118,6 +119,10 @@ export async function getOwnTenant(tx: TenantTx, tenantId: string) {
 export async function setTimeZone(tx: TenantTx, tenantId: string, timeZone: string): Promise<string | null> {
   const [before] = await tx.select({ tz: tenants.timeZone }).from(tenants).where(eq(tenants.id, tenantId));
   if (!before) return null;
-  await tx.update(tenants).set({ timeZone, updatedAt: new Date() }).where(eq(tenants.id, tenantId));
+  const now = new Date();
+  await tx
+    .update(tenants)
+    .set({ timeZone, timeZoneChosenAt: now, updatedAt: now })
+    .where(eq(tenants.id, tenantId));
   return before.tz;
 }

@@ -72,6 +72,8 @@ export const tenants = pgTable(
     retentionDays: integer("retention_days").notNull().default(90),
     /** IANA zone name; the admin's dates and Usage days read in it (src/shared/dates.ts). */
     timeZone: text("time_zone").notNull().default("UTC"),
+    /** When someone chose the zone (sign-up, Data & retention, the Overview's offer); null: never (drizzle/0054). */
+    timeZoneChosenAt: timestamp("time_zone_chosen_at", { withTimezone: true }),
     knowledgeUploadQuota: integer("knowledge_upload_quota").notNull().default(104_857_600),
     knowledgePageCap: integer("knowledge_page_cap").notNull().default(5000),
     widgetSeenAt: timestamp("widget_seen_at", { withTimezone: true }),

@@ -71,6 +71,10 @@ export const businessInfo = definePack({
     return out;
   },
 
+  lacks: (config) =>
+    TOPICS.some((t) => typeof config[t] === "string" && config[t].trim() !== "")
+      ? null
+      : "at least one of address, phone, e-mail, opening hours or policies",
   category: "For every business",
   summary: "Answers questions about your address, phone, e-mail, hours and policies from what you type here.",
   labels: {

@@ -75,6 +75,11 @@ export const openingStatus = definePack({
     return { open: data.open, nextChange: data.nextChange };
   },
 
+  lacks: (config) =>
+    (Array.isArray(config.weeklyHours) && config.weeklyHours.length > 0) ||
+    (typeof config.baseUrl === "string" && config.baseUrl !== "")
+      ? null
+      : "your weekly hours (or your site's base URL, if your site publishes its hours)",
   category: "For every business",
   summary:
     "Tells visitors whether you are open now and when you open or close, from the hours you type here.",

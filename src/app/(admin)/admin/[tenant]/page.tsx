@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui";
+import { roleAtLeast } from "@/lib/auth/access";
 import { requireTenant } from "@/lib/auth/guard";
 import { loadOverview } from "@/lib/tenants/overview";
+import { formatDateTime, nextBudgetMonth } from "@/shared/dates";
+import { saveTimeZoneAction } from "./settings/actions";
+import { TimeZoneOffer } from "./TimeZoneOffer";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -12,7 +16,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
   const { tenant: slug } = await params;
   const ctx = await requireTenant(slug);
   const { tenant } = ctx;
-  const { items, budget } = await loadOverview(ctx);
+  const { items, budget, visitor } = await loadOverview(ctx);
   const remaining = items.filter((i) => !i.done).length;
 
   return (
@@ -20,9 +24,11 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
       <PageHeader
         title={tenant.name}
         description={
-          remaining === 0
-            ? "Everything is set up."
-            : `${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
+          !visitor.answers
+            ? `Visitors get no answers right now. ${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
+            : remaining === 0
+              ? "Everything is set up."
+              : `${remaining} step${remaining === 1 ? "" : "s"} left to set up.`
         }
       />
       {tenant.status === "suspended" ? (
@@ -35,9 +41,20 @@ export default async function OverviewPage({ params }: { params: Promise<{ tenan
         <p role="alert" className="card border-danger-600 text-sm">
           <strong>This month&apos;s token budget is used up</strong> ({nf.format(budget.used)} of{" "}
           {nf.format(budget.limit ?? 0)} tokens). The widget tells visitors the assistant is unavailable until
-          the budget resets on the 1st (UTC) or the operator raises it.
+          the budget resets on {formatDateTime(nextBudgetMonth(), { tz: tenant.timeZone })} or the operator
+          raises it.
         </p>
       ) : null}
+      {roleAtLeast(ctx.role, "admin") ? (
+        <TimeZoneOffer
+          action={saveTimeZoneAction.bind(null, tenant.slug)}
+          zone={tenant.timeZone}
+          open={tenant.timeZoneChosenAt === null}
+        />
+      ) : null}
+      <Card id="visitor" title="What a visitor gets now">
+        <p className="text-sm">{visitor.text}</p>
+      </Card>
       <Card id="setup" title="Setup checklist">
         <ol className="space-y-3">
           {items.map((item) => (

@@ -48,7 +48,7 @@ export default async function AuditPage({
             <thead>
               <tr className="border-b border-[var(--border)]">
                 <th scope="col" className="py-2 pr-3">
-                  When (UTC)
+                  When
                 </th>
                 <th scope="col" className="py-2 pr-3">
                   Who

@@ -34,7 +34,7 @@ export default async function ConversationsPage({
     <div className="max-w-6xl space-y-6">
       <PageHeader
         title="Conversations"
-        description="What visitors asked, what the bot answered, and which tools it used. Newest activity first; times in UTC."
+        description={`What visitors asked, what the bot answered, and which tools it used. Newest activity first; times in ${ctx.tenant.timeZone.replaceAll("_", " ")}.`}
         actions={
           canExport ? <ExportLinks href={(format) => exportHref(ctx.tenant.slug, filters, format)} /> : null
         }

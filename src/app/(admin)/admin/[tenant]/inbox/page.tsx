@@ -38,7 +38,7 @@ export default async function InboxPage({
     <div className="max-w-5xl space-y-6">
       <PageHeader
         title="Inbox"
-        description="Visitors who asked for a person, and hand-offs the assistant offered. Newest first; times in UTC."
+        description={`Visitors who asked for a person, and hand-offs the assistant offered. Newest first; times in ${ctx.tenant.timeZone.replaceAll("_", " ")}.`}
         actions={
           <>
             <Link className="btn" href={`${base}/live`}>

@@ -43,6 +43,8 @@ export function PackStatus({ pack, health, tz }: { pack: PackView; health?: Pack
     <span className="flex flex-wrap items-center gap-2" data-testid="pack-status">
       {pack.status === "configured" ? (
         <span className="badge badge-ok">Configured</span>
+      ) : pack.status === "needs_details" ? (
+        <span className="badge badge-warn">Needs details: {pack.missing}</span>
       ) : (
         <span className="badge badge-warn">Needs settings</span>
       )}

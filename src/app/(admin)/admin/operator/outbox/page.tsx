@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { Card, PageHeader } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import { requireOperator } from "@/lib/auth/guard";
 import { listOutbox } from "@/lib/db/queries/outbox";
 import { env } from "@/lib/env";
@@ -47,7 +48,9 @@ export default async function OutboxPage() {
                     <dt className="muted">To</dt>
                     <dd>{m.toAddress}</dd>
                     <dt className="muted">When</dt>
-                    <dd>{m.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</dd>
+                    <dd>
+                      <When at={m.createdAt} tz={m.tenantTimeZone ?? "UTC"} />
+                    </dd>
                     <dt className="muted">Kind</dt>
                     <dd>
                       {m.kind}

@@ -1,6 +1,8 @@
 import { Card } from "@/components/ui";
+import { When } from "@/components/ui/When";
 import type { PlainActionFn } from "@/lib/auth/action";
 import type { EndpointView } from "@/lib/webhooks/views";
+import { formatDateTime } from "@/shared/dates";
 import { IdButton } from "../WebhookForms";
 
 const STATUS_LABEL = {
@@ -14,9 +16,12 @@ const STATUS_LABEL = {
 export function DeliveriesCard({
   deliveries,
   redeliver,
+  tz,
 }: {
   deliveries: EndpointView["deliveries"];
   redeliver: PlainActionFn;
+  /** The business's time zone. */
+  tz: string;
 }) {
   return (
     <Card id="deliveries" title="Deliveries" description="The latest 50, newest first.">
@@ -54,7 +59,7 @@ export function DeliveriesCard({
                 <td className="py-3 pr-3">
                   <code>{d.eventType}</code>
                   <div className="text-xs muted">
-                    {d.createdAt.toISOString().replace("T", " ").slice(0, 19)}
+                    <When at={d.createdAt} tz={tz} seconds />
                   </div>
                 </td>
                 <td className="py-3 pr-3">{STATUS_LABEL[d.status]}</td>
@@ -70,7 +75,7 @@ export function DeliveriesCard({
                     value={d.id}
                     label="Redeliver"
                     pendingText="Queuing…"
-                    ariaLabel={`Redeliver ${d.eventType} of ${d.createdAt.toISOString()}`}
+                    ariaLabel={`Redeliver ${d.eventType} of ${formatDateTime(d.createdAt, { seconds: true, tz })}`}
                   />
                 </td>
               </tr>

@@ -91,7 +91,11 @@ export default async function EndpointPage({ params }: { params: Promise<{ tenan
           }}
         />
       </Card>
-      <DeliveriesCard deliveries={deliveries} redeliver={redeliverAction.bind(null, s)} />
+      <DeliveriesCard
+        deliveries={deliveries}
+        redeliver={redeliverAction.bind(null, s)}
+        tz={ctx.tenant.timeZone}
+      />
     </div>
   );
 }
