@@ -17,7 +17,6 @@ import {
 import { getOwnTenant, type TenantRow } from "../db/queries/tenants";
 import type { OutboundReply } from "../db/schema";
 import { isAppError } from "../errors";
-import { wakeLive } from "../live/bus";
 import { log } from "../log";
 import { queueReplies } from "../outbox";
 import { processQueue } from "../queue";
@@ -27,7 +26,7 @@ import { askForPerson } from "./answer-live";
 import { inboundText } from "./buttons";
 import { answerReplies, collector, type Outcome } from "./collect";
 import { decisionReply } from "./decide";
-import { type ChannelDeps, SEND_SAFETY_SECONDS } from "./deps";
+import { type ChannelDeps, SEND_SAFETY_SECONDS, turnDeps } from "./deps";
 import type { InboundJob } from "./jobs";
 import { replyOffer, typingIndicator } from "./reply-format";
 import { sendBatch } from "./send";
@@ -200,14 +199,7 @@ async function turnReply(
   try {
     // The widget's turn and limits (per person, the person standing in for an address, and per business).
     await runTurn(
-      {
-        db: deps.db,
-        env: deps.env,
-        packs: deps.packs,
-        modelClient: deps.modelClient,
-        storeRetry: deps.storeRetry,
-        wakeLive,
-      },
+      turnDeps(deps),
       {
         tenant,
         visitorId: inbound.contact,

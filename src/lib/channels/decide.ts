@@ -5,12 +5,11 @@ import type { ConnectionRow } from "../db/queries/channels";
 import type { ContactRow, InboundRow } from "../db/queries/channels-messages";
 import type { TenantRow } from "../db/queries/tenants";
 import { isAppError } from "../errors";
-import { wakeLive } from "../live/bus";
 import { log } from "../log";
 import { readActionId } from "./actions";
 import { adapterFor } from "./adapter";
 import { answerReplies, collector, type Outcome } from "./collect";
-import type { ChannelDeps } from "./deps";
+import { type ChannelDeps, turnDeps } from "./deps";
 import { typingIndicator } from "./reply-format";
 import { channelWords } from "./words";
 
@@ -35,24 +34,14 @@ export async function decisionReply(
   const adapter = adapterFor(conn.channel);
   let opened: Awaited<ReturnType<typeof startDecision>>;
   try {
-    opened = await startDecision(
-      {
-        db: deps.db,
-        env: deps.env,
-        packs: deps.packs,
-        modelClient: deps.modelClient,
-        storeRetry: deps.storeRetry,
-        wakeLive,
-      },
-      {
-        tenant,
-        visitorId: inbound.contact,
-        conversationId: contact.conversationId,
-        callId: tap.callId,
-        decision: tap.decision,
-        lang: langOf(tenant.bot.language),
-      },
-    );
+    opened = await startDecision(turnDeps(deps), {
+      tenant,
+      visitorId: inbound.contact,
+      conversationId: contact.conversationId,
+      callId: tap.callId,
+      decision: tap.decision,
+      lang: langOf(tenant.bot.language),
+    });
   } catch (err) {
     if (!isAppError(err)) throw err;
     log().info({ tenantId: tenant.id, code: err.code }, "channel card tap refused");

@@ -5,6 +5,7 @@ import type { PackDeps } from "../chat/turn";
 import type { DbHandle } from "../db";
 import type { ConnectionRow } from "../db/queries/channels";
 import type { Env } from "../env";
+import { wakeLive } from "../live/bus";
 import { openChannelSecret } from "./identity";
 import { createTelegramClient, type TelegramClient } from "./telegram/api";
 import { createWhatsAppClient, type WhatsAppClient } from "./whatsapp/api";
@@ -26,6 +27,12 @@ export type ChannelDeps = {
    */
   sendJobDelaySeconds?: number;
 };
+
+/** What a turn on a channel, or a confirmation's round, runs with: the job's own deps and the live bus. */
+export function turnDeps(deps: ChannelDeps) {
+  const { db, env, packs, modelClient, storeRetry } = deps;
+  return { db, env, packs, modelClient, storeRetry, wakeLive };
+}
 
 /** Longer than the Graph or Bot API may take to answer, so the job never races the worker's own attempt. */
 export const SEND_SAFETY_SECONDS = 30;

@@ -86,27 +86,19 @@ type LeadMailJob = {
 
 function leadMailText(tenant: { name: string; slug: string }, lead: LeadRow) {
   const who = lead.name || lead.email || lead.phone;
-  if (lead.kind === "booking") {
-    // A request, not a booking: the mail says the business still has to accept or refuse it.
-    return {
-      subject: `New booking request from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
-      text: [
+  const booking = lead.kind === "booking";
+  // A booking is a request, not a booking: the mail says the business still has to accept or refuse it.
+  const [noun, opening, inbox] = booking
+    ? [
+        "booking request",
         `A visitor of ${tenant.name} sent a booking request and confirmed it. It is not booked yet: reply to them to accept or refuse it.`,
-        "",
-        `Name:    ${lead.name || "(not given)"}`,
-        `E-mail:  ${lead.email || "(not given)"}`,
-        `Phone:   ${lead.phone || "(not given)"}`,
-        "",
-        lead.message,
-        "",
-        `Inbox: ${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox?kind=booking`,
-      ].join("\n"),
-    };
-  }
+        "inbox?kind=booking",
+      ]
+    : ["contact request", `A visitor of ${tenant.name} asked to be contacted by a person.`, "inbox"];
   return {
-    subject: `New contact request from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
+    subject: `New ${noun} from ${who}`.replace(/[\r\n]+/g, " ").slice(0, 200),
     text: [
-      `A visitor of ${tenant.name} asked to be contacted by a person.`,
+      opening,
       "",
       `Name:    ${lead.name || "(not given)"}`,
       `E-mail:  ${lead.email || "(not given)"}`,
@@ -114,7 +106,7 @@ function leadMailText(tenant: { name: string; slug: string }, lead: LeadRow) {
       "",
       lead.message,
       "",
-      `Inbox: ${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/inbox`,
+      `Inbox: ${env().MICHI_PUBLIC_URL}/admin/${tenant.slug}/${inbox}`,
     ].join("\n"),
   };
 }

@@ -18,8 +18,8 @@ export async function insertInvitation(
   return out;
 }
 
-/** Invitations still waiting for an answer: neither accepted, revoked nor expired. */
-export async function listPendingInvitations(tx: TenantTx, tenantId: string, now: Date) {
+/** Invitations neither accepted nor revoked, newest first; with `now`, only those not expired by then. */
+function unanswered(tx: TenantTx, tenantId: string, now: Date | null) {
   return tx
     .select({
       id: invitations.id,
@@ -34,10 +34,15 @@ export async function listPendingInvitations(tx: TenantTx, tenantId: string, now
         eq(invitations.tenantId, tenantId),
         isNull(invitations.acceptedAt),
         isNull(invitations.revokedAt),
-        gt(invitations.expiresAt, now),
+        now ? gt(invitations.expiresAt, now) : undefined,
       ),
     )
     .orderBy(desc(invitations.createdAt));
+}
+
+/** Invitations still waiting for an answer: neither accepted, revoked nor expired. */
+export async function listPendingInvitations(tx: TenantTx, tenantId: string, now: Date) {
+  return unanswered(tx, tenantId, now);
 }
 
 /**
@@ -45,19 +50,7 @@ export async function listPendingInvitations(tx: TenantTx, tenantId: string, now
  * invited when the business was created who let the week pass is the usual case).
  */
 export async function listUnansweredInvitations(tx: TenantTx, tenantId: string) {
-  return tx
-    .select({
-      id: invitations.id,
-      email: invitations.email,
-      role: invitations.role,
-      expiresAt: invitations.expiresAt,
-      createdAt: invitations.createdAt,
-    })
-    .from(invitations)
-    .where(
-      and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
-    )
-    .orderBy(desc(invitations.createdAt));
+  return unanswered(tx, tenantId, null);
 }
 
 /** Marks a pending invitation revoked; null when there is none with that id in this tenant. */
