@@ -13,7 +13,8 @@ import {
   setLimitsAction,
   setStatusAction,
 } from "../actions";
-import { type LimitField, LimitsForm, ResendInvitationForm, StatusForm } from "../OperatorForms";
+import { type LimitField, LimitsForm, StatusForm } from "../OperatorForms";
+import { OperatorTeamCard } from "./OperatorTeamCard";
 
 export const metadata: Metadata = { title: "Business settings" };
 
@@ -80,50 +81,7 @@ export default async function OperatorTenantPage({ params }: { params: Promise<{
       >
         <StatusForm action={setStatusAction} tenantId={tenant.id} status={tenant.status} />
       </Card>
-      <Card
-        id="team"
-        title="Team"
-        description={
-          team.members.length === 0
-            ? "No member yet: the business has no one who can sign in to it until an invitation is accepted."
-            : undefined
-        }
-      >
-        {team.members.length > 0 ? (
-          <ul className="space-y-1 text-sm">
-            {team.members.map((m) => (
-              <li key={m.userId}>
-                {m.name ? `${m.name} · ` : ""}
-                {m.email} · {m.role}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {team.invitations.length > 0 ? (
-          <ul className="mt-3 space-y-3 text-sm" aria-label="Invitations not answered">
-            {team.invitations.map((i) => (
-              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2">
-                <span>
-                  Invited: {i.email} · {i.role} ·{" "}
-                  {i.expired
-                    ? `expired ${formatDate(i.expiresAt, tenant.timeZone)}`
-                    : `link valid until ${formatDate(i.expiresAt, tenant.timeZone)}`}
-                </span>
-                <ResendInvitationForm
-                  action={resendInvitationAction}
-                  tenantId={tenant.id}
-                  invitationId={i.id}
-                  email={i.email}
-                />
-              </li>
-            ))}
-          </ul>
-        ) : team.members.length === 0 ? (
-          <p className="text-sm muted">
-            No invitation is waiting either; create the business again for its owner.
-          </p>
-        ) : null}
-      </Card>
+      <OperatorTeamCard team={team} tenantId={tenant.id} timeZone={tenant.timeZone} />
       <Card id="limits" title="Budget and rate limits">
         <LimitsForm action={setLimitsAction} tenantId={tenant.id} fields={fields} />
       </Card>
