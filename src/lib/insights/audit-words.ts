@@ -107,7 +107,6 @@ export function targetLabel(target: string | null, details: Record<string, unkno
 const DETAIL_LABELS: Record<string, string> = {
   expiresAt: "expires",
   takenFrom: "taken from",
-  invited: "invited e-mail",
   via: "through",
   by: "by",
   phoneNumberId: "phone number id",
