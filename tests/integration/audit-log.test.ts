@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { installTestDb } from "../support/admin-env";
 import { actAs } from "../support/admin-mocks";
@@ -190,5 +191,74 @@ describe("account changes are the user's own", () => {
     });
     const [row] = await t.handle.platform.select().from(users).where(eq(users.id, owner.id));
     expect(row!.name).toBe("Owen Owner");
+  });
+});
+
+describe("the audit log page reads in words", () => {
+  it("names members instead of ids, says yes/no, shows times in the business's zone and wraps targets at words", async () => {
+    const boss = await makeUser(t.handle, "boss@words.test", { name: "Bea Boss" });
+    const mate = await makeUser(t.handle, "mate@words.test", { name: "" });
+    const gone = "0f0e0d0c-0b0a-4987-8654-321012345678"; // someone no longer on the team
+    const w = await makeTenant(t.handle, "audit-words", [
+      [boss, "owner"],
+      [mate, "viewer"],
+    ]);
+    await t.handle.platform.update(tenants).set({ timeZone: "Asia/Tokyo" }).where(eq(tenants.id, w.id));
+    const longEmail = "someone.with.a.rather.long.address@an-example-business.test";
+    await t.handle.forTenant(w.id, async (tx) => {
+      const actor = { id: boss.id, email: boss.email };
+      await audit(tx, {
+        tenantId: w.id,
+        actor,
+        action: "invitation.created",
+        target: longEmail,
+        details: { role: "admin", expiresAt: "2026-03-01T23:30:00.000Z" },
+      });
+      await audit(tx, {
+        tenantId: w.id,
+        actor,
+        action: "live.transferred",
+        target: "5a5b5c5d-5e5f-4a60-8162-636465666768",
+        details: { to: mate.id, from: gone, by: "round-robin" },
+      });
+      await audit(tx, {
+        tenantId: w.id,
+        actor,
+        action: "live.settings_changed",
+        details: { maxPerAgent: 3, hours: true },
+      });
+      await audit(tx, {
+        tenantId: w.id,
+        actor,
+        action: "visitor_identity.required_changed",
+        details: { required: false },
+      });
+    });
+    actAs(boss);
+    const { default: AuditPage } = await import("@/app/(admin)/admin/[tenant]/audit/page");
+    const html = renderToStaticMarkup(
+      await AuditPage({
+        params: Promise.resolve({ tenant: "audit-words" }),
+        searchParams: Promise.resolve({}),
+      }),
+    );
+    const detail = (label: string, text: string) =>
+      new RegExp(`<dt[^>]*>${label}:</dt><dd[^>]*>${text}</dd>`).test(html);
+    expect(detail("role", "admin")).toBe(true);
+    // 23:30 UTC on 1 March is 08:30 on 2 March in Tokyo.
+    expect(html).toMatch(/<dt[^>]*>expires:<\/dt><dd[^>]*>2 Mar 2026, 08:30[^<]*<\/dd>/);
+    expect(html).not.toContain("2026-03-01T23:30");
+    // A member by name, or by e-mail without one; a former member by a short reference, never a whole id.
+    expect(detail("to", "mate@words.test")).toBe(true);
+    expect(detail("from", "#0f0e0d0c")).toBe(true);
+    expect(html).not.toContain(mate.id);
+    expect(html).not.toContain(gone);
+    expect(detail("opening hours set", "yes")).toBe(true);
+    expect(detail("chats per person", "3")).toBe(true);
+    expect(detail("verified visitors required", "no")).toBe(true);
+    expect(html).not.toMatch(/>(maxPerAgent|expiresAt|required)</);
+    // The Target column wraps between words, not inside them.
+    expect(html).toMatch(new RegExp(`<td class="[^"]*break-words[^"]*">${longEmail}</td>`));
+    expect(html).not.toContain("break-all");
   });
 });

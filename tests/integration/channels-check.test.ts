@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkChannelConnection } from "@/lib/channels/check";
 import { connectWhatsApp } from "@/lib/channels/connect";
+import { channelConnections } from "@/lib/db/schema";
 import { type ChannelWorld, startChannelWorld } from "../support/channel-world";
 
 // "Check connection" on the Channels page asks the provider with the stored token (the fake Graph and Bot
@@ -60,6 +62,32 @@ describe("check connection", () => {
     expect(later).toMatch(
       /^Meta could not be reached to check the access token .*use Check connection later\.$/,
     );
+  });
+
+  it("WhatsApp: the last delivery and the last refusal are told in the business's time zone, not as UTC", async () => {
+    const whatsapp = eq(channelConnections.channel, "whatsapp");
+    const set = (v: Partial<typeof channelConnections.$inferInsert>) =>
+      c.w.db.platform.update(channelConnections).set(v).where(whatsapp);
+    // 23:30 UTC on 1 March is 08:30 on 2 March in Tokyo; 06:05 UTC on 3 March is 15:05 there.
+    await set({ lastInboundAt: new Date("2026-03-01T23:30:00Z") });
+    const tokyo = { ...c.ctx, tenant: { ...c.ctx.tenant, timeZone: "Asia/Tokyo" } };
+    const delivered = (await checkChannelConnection(tokyo, "whatsapp", opts())).lines.join("\n");
+    expect(delivered).toMatch(/Meta last delivered a message at 2 Mar 2026, 08:30 (GMT\+9|JST)\./);
+    expect(delivered).not.toContain("2026-03-01T23:30");
+
+    await set({
+      lastRefusedAt: new Date("2026-03-03T06:05:00Z"),
+      lastRefusedReason: "missing_signature",
+      refusedCount: 1,
+    });
+    try {
+      const refused = (await checkChannelConnection(tokyo, "whatsapp", opts())).lines.join("\n");
+      expect(refused).toMatch(/Last refused at 3 Mar 2026, 15:05 (GMT\+9|JST)\./);
+      expect(refused).toMatch(/passed the check arrived at 2 Mar 2026, 08:30/);
+      expect(refused).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    } finally {
+      await set({ lastRefusedAt: null, lastRefusedReason: null, refusedCount: 0, lastInboundAt: null });
+    }
   });
 
   it("Telegram: says when Telegram cannot reach the webhook", async () => {

@@ -183,8 +183,8 @@ export function conformanceCases(kitOf: () => ConformanceKit): void {
   it("checks the connection with the stored token, and fails the check while deliveries are refused", async () => {
     const k = kitOf();
     const a = adapterFor(k.channel);
-    expect((await a.check(k.api, k.conn, null)).ok).toBe(true);
-    const refused = await a.check(k.api, k.conn, "Deliveries were refused.");
+    expect((await a.check(k.api, k.conn, null, "UTC")).ok).toBe(true);
+    const refused = await a.check(k.api, k.conn, "Deliveries were refused.", "UTC");
     expect(refused.ok).toBe(false);
     expect(refused.lines).toContain("Deliveries were refused.");
   });

@@ -85,8 +85,11 @@ export type ChannelAdapter = {
   /** "Typing…" while the answer is being written, where the channel has it. */
   typing(api: ApiBases, conn: ConnectionRow, to: string, inbound: InboundRow): Promise<unknown>;
   acknowledgeTap(api: ApiBases, conn: ConnectionRow, to: string, inbound: InboundRow): Promise<TapOutcome>;
-  /** "Check connection": asks the provider with the stored token. `refused`: the refusals in words. */
-  check(api: ApiBases, conn: ConnectionRow, refused: string | null): Promise<ChannelCheck>;
+  /**
+   * "Check connection": asks the provider with the stored token. `refused`: the refusals in words; `tz`: the
+   * business's time zone, for any time the answer names.
+   */
+  check(api: ApiBases, conn: ConnectionRow, refused: string | null, tz: string): Promise<ChannelCheck>;
   /** After the connection row is gone: tells the provider to stop delivering, where it can be told. */
   disconnect(api: ApiBases, conn: ConnectionRow): Promise<void>;
 };

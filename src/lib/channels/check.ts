@@ -1,4 +1,5 @@
 import "server-only";
+import { formatDateTime } from "../../shared/dates";
 import { assertRole, auditedTx, type TenantContext } from "../auth/access";
 import { getConnectionByChannel } from "../db/queries/channels";
 import type { Channel } from "../db/schema";
@@ -20,9 +21,13 @@ export async function checkChannelConnection(
   if (!conn) throw new AppError("not_found", "This channel is not connected.");
   // Deliveries that reached us but failed their check: every one is a message nobody answers.
   const words = refusalWords(conn);
+  // Times read in the business's own zone, as everywhere else on its pages.
+  const tz = ctx.tenant.timeZone;
   const refused =
-    words && conn.lastRefusedAt ? `${words} Last refused at ${conn.lastRefusedAt.toISOString()}.` : null;
-  const { ok, lines } = await adapterFor(conn.channel).check(opts, conn, refused);
+    words && conn.lastRefusedAt
+      ? `${words} Last refused at ${formatDateTime(conn.lastRefusedAt, { tz })}.`
+      : null;
+  const { ok, lines } = await adapterFor(conn.channel).check(opts, conn, refused, tz);
   if (conn.lastError) lines.push(`Last problem: ${conn.lastError}`);
   return { ok, lines };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { formatDateTime } from "@/shared/dates";
 import { isUuid } from "@/shared/parse";
 import { ALL_PACKS } from "../tools/index";
 
@@ -99,4 +100,71 @@ export function targetLabel(target: string | null, details: Record<string, unkno
     if (typeof v === "string" && v) return v;
   }
   return `#${target.slice(0, 8)}`;
+}
+
+// Detail keys as written by the use cases, in words. A key without a label is split into words ("fileName" →
+// "file name"), so a new detail still reads as a phrase rather than as code.
+const DETAIL_LABELS: Record<string, string> = {
+  expiresAt: "expires",
+  takenFrom: "taken from",
+  via: "through",
+  by: "by",
+  phoneNumberId: "phone number id",
+  secretsChanged: "secrets changed",
+  conversationId: "conversation",
+  monthlyTokenBudget: "monthly token budget",
+  rateLimits: "rate limits",
+  visitorPerMin: "per visitor a minute",
+  ipPerMin: "per address a minute",
+  tenantPerMin: "per business a minute",
+  maxStreams: "answers at once",
+  uploadQuotaMb: "upload quota (MB)",
+  pageCap: "page limit",
+  retentionDays: "kept for (days)",
+  leadDays: "contact requests kept for (days)",
+  noteDays: "notes kept for (days)",
+  maxPerAgent: "chats per person",
+  escalateAfterMin: "escalate after (minutes)",
+  hours: "opening hours set",
+  required: "verified visitors required",
+  bytes: "size (bytes)",
+};
+
+export function detailLabel(key: string): string {
+  return (
+    DETAIL_LABELS[key] ??
+    key
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replaceAll("_", " ")
+      .toLowerCase()
+  );
+}
+
+/** How an entry's details are read: people by name, times in the business's zone. */
+export type DetailContext = { people: ReadonlyMap<string, string>; tz: string };
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+export function detailValue(value: unknown, c: DetailContext): string {
+  if (value === null || value === undefined) return "not set";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.length ? value.map((v) => detailValue(v, c)).join(", ") : "none";
+  if (typeof value === "object")
+    return Object.entries(value)
+      .map(([k, v]) => `${detailLabel(k)} ${detailValue(v, c)}`)
+      .join(", ");
+  if (typeof value !== "string") return String(value);
+  // A person's id names that person while they are a member; any other id is a short reference.
+  if (isUuid(value)) return c.people.get(value) ?? `#${value.slice(0, 8)}`;
+  if (ISO_TIME.test(value)) return formatDateTime(value, { tz: c.tz }) || value;
+  return value;
+}
+
+/** The details of an entry as label/value lines, in the order they were recorded. */
+export function detailLines(details: Record<string, unknown>, c: DetailContext) {
+  return Object.entries(details).map(([key, v]) => ({
+    key,
+    label: detailLabel(key),
+    text: detailValue(v, c),
+  }));
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { formatDateTime } from "../../../shared/dates";
 import type { ConnectionRow } from "../../db/queries/channels";
 import type { NewInbound } from "../../db/queries/channels-queue";
 import type { ChannelAdapter, ParsedDelivery } from "../adapter-types";
@@ -109,7 +110,7 @@ export const whatsapp: ChannelAdapter = {
     whatsappClientFor(api, conn).markRead(inbound.externalId, { typing: true }),
   // A reply button's tap needs no acknowledgement, and its buttons stay (WhatsApp shows them spent).
   acknowledgeTap: async () => ({ answer: true, buttonsRemoved: false }),
-  async check(api, conn, refused) {
+  async check(api, conn, refused, tz) {
     const lines: string[] = [];
     let ok = true;
     const r = await whatsappClientFor(api, conn).checkConnection();
@@ -125,11 +126,12 @@ export const whatsapp: ChannelAdapter = {
       ok = false;
       lines.push(refused);
     }
+    const lastAt = conn.lastInboundAt ? formatDateTime(conn.lastInboundAt, { tz }) : null;
     lines.push(
-      conn.lastInboundAt
+      lastAt
         ? refused
-          ? `The last message from Meta that passed the check arrived at ${conn.lastInboundAt.toISOString()}.`
-          : `Meta last delivered a message at ${conn.lastInboundAt.toISOString()}.`
+          ? `The last message from Meta that passed the check arrived at ${lastAt}.`
+          : `Meta last delivered a message at ${lastAt}.`
         : "No message from Meta has arrived yet. At Meta, check the callback URL and verify token, that the messages field is subscribed, and that the app secret here is the app's (a wrong one makes every delivery fail its signature).",
     );
     return { ok, lines };

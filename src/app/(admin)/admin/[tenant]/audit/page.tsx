@@ -4,20 +4,12 @@ import { Card, PageHeader } from "@/components/ui";
 import { When } from "@/components/ui/When";
 import { requireTenant } from "@/lib/auth/guard";
 import { listAudit } from "@/lib/db/queries/audit";
-import { actionLabel, targetLabel } from "@/lib/insights/audit-words";
+import { listMembers } from "@/lib/db/queries/members";
+import { actionLabel, detailLines, targetLabel } from "@/lib/insights/audit-words";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 const PAGE_SIZE = 50;
-
-function detailText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(detailText).join(", ");
-  if (value && typeof value === "object")
-    return Object.entries(value)
-      .map(([k, v]) => `${k} ${detailText(v)}`)
-      .join(", ");
-  return String(value);
-}
 
 export default async function AuditPage({
   params,
@@ -31,7 +23,15 @@ export default async function AuditPage({
   const sp = await searchParams;
   const before = typeof sp.before === "string" ? sp.before : null;
   // The cursor is looked up inside the tenant's transaction: an id from another tenant finds no row.
-  const page = await ctx.db.forTenant(ctx.tenant.id, (tx) => listAudit(tx, { before, limit: PAGE_SIZE }));
+  const { page, members } = await ctx.db.forTenant(ctx.tenant.id, async (tx) => ({
+    page: await listAudit(tx, { before, limit: PAGE_SIZE }),
+    // Details name people by id: today's members are shown by name (or e-mail), anyone else by a short reference.
+    members: await listMembers(tx, ctx.tenant.id),
+  }));
+  const words = {
+    people: new Map(members.map((m) => [m.userId, m.name.trim() || m.email])),
+    tz: ctx.tenant.timeZone,
+  };
   const base = `/admin/${ctx.tenant.slug}/audit`;
   return (
     <div className="max-w-5xl space-y-6">
@@ -72,14 +72,14 @@ export default async function AuditPage({
                   </td>
                   <td className="py-2 pr-3">{e.actorLabel || "system"}</td>
                   <td className="py-2 pr-3">{actionLabel(e.action)}</td>
-                  <td className="py-2 pr-3 break-all">{targetLabel(e.target, e.details)}</td>
+                  <td className="py-2 pr-3 break-words">{targetLabel(e.target, e.details)}</td>
                   <td className="py-2">
                     {Object.keys(e.details).length > 0 ? (
                       <dl className="grid grid-cols-[auto_1fr] gap-x-2">
-                        {Object.entries(e.details).map(([k, v]) => (
-                          <div key={k} className="contents">
-                            <dt className="muted">{k}</dt>
-                            <dd>{detailText(v)}</dd>
+                        {detailLines(e.details, words).map((d) => (
+                          <div key={d.key} className="contents">
+                            <dt className="muted">{d.label}:</dt>
+                            <dd className="break-words">{d.text}</dd>
                           </div>
                         ))}
                       </dl>

@@ -37,7 +37,9 @@ export function ConversationFilters({
   return (
     <FilterBar
       action={action}
-      columns="sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_1fr_2fr_auto]"
+      // Eight labelled fields and the buttons wrap into a grid: two rows from lg (1280 px included), the search
+      // twice as wide for its help line, rather than eight squeezed columns in one row.
+      columns="sm:grid-cols-2 md:grid-cols-3 lg:grid-cols-5"
       filtered={filtered}
       notes={
         <>
@@ -104,6 +106,7 @@ export function ConversationFilters({
       />
       <InputField
         id="f-q"
+        className="sm:col-span-2"
         label="Search messages"
         help={'Any part of a word, accents ignored; "quotes" for a phrase, -word to leave out.'}
         type="search"
