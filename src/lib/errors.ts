@@ -74,11 +74,14 @@ export class ToolWorldError extends Error {
   readonly blocked: boolean;
   /** Set when the site did not answer within the request's time limit (not worth trying again at once). */
   readonly timedOut: boolean;
-  constructor(message: string, opts: { blocked?: boolean; timedOut?: boolean } = {}) {
+  /** The site's HTTP status when it answered with an error, so a pack can word it (401: its key refused). */
+  readonly status?: number;
+  constructor(message: string, opts: { blocked?: boolean; timedOut?: boolean; status?: number } = {}) {
     super(message);
     this.name = "ToolWorldError";
     this.blocked = opts.blocked ?? false;
     this.timedOut = opts.timedOut ?? false;
+    if (opts.status !== undefined) this.status = opts.status;
   }
 }
 

@@ -15,6 +15,10 @@ export type PostJsonOptions = {
   idempotencyKey: string;
   /** The pack's whsec_ secret: the request carries Standard Webhooks signature headers. */
   signingSecret?: string;
+  /** A credential from a secret config field (Cal.com's API key), sent as `Authorization: Bearer`. */
+  bearer?: string;
+  /** Fixed headers the business's API asks for (Cal.com's cal-api-version). */
+  headers?: Record<string, string>;
   /** Test seam for the signature's instant. */
   now?: Date;
 };
@@ -38,6 +42,8 @@ export async function postJsonWith(door: Door, url: string, payload: unknown, o:
     accept: "application/json",
     "content-type": "application/json",
     "user-agent": "michi-chat tool pack",
+    ...o.headers,
+    ...(o.bearer ? { authorization: `Bearer ${o.bearer}` } : {}),
     "idempotency-key": o.idempotencyKey,
     ...(o.signingSecret
       ? signatureHeaders(o.signingSecret, o.idempotencyKey, body, o.now ?? new Date())
@@ -58,6 +64,7 @@ export async function postJsonWith(door: Door, url: string, payload: unknown, o:
       status >= 300 && status < 400
         ? "The site redirected the request; it was not sent on"
         : `The site answered with HTTP ${status}`,
+      { status },
     );
   }
   const declared = Number(one(res.headers["content-length"]) ?? "0");

@@ -52,6 +52,8 @@ export type GetJsonOptions = {
   query?: Record<string, string | number | undefined>;
   /** A credential from a secret config field, sent as `Authorization: Bearer`, never past the first origin. */
   bearer?: string;
+  /** Fixed headers a pack's API asks for (Cal.com's cal-api-version); like the bearer, first origin only. */
+  headers?: Record<string, string>;
 };
 
 export const DEFAULT_MAX_BYTES = 512 * 1024;
@@ -159,7 +161,10 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
         "user-agent": "michi-chat tool pack",
       };
       // A redirect to another origin must not carry the tenant's credential along.
-      if (o.bearer && current.origin === firstOrigin) headers.authorization = `Bearer ${o.bearer}`;
+      if (current.origin === firstOrigin) {
+        if (o.headers) Object.assign(headers, o.headers);
+        if (o.bearer) headers.authorization = `Bearer ${o.bearer}`;
+      }
       let res: Dispatcher.ResponseData;
       try {
         res = await request(current, { method: "GET", dispatcher: agent, signal, headers });
@@ -180,6 +185,7 @@ export function createGuardedFetcher(opts: GuardedFetcherOptions = {}): GuardedF
         discard(res.body);
         throw new ToolWorldError(
           status === 404 ? "Not found (HTTP 404)" : `The site answered with HTTP ${status}`,
+          { status },
         );
       }
       const declared = Number(one(res.headers["content-length"]) ?? "0");

@@ -1,5 +1,6 @@
 import "server-only";
 import type { ToolPack } from "./contract";
+import { appointmentSlots, bookAppointment } from "./packs/book-appointment";
 import { stock } from "./packs/check-stock";
 import { fetchJson } from "./packs/fetch-json";
 import { businessInfo } from "./packs/get-business-info";
@@ -23,6 +24,8 @@ export const ALL_PACKS: readonly ToolPack[] = [
   stock,
   requestHuman,
   requestBooking,
+  appointmentSlots,
+  bookAppointment,
   searchKnowledge,
 ];
 
