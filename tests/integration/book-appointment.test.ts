@@ -81,7 +81,10 @@ beforeAll(async () => {
         { type: "text", text: "Free: {{tool}}" },
       ],
     },
-    { match: "book nine thirty", steps: [book("09:30", "call_930"), { type: "text", text: "Result: {{tool}}" }] },
+    {
+      match: "book nine thirty",
+      steps: [book("09:30", "call_930"), { type: "text", text: "Result: {{tool}}" }],
+    },
     { match: "book nine", steps: [book("09:00", "call_900"), { type: "text", text: "Result: {{tool}}" }] },
     { match: "book two", steps: [book("14:00", "call_1400"), { type: "text", text: "Result: {{tool}}" }] },
   ]);

@@ -27,7 +27,12 @@ export type CalRequest = {
   body: Record<string, unknown> | null;
 };
 
-export type CalBooking = { uid: string; start: string; attendee: Record<string, unknown>; idempotencyKey?: string };
+export type CalBooking = {
+  uid: string;
+  start: string;
+  attendee: Record<string, unknown>;
+  idempotencyKey?: string;
+};
 
 export type FakeCalApi = {
   /** https://localhost:PORT, for the pack's test-only API address. */
@@ -113,7 +118,7 @@ export async function startFakeCalApi(opts: {
       const at = Date.parse(s);
       if (at < from || at > to) continue;
       const local = inZone(at, zone);
-      (data[local.day] ??= []).push({ start: local.iso });
+      data[local.day] = [...(data[local.day] ?? []), { start: local.iso }];
     }
     send(res, 200, { status: "success", data });
   }
@@ -126,7 +131,8 @@ export async function startFakeCalApi(opts: {
     if (typeof b.start !== "string" || b.eventTypeId !== eventTypeId || !attendee?.name || !attendee.email)
       return fail(res, r.path, 400, "BadRequestException", "start, eventTypeId and attendee are required");
     const start = new Date(b.start).toISOString();
-    if (!free.has(start)) return fail(res, r.path, 400, "BadRequestException", "no_available_users_found_error");
+    if (!free.has(start))
+      return fail(res, r.path, 400, "BadRequestException", "no_available_users_found_error");
     free.delete(start);
     const uid = `fakeuid${++seq}`;
     const idem = r.headers["idempotency-key"];
@@ -161,7 +167,13 @@ export async function startFakeCalApi(opts: {
       try {
         body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null;
       } catch {}
-      const r: CalRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      const r: CalRequest = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(r);
       if (req.headers.authorization !== `Bearer ${apiKey}`)
         return fail(res, r.path, 401, "UnauthorizedException", "Invalid API key");

@@ -1,6 +1,14 @@
 import "server-only";
-import { env } from "../../env";
-import { isAllowlisted } from "../../security/url-policy";
+import {
+  addDays,
+  BOOKINGS_VERSION,
+  baseOf,
+  DAY,
+  MAX_DAYS,
+  projectSlots,
+  SLOTS_VERSION,
+  worded,
+} from "../cal-com";
 import { instantOf } from "../opening-hours";
 import { clipText } from "../project";
 import { definePack, getJson, postJson, ToolWorldError } from "../registry";
@@ -10,15 +18,7 @@ import { definePack, getJson, postJson, ToolWorldError } from "../registry";
 // model's say-so; book_appointment writes (POST /v2/bookings) and runs once, after the visitor's Confirm, with
 // the call's Idempotency-Key. Both take the same three settings. The API key is a secret field: the model,
 // the logs and the result never see it, and it travels only as the Authorization header of these requests.
-//   Slots:    https://cal.com/docs/api-reference/v2/slots/get-available-time-slots-for-an-event-type
-//   Bookings: https://cal.com/docs/api-reference/v2/bookings/create-a-booking
-
-const CAL_API = "https://api.cal.com";
-// Each endpoint names the version of its request and answer shapes it speaks (the pages above).
-const SLOTS_VERSION = "2024-09-04";
-const BOOKINGS_VERSION = "2024-08-13";
-const MAX_TIMES = 16;
-const MAX_DAYS = 7;
+// The API's shapes and refusals: src/lib/tools/cal-com.ts.
 
 const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
@@ -57,85 +57,6 @@ const FIELDS = [
   },
 ] as const;
 
-type CalConfig = { apiKey: string; eventTypeId: number; timeZone: string; apiBaseUrl?: string };
-
-/** https://api.cal.com, or a test server only when the operator allowlisted it (MICHI_FETCH_ALLOW_HOSTS). */
-function baseOf(config: CalConfig): string {
-  const raw = config.apiBaseUrl?.trim();
-  if (!raw) return CAL_API;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ToolWorldError("The Cal.com API address in the settings is not valid");
-  }
-  if (url.origin === CAL_API) return CAL_API;
-  if (!isAllowlisted(url.hostname, url.port, env().MICHI_FETCH_ALLOW_HOSTS))
-    throw new ToolWorldError("The Cal.com API address in the settings is not allowed");
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-/** Cal.com's refusals in words the model can pass on; anything else as the guarded fetch worded it. */
-function worded(err: unknown, booking: boolean): unknown {
-  const status = err instanceof ToolWorldError ? err.status : undefined;
-  if (status === 401 || status === 403)
-    return new ToolWorldError("The Cal.com key was refused: the business must check its Cal.com settings.");
-  // Cal.com answers a start nobody is free for with 400 ("no_available_users_found_error"); 409 is a clash.
-  if (booking && (status === 400 || status === 409))
-    return new ToolWorldError("That time is no longer free: offer the visitor another time.");
-  return err;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const addDays = (date: string, n: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** A slot's start as the business's local day and HH:MM (Cal.com sends ISO 8601 with an offset). */
-function localOf(start: string, timeZone: string): { date: string; time: string } | null {
-  const at = Date.parse(start);
-  if (!Number.isFinite(at)) return null;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
-
-/** The answer's `data` map (day → slots), as a short list of local times per day, at most MAX_TIMES in all. */
-export function projectSlots(answer: unknown, timeZone: string) {
-  const data = (answer as { data?: unknown } | null)?.data;
-  const starts: string[] = [];
-  if (data && typeof data === "object" && !Array.isArray(data)) {
-    for (const slots of Object.values(data)) {
-      if (!Array.isArray(slots)) continue;
-      for (const s of slots) {
-        const start = typeof s === "string" ? s : (s as { start?: unknown })?.start;
-        if (typeof start === "string") starts.push(start);
-      }
-    }
-  }
-  const days = new Map<string, string[]>();
-  for (const start of starts.slice(0, MAX_TIMES)) {
-    const local = localOf(start, timeZone);
-    if (local) days.set(local.date, [...(days.get(local.date) ?? []), local.time]);
-  }
-  return {
-    timeZone,
-    days: [...days].map(([date, times]) => ({ date, times })),
-    ...(starts.length > MAX_TIMES ? { more: true } : {}),
-    ...(starts.length === 0 ? { note: "No free times on these days." } : {}),
-  };
-}
-
 const LABELS = {
   date: { label: "Date", labels: { es: "Fecha", fr: "Date", de: "Datum", ja: "日付" } },
   time: { label: "Time", labels: { es: "Hora", fr: "Heure", de: "Uhrzeit", ja: "時間" } },
@@ -158,7 +79,11 @@ export const appointmentSlots = definePack({
       parameters: {
         type: "object",
         properties: {
-          from: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "The first day, YYYY-MM-DD." },
+          from: {
+            type: "string",
+            pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+            description: "The first day, YYYY-MM-DD.",
+          },
           days: { type: "integer", minimum: 1, maximum: MAX_DAYS, description: "How many days to look at." },
         },
         required: ["from"],
@@ -205,7 +130,10 @@ export const appointmentSlots = definePack({
       "/v2/slots": {
         status: "success",
         data: {
-          "2050-09-05": [{ start: "2050-09-05T09:00:00.000+02:00" }, { start: "2050-09-05T09:30:00.000+02:00" }],
+          "2050-09-05": [
+            { start: "2050-09-05T09:00:00.000+02:00" },
+            { start: "2050-09-05T09:30:00.000+02:00" },
+          ],
           "2050-09-06": [{ start: "2050-09-06T14:00:00.000+02:00" }],
         },
       },
@@ -284,7 +212,11 @@ export const bookAppointment = definePack({
     const data = (answer as { data?: Record<string, unknown> } | null)?.data;
     const text = (v: unknown) => (typeof v === "string" ? clipText(v, 80) : undefined);
     // Only what the visitor needs to hear: not the attendees, the meeting link or the host's details.
-    return { status: text(data?.status) ?? "accepted", start: text(data?.start) ?? start, uid: text(data?.uid) };
+    return {
+      status: text(data?.status) ?? "accepted",
+      start: text(data?.start) ?? start,
+      uid: text(data?.uid),
+    };
   },
 
   category: "Bookings",
