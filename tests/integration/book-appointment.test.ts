@@ -25,20 +25,21 @@ let cal: FakeCalApi;
 type Tenant = Awaited<ReturnType<ChatWorld["tenant"]>>;
 let clinic: Tenant;
 let wrongKey: Tenant;
+let elsewhere: Tenant;
 const lines: string[] = [];
 
 // Europe/Rome is UTC+2 in September 2050: 09:00, 09:30 and 14:00 local.
 const FREE = ["2050-09-05T07:00:00Z", "2050-09-05T07:30:00Z", "2050-09-06T12:00:00Z"];
 const VISITOR = { name: "Ana Rossi", email: "ana@example.com" };
 
-async function enableCal(t: Tenant, key: string) {
+async function enableCal(t: Tenant, key: string, apiBaseUrl = cal.baseUrl) {
   for (const packId of ["find_appointment_slots", "book_appointment"]) {
     await w.db.forTenant(t.id, (tx) =>
       tx.insert(packConfigs).values({
         tenantId: t.id,
         packId,
         enabled: true,
-        config: { eventTypeId: cal.eventTypeId, timeZone: "Europe/Rome", apiBaseUrl: cal.baseUrl },
+        config: { eventTypeId: cal.eventTypeId, timeZone: "Europe/Rome", apiBaseUrl },
         secrets: { apiKey: sealSecret(key, { tenantId: t.id, packId, key: "apiKey" }) },
       }),
     );
@@ -68,6 +69,8 @@ beforeAll(async () => {
   wrongKey = await w.tenant({ bot: { model: "fake-large" } });
   await enableCal(clinic, cal.apiKey);
   await enableCal(wrongKey, "cal_live_not_the_right_key");
+  elsewhere = await w.tenant({ bot: { model: "fake-large" } });
+  await enableCal(elsewhere, cal.apiKey, "https://cal-mirror.example");
   w.fake.setRules([
     {
       match: "free times",
@@ -209,6 +212,14 @@ describe("Cal.com appointments through the real turn", () => {
     const token = await w.token(wrongKey.widgetKey);
     const { events } = await ask(wrongKey, token, "free times please");
     expect(textOf(events)).toContain("The Cal.com key was refused");
+  });
+
+  it("sends the key nowhere but Cal.com: an API address off the operator's allowlist is refused", async () => {
+    const before = cal.requests.length;
+    const token = await w.token(elsewhere.widgetKey);
+    const { events } = await ask(elsewhere, token, "free times on Monday");
+    expect(textOf(events)).toContain("The Cal.com API address in the settings is not allowed");
+    expect(cal.requests).toHaveLength(before);
   });
 
   it("never lets the Cal.com key reach the model, a log line or a stored result", async () => {
