@@ -55,7 +55,7 @@ export async function sendAgentReply(
     // Replying to a conversation the caller does not have yet claims it, by the claim's own rule.
     const mine = c.liveState === "person" && c.liveAgentId === ctx.user.id;
     const m = { tx, tenantId: ctx.tenant.id, record };
-    const wake = mine ? [] : await claimLocked(m, c, ctx, queue);
+    const claimed = mine ? null : await claimLocked(m, c, ctx);
     const agent = await callerAgent(tx, ctx.user);
     const id = await insertAgentMessage(tx, {
       tenantId: ctx.tenant.id,
@@ -66,7 +66,8 @@ export async function sendAgentReply(
     await queueReplies(tx, queue, {
       tenantId: ctx.tenant.id,
       conversationId: c.id,
-      replies: [{ markdown: input.text }],
+      // Who joined goes in the same batch as the reply, so a channel shows it first.
+      replies: [...(claimed ? [{ markdown: claimed.joined }] : []), { markdown: input.text }],
     });
     // Who wrote when; the words themselves are the conversation's, not the audit log's.
     await record("live.replied", { target: c.id });
@@ -75,7 +76,7 @@ export async function sendAgentReply(
       kind: "agent_message",
       data: { messageId: id, text: input.text, agent },
     });
-    return { id, wake };
+    return { id, wake: claimed?.wake ?? [] };
   });
   wakeAssigned(ctx.tenant.id, [input.conversationId, ...wake]);
   return { messageId };

@@ -8,7 +8,7 @@ import { type LiveRow, lockLiveConversation } from "../db/queries/live-conversat
 import { isAgentMember } from "../db/queries/live-presence";
 import { AppError } from "../errors";
 import { queueReplies } from "../outbox";
-import { type JobQueue, processQueue } from "../queue";
+import { processQueue } from "../queue";
 import { callerAgent, conversationGone, teammateAgent } from "./agent";
 import { assertMove, isPersonState, type Mover, moveConversation, wakeAssigned } from "./transition";
 
@@ -45,7 +45,15 @@ export async function claimConversation(
     const c = await lockLiveConversation(tx, input.conversationId);
     if (!c) throw conversationGone();
     if (c.liveState === "person" && c.liveAgentId === ctx.user.id) return [];
-    return claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx, queue);
+    const claimed = await claimLocked({ tx, tenantId: ctx.tenant.id, record }, c, ctx);
+    // The widget shows who joined from the live event; on WhatsApp and Telegram only a message can say it
+    // (nothing is queued for a widget conversation).
+    await queueReplies(tx, queue, {
+      tenantId: ctx.tenant.id,
+      conversationId: c.id,
+      replies: [{ markdown: claimed.joined }],
+    });
+    return claimed.wake;
   });
   wakeAssigned(ctx.tenant.id, wake);
 }
@@ -59,8 +67,7 @@ export async function claimLocked(
   m: Mover,
   c: LiveRow,
   ctx: TenantContext,
-  queue: JobQueue | null,
-): Promise<string[]> {
+): Promise<{ wake: string[]; joined: string }> {
   const holder = isPersonState(c.liveState) ? c.liveAgentId : null;
   if (!mayTake(ctx, holder)) {
     throw new AppError(
@@ -72,15 +79,9 @@ export async function claimLocked(
   }
   const agent = await callerAgent(m.tx, ctx.user);
   const wake = await moveConversation(m, c, "claim", { agent });
-  // The widget shows who joined from the live event; on WhatsApp and Telegram only a message can say it (nothing
-  // is queued for a widget conversation).
+  // What a person on a channel reads: the caller sends it, in the same batch as anything that must follow it.
   const joined = fill(LIVE_STRINGS[langOrEnglish(ctx.tenant.bot.language)].joined, { name: agent.name });
-  await queueReplies(m.tx, queue, {
-    tenantId: m.tenantId,
-    conversationId: c.id,
-    replies: [{ markdown: joined }],
-  });
-  return wake;
+  return { wake, joined };
 }
 
 /**
