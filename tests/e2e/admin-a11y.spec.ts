@@ -24,6 +24,7 @@ function pageRoutes(dir = ADMIN_ROOT, prefix = "/admin"): string[] {
 
 let params: Record<string, string[]> = {};
 let endpointId = "";
+let runId = "";
 const themed: { light?: Page; dark?: Page } = {};
 
 test.beforeAll(async ({ browser }) => {
@@ -43,6 +44,18 @@ test.beforeAll(async ({ browser }) => {
     .first()
     .getAttribute("href");
   endpointId = hook!.split("/").pop()!;
+  // A test run, for a run's page (its segment is an [id] too): one question added, then "Run now".
+  await probe.goto(`/admin/${E2E.cafe.slug}/tests`);
+  await probe
+    .getByLabel("Question, as a visitor would ask it")
+    .fill(`a11y check: are you open? ${Date.now()}`);
+  await probe.getByRole("button", { name: "Add question" }).click();
+  await probe.getByRole("button", { name: "Run now" }).click();
+  const run = await probe
+    .locator(`main a[href*="/admin/${E2E.cafe.slug}/tests/runs/"]`)
+    .first()
+    .getAttribute("href");
+  runId = run!.split("/").pop()!;
   await probe.context().close();
 
   params = {
@@ -63,8 +76,13 @@ test.afterAll(async () => {
 function urlsOf(route: string): string[] {
   let list = [route];
   for (const segment of route.match(/\[[^\]]+\]/g) ?? []) {
-    // Both a conversation and a webhook endpoint are an [id]; the route says which.
-    const values = segment === "[id]" && route.includes("/webhooks/") ? [endpointId] : params[segment];
+    // A conversation, a webhook endpoint and a test run are each an [id]; the route says which.
+    const values =
+      segment === "[id]" && route.includes("/webhooks/")
+        ? [endpointId]
+        : segment === "[id]" && route.includes("/tests/runs/")
+          ? [runId]
+          : params[segment];
     expect(values, `add a value for ${segment} (page ${route}) to PARAMS`).toBeDefined();
     list = list.flatMap((u) => values!.map((v) => u.replace(segment, v)));
   }

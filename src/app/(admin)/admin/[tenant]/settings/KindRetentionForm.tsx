@@ -52,7 +52,7 @@ export function KindRetentionForm({
         error={state.fieldErrors?.noteRetentionDays}
         className="max-w-xs"
       />
-      <SubmitButton pendingText="Saving…">Save</SubmitButton>
+      <SubmitButton pendingText="Saving…">Save request and note retention</SubmitButton>
     </form>
   );
 }
