@@ -2,7 +2,7 @@ import "server-only";
 import { checkFigures, turnSources } from "@/lib/chat/figures/check";
 import { runTurn, type TurnDeps } from "@/lib/chat/run-turn";
 import type { TenantRow } from "@/lib/db/queries/tenants";
-import { forgetTestTurn } from "@/lib/db/queries/test-questions";
+import { forgetTestTurn } from "@/lib/db/queries/test-question-sources";
 import { usageMonth } from "@/lib/db/queries/usage";
 import { isAppError } from "@/lib/errors";
 import type { KnowledgeSearcher } from "@/lib/tools/knowledge-search";

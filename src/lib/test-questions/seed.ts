@@ -2,7 +2,11 @@ import "server-only";
 import { findFigures, readingFor } from "@/lib/chat/figures/detect";
 import type { TenantTx } from "@/lib/db/client";
 import { listAnswers } from "@/lib/db/queries/knowledge-answers";
-import { type IndexedPage, indexedPagesForTests, ratedDownQuestions } from "@/lib/db/queries/test-questions";
+import {
+  type IndexedPage,
+  indexedPagesForTests,
+  ratedDownQuestions,
+} from "@/lib/db/queries/test-question-sources";
 import type { TestExpect, TestQuestionOrigin } from "@/lib/db/schema";
 import { unansweredReport } from "@/lib/insights/unanswered";
 import { langOf } from "@/shared/languages";

@@ -2,10 +2,10 @@ import "server-only";
 import type { TenantContext } from "@/lib/auth/access";
 import { modelStatus } from "@/lib/chat/model";
 import { listPackConfigs } from "@/lib/db/queries/packs";
+import { indexedPagesForTests } from "@/lib/db/queries/test-question-sources";
 import {
   currentTestRun,
   getTestRun,
-  indexedPagesForTests,
   latestResults,
   listTestQuestions,
   listTestRuns,
